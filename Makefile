@@ -1,0 +1,159 @@
+# ipcperf: one non-recursive Makefile.
+#
+#   make               build build/ipcperf and build/libipcperf.a
+#   make run           build, then run the quick suite
+#   make check         build and run every test; SAN=1 under ASan+UBSan
+#   make valgrind      the unit tests under valgrind (must be clean)
+#   make bench         the overhead benchmarks in bench/ (not tests)
+#   make install       PREFIX=/usr/local DESTDIR=
+#   make lint          cppcheck and clang-format --dry-run
+#
+# Missing Debian packages are installed by scripts/deps.sh when run as root,
+# otherwise it prints the apt-get line to run.
+
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+SAN ?=
+V ?=
+
+ifeq ($(SAN),1)
+BUILD := build/san
+OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+else
+BUILD := build
+OPT := -O2
+endif
+
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
+	echo unknown)
+
+# Check (and as root, install) the Debian packages the build needs before
+# pkg-config is asked about them below.
+ifeq ($(filter clean lint uninstall,$(MAKECMDGOALS)),)
+DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error missing build dependencies: see the line above)
+endif
+endif
+
+PKGS := jansson
+HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
+ifeq ($(HAVE_URING),1)
+PKGS += liburing
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wundef
+CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE \
+	-DIPCPERF_VERSION='"$(VERSION)"' \
+	-DIPCPERF_CFLAGS='"$(OPT)"' \
+	-DIPC_HAVE_URING=$(if $(HAVE_URING),1,0)
+CFLAGS ?=
+CFLAGS += -std=gnu11 -g $(OPT) $(WARN) -pthread -MMD -MP \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDFLAGS += $(filter -f%,$(OPT)) -pthread
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) -lm
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-5s %s\n' $(1) $(2)
+endif
+
+LIB_SRC := $(sort $(wildcard src/transport/*.c src/engine/*.c \
+	src/pattern/*.c src/stats/*.c src/run/*.c src/report/*.c \
+	src/framing/*.c src/link/*.c src/remote/*.c))
+ifneq ($(HAVE_URING),1)
+LIB_SRC := $(filter-out src/engine/io_uring.c,$(LIB_SRC))
+endif
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+CLI_MAIN := src/cli/main.c
+CLI_LIBSRC := $(filter-out $(CLI_MAIN),$(CLI_SRC))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_LIBSRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(CLI_MAIN:%.c=$(BUILD)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+LIB := $(BUILD)/libipcperf.a
+BIN := $(BUILD)/ipcperf
+
+.PHONY: all run check valgrind bench install uninstall lint clean
+.DEFAULT_GOAL := all
+# Keep the test and bench objects make would treat as intermediate.
+.SECONDARY:
+
+all: $(BIN) $(LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+run: $(BIN)
+	$(BIN)
+
+check: $(BIN) $(TEST_BIN)
+	$(Q)sh scripts/deps.sh test
+	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
+
+valgrind: $(TEST_BIN)
+	$(Q)sh scripts/deps.sh valgrind
+	$(Q)BUILD=$(BUILD) VALGRIND=1 tests/run --unit
+
+bench: $(BIN) $(BENCH_BIN)
+	$(Q)sh scripts/deps.sh bench
+	$(Q)BUILD=$(BUILD) bench/run
+
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/include/ipcperf \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ipcperf
+	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libipcperf.a
+	install -m 0644 include/ipcperf/*.h $(DESTDIR)$(PREFIX)/include/ipcperf/
+	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ipcperf \
+		$(DESTDIR)$(PREFIX)/lib/libipcperf.a \
+		$(DESTDIR)$(PREFIX)/share/man/man1/ipcperf.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/ipcperf
+
+lint:
+	$(Q)sh scripts/deps.sh lint
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
+		-DIPC_HAVE_URING=1 src tests/unit bench
+	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
+		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Make sure the Debian packages a step needs are installed: as root, install
+# the missing ones with apt-get; otherwise print the exact command and fail.
+# Usage: deps.sh build|test|valgrind|bench|lint
+# Quiet and fast when everything is there (it runs on every make).
+set -u
+
+step=${1:-build}
+
+# package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config) or
+# "hdr PATH" (a header under /usr/include).
+case $step in
+build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
+	libjansson-dev:pc:jansson"
+	 want="liburing-dev:pc:liburing" ;;
+test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
+	 want="" ;;
+valgrind) need="valgrind:cmd:valgrind"; want="" ;;
+bench)   need="sockperf:cmd:sockperf"; want="" ;;
+lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
+	 want="" ;;
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint)" >&2
+   exit 2 ;;
+esac
+
+have() {
+	kind=${1%%:*}
+	name=${1#*:}
+	case $kind in
+	cmd) command -v "$name" >/dev/null 2>&1 ;;
+	pc) pkg-config --exists "$name" 2>/dev/null ;;
+	hdr) [ -e "/usr/include/$name" ] ;;
+	esac
+}
+
+missing() {
+	out=""
+	for item in $1; do
+		pkg=${item%%:*}
+		have "${item#*:}" || out="$out $pkg"
+	done
+	echo "$out"
+}
+
+miss_need=$(missing "$need")
+miss_want=$(missing "$want")
+all="$miss_need$miss_want"
+[ -z "$all" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "ipcperf: installing missing packages:$all" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get install -y -q --no-install-recommends $all >/dev/null 2>&1
+	then
+		apt-get update -q >/dev/null 2>&1
+		apt-get install -y -q --no-install-recommends $all >&2 ||
+			echo "ipcperf: apt-get could not install:$all" >&2
+	fi
+	miss_need=$(missing "$need")
+	miss_want=$(missing "$want")
+fi
+
+if [ -n "$miss_want" ]; then
+	echo "ipcperf: note: optional packages missing, features left out:$miss_want" >&2
+	echo "  to add them: sudo apt-get install$miss_want" >&2
+fi
+if [ -n "$miss_need" ]; then
+	echo "ipcperf: missing packages for '$step':$miss_need" >&2
+	echo "  install them with: sudo apt-get install$miss_need" >&2
+	exit 1
+fi
+exit 0
