@@ -1,0 +1,15 @@
+/*
+ * libipcperf: measure how fast messages cross a channel.  This umbrella
+ * header pulls in every layer's public interface.
+ */
+#ifndef IPCPERF_IPCPERF_H
+#define IPCPERF_IPCPERF_H
+
+#include "engine.h"
+#include "pattern.h"
+#include "report.h"
+#include "run.h"
+#include "stats.h"
+#include "transport.h"
+
+#endif

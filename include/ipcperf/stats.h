@@ -1,0 +1,141 @@
+/*
+ * Statistics: a log-linear latency histogram that records without
+ * allocating, and the summaries computed from it and from a set of runs.
+ * Nothing here does I/O.
+ */
+#ifndef IPCPERF_STATS_H
+#define IPCPERF_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Histogram layout (HDR-style, log-linear):
+ *
+ *   values 0 .. 255          one bucket per nanosecond (exact)
+ *   [2^m, 2^(m+1)), m >= 8   128 buckets, each 2^(m-7) ns wide
+ *
+ * so a bucket is at most 1/128 of its lowest value wide and the midpoint we
+ * report is within 1/256 (0.39%) of any value in it.  The top octave ends at
+ * 2^43 ns (about 2.4 hours); larger values land in the last bucket and are
+ * counted in `overflow`.  That is 4736 buckets, 37 KiB, allocated once.
+ */
+#define IPC_HIST_SUB_BITS 8 /* values below 2^8 are exact */
+#define IPC_HIST_TOP_BITS 43 /* values below 2^43 ns are bucketed */
+#define IPC_HIST_BUCKETS \
+	((IPC_HIST_TOP_BITS - IPC_HIST_SUB_BITS + 2) * \
+	 (1 << (IPC_HIST_SUB_BITS - 1)))
+
+/*
+ * The fields are public only so that recording can be inlined; read them
+ * through the functions below.
+ */
+struct ipc_hist {
+	uint64_t total;         /* samples recorded */
+	uint64_t min;           /* smallest sample, UINT64_MAX when empty */
+	uint64_t max;           /* largest sample, 0 when empty */
+	uint64_t sum;           /* sum of samples, ns */
+	unsigned __int128 sumsq; /* sum of squared samples, exact */
+	uint64_t overflow;      /* samples at or above 2^43 ns */
+	uint64_t counts[IPC_HIST_BUCKETS];
+};
+
+/* Latency summary of a histogram; all in nanoseconds. */
+struct ipc_lat {
+	uint64_t min, p50, p90, p99, p999, max;
+	double mean, stddev; /* population standard deviation */
+};
+
+/* Bucket index of @v (pure; exposed for tests). */
+static inline size_t ipc_hist_index(uint64_t v)
+{
+	const unsigned half = 1u << (IPC_HIST_SUB_BITS - 1);
+	unsigned m, shift;
+
+	if (v < (1ull << IPC_HIST_SUB_BITS))
+		return (size_t)v;
+	if (v >= (1ull << IPC_HIST_TOP_BITS))
+		return IPC_HIST_BUCKETS - 1;
+	m = 63u - (unsigned)__builtin_clzll(v);
+	shift = m - IPC_HIST_SUB_BITS + 1;
+	return (size_t)shift * half + (size_t)(v >> shift);
+}
+
+/*
+ * Record one sample of @v_ns.  Never allocates, never fails; constant time.
+ * Not thread-safe: give each thread its own histogram and merge afterwards.
+ */
+static inline void ipc_hist_record(struct ipc_hist *h, uint64_t v_ns)
+{
+	h->counts[ipc_hist_index(v_ns)]++;
+	h->total++;
+	h->sum += v_ns;
+	h->sumsq += (unsigned __int128)v_ns * v_ns;
+	if (v_ns < h->min)
+		h->min = v_ns;
+	if (v_ns > h->max)
+		h->max = v_ns;
+	if (v_ns >> IPC_HIST_TOP_BITS)
+		h->overflow++;
+}
+
+/* A new empty histogram, or NULL when out of memory.  Free with _free. */
+struct ipc_hist *ipc_hist_new(void);
+
+/* Free @h; NULL is a no-op. */
+void ipc_hist_free(struct ipc_hist *h);
+
+/* Forget every sample (after warm-up). */
+void ipc_hist_reset(struct ipc_hist *h);
+
+/* Add every sample of @src to @dst. */
+void ipc_hist_merge(struct ipc_hist *dst, const struct ipc_hist *src);
+
+/* Lowest and highest value that fall into bucket @i (inclusive). */
+uint64_t ipc_hist_bucket_low(size_t i);
+uint64_t ipc_hist_bucket_high(size_t i);
+
+/*
+ * The value at quantile @q in [0, 1] by nearest rank: the smallest recorded
+ * value v such that at least ceil(q * total) samples are <= v (q = 0 gives
+ * the minimum).  Reported as the midpoint of v's bucket, clamped to the
+ * exact min and max, so within 0.39% of the true order statistic.  0 when
+ * the histogram is empty.
+ */
+uint64_t ipc_hist_value_at(const struct ipc_hist *h, double q);
+
+/* Exact mean and population standard deviation; 0 when empty. */
+double ipc_hist_mean(const struct ipc_hist *h);
+double ipc_hist_stddev(const struct ipc_hist *h);
+
+/* Fill @out with min, p50, p90, p99, p99.9, max, mean and stddev. */
+void ipc_hist_summary(const struct ipc_hist *h, struct ipc_lat *out);
+
+/*
+ * Summaries of a set of per-run values (one number per run, such as each
+ * run's p50 or throughput).
+ */
+struct ipc_runs_stats {
+	size_t n;        /* runs */
+	double mean;     /* arithmetic mean of the runs */
+	double median;   /* median of the runs */
+	double stddev;   /* sample standard deviation (n - 1), 0 if n < 2 */
+	double cv;       /* stddev / mean, 0 if n < 2 or mean == 0 */
+	bool have_ci;    /* false when n is too small for an interval */
+	double ci_level; /* e.g. 0.95 */
+	double ci_low;   /* interval for the estimate (see docs) */
+	double ci_high;
+};
+
+/*
+ * Summarize @n per-run values @x (not modified) with a confidence interval
+ * at @level (e.g. 0.95).  The interval is for the median of the runs and
+ * distribution-free: the order statistics x(k) and x(n-k+1) with the
+ * largest k whose binomial coverage is at least @level.  With too few runs
+ * for that (n < 6 at 95%) have_ci is false.
+ */
+void ipc_runs_summarize(const double *x, size_t n, double level,
+			struct ipc_runs_stats *out);
+
+#endif

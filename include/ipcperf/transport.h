@@ -1,0 +1,176 @@
+/*
+ * Transports: how bytes move between the two sides of a measurement.  A
+ * transport knows how to set up a channel, open each side's endpoint, send,
+ * receive and close; it knows nothing of timing, statistics or output.
+ */
+#ifndef IPCPERF_TRANSPORT_H
+#define IPCPERF_TRANSPORT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+/* Capability bits of a transport (struct ipc_transport_ops.caps). */
+#define IPC_TP_STREAM (1u << 0)    /* byte stream: boundaries not kept */
+#define IPC_TP_MSG (1u << 1)       /* each send arrives as one message */
+#define IPC_TP_LOSSY (1u << 2)     /* messages may be dropped (udp) */
+#define IPC_TP_EMPTY_MSG (1u << 3) /* a 0-byte message is seen by the peer */
+#define IPC_TP_FD (1u << 4)        /* endpoints are pollable descriptors */
+#define IPC_TP_CONNECT (1u << 5)   /* listen/connect: new connections */
+#define IPC_TP_NET (1u << 6)       /* crosses the IP stack */
+
+/* The side of a channel an endpoint belongs to. */
+enum ipc_side {
+	IPC_CLIENT = 0, /* drives the pattern, takes the timestamps */
+	IPC_SERVER = 1, /* the peer: answers or sinks */
+};
+
+/* Options that shape a channel; filled by the runner from the case. */
+struct ipc_tp_opts {
+	const char *dir;     /* private directory for FIFOs and sockets */
+	size_t max_msg;      /* largest message either side will send, bytes */
+	uint64_t timeout_ns; /* receive timeout on lossy transports, 0: none */
+	bool nodelay;        /* TCP_NODELAY where it applies */
+	int sndbuf;          /* SO_SNDBUF in bytes, 0: system default */
+	int rcvbuf;          /* SO_RCVBUF in bytes, 0: system default */
+};
+
+#define IPC_CHAN_FDS 4
+
+/*
+ * A channel between a client and a server, set up before the peer starts
+ * (so that a forked peer inherits it) and torn down after both sides closed.
+ * The generic slots below are enough for every transport so that setting up
+ * a channel allocates nothing; a transport that needs more uses priv.
+ *
+ * fd[] holds descriptors created by setup; fd_side[] says which side owns
+ * each (IPC_CLIENT, IPC_SERVER, or -1 for one both need, like a listening
+ * socket).  open() moves the descriptors it uses into the endpoint and sets
+ * the slot to -1, so teardown closes only what no endpoint took.
+ */
+struct ipc_chan {
+	const struct ipc_transport_ops *ops;
+	struct ipc_tp_opts opts;
+	int fd[IPC_CHAN_FDS];      /* descriptors made by setup, -1 if unused */
+	int fd_side[IPC_CHAN_FDS]; /* owner of fd[i]: enum ipc_side or -1 */
+	char path[2][108];         /* filesystem names (FIFOs, sockets) */
+	struct sockaddr_storage addr; /* address a client connects to */
+	socklen_t addr_len;
+	void *priv; /* transport-private, freed by teardown */
+};
+
+/* One side's endpoint of an open channel. */
+struct ipc_ep {
+	const struct ipc_transport_ops *ops;
+	int rfd;    /* descriptor to receive on, -1 if none */
+	int wfd;    /* descriptor to send on (== rfd for sockets), -1 if none */
+	void *priv; /* transport-private state of this endpoint */
+};
+
+/*
+ * A transport: one const table per implementation, registered in
+ * ipc_transports[].  A NULL function slot means "not supported".
+ *
+ * All functions return 0 (or a byte count) on success and -errno on failure;
+ * none prints or exits.
+ */
+struct ipc_transport_ops {
+	const char *name; /* as given to -t */
+	const char *help; /* one line for `ipcperf list` */
+	unsigned caps;    /* IPC_TP_* bits */
+
+	/*
+	 * Can this transport run on this machine?  0 if so; otherwise -errno
+	 * and a one-sentence reason in why.  May be NULL (always available).
+	 */
+	int (*probe)(char *why, size_t why_len);
+
+	/*
+	 * Largest message the transport can carry with these options, in
+	 * bytes; SIZE_MAX for byte streams.  May be NULL (no limit).
+	 */
+	size_t (*max_msg)(const struct ipc_tp_opts *opts);
+
+	/*
+	 * Create what both sides need before the peer starts: a pipe pair,
+	 * FIFOs, a listening socket.  ch->ops and ch->opts are set by the
+	 * caller, the fd slots are -1.  On failure, everything it made is
+	 * already released.
+	 */
+	int (*setup)(struct ipc_chan *ch);
+
+	/*
+	 * Open @side's endpoint of a set-up channel: accept, connect, open a
+	 * FIFO, or take a descriptor made by setup.  Called once per side, in
+	 * that side's process or thread, in any order and concurrently: it may
+	 * block until the other side opens too.  Descriptors are blocking.
+	 */
+	int (*open)(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
+
+	/*
+	 * Send up to @len bytes (a byte stream may take fewer) or exactly one
+	 * message of @len bytes.  Returns the count sent or -errno; -EAGAIN
+	 * only when the endpoint was made non-blocking.  EINTR is returned,
+	 * not retried: the engine decides.
+	 */
+	ssize_t (*send)(struct ipc_ep *ep, const void *buf, size_t len);
+
+	/*
+	 * Receive up to @len bytes, or one message.  Returns the count, 0 at
+	 * end of stream (or for an empty message on IPC_TP_EMPTY_MSG
+	 * transports), -EMSGSIZE if a message was longer than @len, -EAGAIN
+	 * when non-blocking or when the receive timeout expired, or -errno.
+	 */
+	ssize_t (*recv)(struct ipc_ep *ep, void *buf, size_t len);
+
+	/* Close an endpoint; safe on one that never opened (fds -1). */
+	void (*close)(struct ipc_ep *ep);
+
+	/*
+	 * Release what setup made and nobody took: descriptors left in the fd
+	 * slots, FIFO and socket files.  Safe to call twice.
+	 */
+	void (*teardown)(struct ipc_chan *ch);
+};
+
+/* The registry: every transport compiled in, NULL-terminated. */
+extern const struct ipc_transport_ops *const ipc_transports[];
+
+/* Look a transport up by name; NULL if there is none. */
+const struct ipc_transport_ops *ipc_transport_find(const char *name);
+
+/*
+ * Prepare @ch for @ops with @opts: slots to -1, nothing opened.  Then call
+ * ops->setup(ch).  A convenience so callers never forget an fd slot.
+ */
+void ipc_chan_init(struct ipc_chan *ch, const struct ipc_transport_ops *ops,
+		   const struct ipc_tp_opts *opts);
+
+/*
+ * In a forked peer or its parent, close the descriptors of @ch that belong
+ * to the other side, so that end-of-stream is seen when that side closes.
+ * Not for thread placement, where both sides share one descriptor table.
+ */
+void ipc_chan_drop_other(struct ipc_chan *ch, enum ipc_side side);
+
+/*
+ * Helpers for implementations: move fd slot @i into the return value (the
+ * slot becomes -1), and close every slot still held.
+ */
+int ipc_chan_take(struct ipc_chan *ch, int i);
+void ipc_chan_close_slots(struct ipc_chan *ch);
+
+/* Put @fd in non-blocking mode (or back).  0 or -errno. */
+int ipc_fd_set_nonblock(int fd, bool on);
+
+/*
+ * Apply the socket options of @opts that fit @fd (buffer sizes, TCP_NODELAY
+ * on TCP, receive timeout on lossy transports).  0 or -errno.
+ */
+int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
+			bool lossy);
+
+#endif
