@@ -1,0 +1,212 @@
+/*
+ * The log-linear latency histogram: allocation, merge, bucket bounds, and the
+ * quantiles, mean and deviation read back from it.  Recording itself is the
+ * inline ipc_hist_record() in the header; nothing here runs in the timed loop.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipcperf/stats.h"
+
+#define HALF (1u << (IPC_HIST_SUB_BITS - 1)) /* 128 buckets per octave */
+#define LAST ((size_t)IPC_HIST_BUCKETS - 1)
+
+struct ipc_hist *ipc_hist_new(void)
+{
+	struct ipc_hist *h = malloc(sizeof(*h));
+
+	if (h)
+		ipc_hist_reset(h);
+	return h;
+}
+
+void ipc_hist_free(struct ipc_hist *h)
+{
+	free(h);
+}
+
+void ipc_hist_reset(struct ipc_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void ipc_hist_merge(struct ipc_hist *dst, const struct ipc_hist *src)
+{
+	size_t i;
+
+	for (i = 0; i < IPC_HIST_BUCKETS; i++)
+		dst->counts[i] += src->counts[i];
+	dst->total += src->total;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	dst->overflow += src->overflow;
+	/* An empty source (min UINT64_MAX, max 0) changes neither. */
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+/*
+ * The inverse of ipc_hist_index(): above the exact range, index i is
+ * (m - 7) * 128 + s where s in [128, 256) is the top 8 bits of the value and
+ * m its octave, so the bucket starts at s << (m - 7).  Example: i = 256 is
+ * s = 128, shift 1, the values 256 and 257.
+ */
+uint64_t ipc_hist_bucket_low(size_t i)
+{
+	unsigned shift;
+
+	if (i < (1u << IPC_HIST_SUB_BITS))
+		return (uint64_t)i;
+	if (i > LAST)
+		i = LAST;
+	shift = (unsigned)(i / HALF) - 1;
+	return (uint64_t)(i % HALF + HALF) << shift;
+}
+
+/*
+ * The last bucket also holds every sample at or above 2^43 ns, but its
+ * nominal upper bound stays 2^43 - 1: those samples are counted in
+ * `overflow` and only their maximum is known exactly.
+ */
+uint64_t ipc_hist_bucket_high(size_t i)
+{
+	unsigned shift;
+
+	if (i < (1u << IPC_HIST_SUB_BITS))
+		return (uint64_t)i;
+	if (i > LAST)
+		i = LAST;
+	shift = (unsigned)(i / HALF) - 1;
+	return ipc_hist_bucket_low(i) + ((uint64_t)1 << shift) - 1;
+}
+
+/*
+ * The value we report for a bucket: the lower middle, so a bucket of width
+ * 2^s at low >= 128 * 2^s is off by at most 2^(s-1), i.e. 1/256 of low.
+ */
+static uint64_t bucket_mid(size_t i)
+{
+	uint64_t lo = ipc_hist_bucket_low(i), hi = ipc_hist_bucket_high(i);
+
+	return lo + (hi - lo) / 2;
+}
+
+/*
+ * The nearest rank ceil(q * total), in [1, total].  q is usually a decimal
+ * that a double cannot hold: 0.07 is stored as 0.07000000000000000666, and
+ * 0.07 * 100 would round up to rank 8 instead of 7.  A product within a
+ * few ulps of q's precision (2^-50 relative) above an integer is taken to
+ * be that integer.
+ */
+static uint64_t nearest_rank(uint64_t total, double q)
+{
+	long double x = (long double)q * (long double)total;
+	long double fl = floorl(x);
+	uint64_t r;
+
+	if (x - fl <= x * (long double)(4 * DBL_EPSILON))
+		r = (uint64_t)fl;
+	else
+		r = (uint64_t)fl + 1;
+	if (r < 1)
+		r = 1;
+	if (r > total)
+		r = total;
+	return r;
+}
+
+uint64_t ipc_hist_value_at(const struct ipc_hist *h, double q)
+{
+	uint64_t rank, seen = 0, v;
+	size_t i;
+
+	if (!h->total)
+		return 0;
+	/* NaN and anything below 0 ask for the minimum. */
+	if (!(q > 0.0))
+		return h->min;
+	if (q >= 1.0)
+		return h->max;
+	rank = nearest_rank(h->total, q);
+	/* The extreme ranks are known exactly; no need for a midpoint. */
+	if (rank == 1)
+		return h->min;
+	if (rank == h->total)
+		return h->max;
+	for (i = 0; i < LAST; i++) {
+		if (seen + h->counts[i] >= rank)
+			break;
+		seen += h->counts[i];
+	}
+	/*
+	 * The last bucket holds its in-range samples first, then the overflow
+	 * ones (>= 2^43 ns) in sorted order.  Of the latter only the largest
+	 * is known, so a rank among them reports the maximum: an upper bound,
+	 * and at least 2^43 like the true value.
+	 */
+	if (i == LAST && rank > seen + (h->counts[LAST] - h->overflow))
+		return h->max;
+	v = bucket_mid(i);
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+double ipc_hist_mean(const struct ipc_hist *h)
+{
+	if (!h->total)
+		return 0.0;
+	return (double)((long double)h->sum / (long double)h->total);
+}
+
+/*
+ * Variance is (n * sumsq - sum^2) / n^2.  Both products are computed in
+ * 128-bit integers when they fit, which is exact: samples around 1 s with a
+ * 1 ns spread would lose the spread entirely in sumsq / n - mean^2 even in
+ * long double (1e18 * 2^-64 = 0.05 ns^2 of rounding on 1 ns^2).  sum^2
+ * always fits (sum < 2^64); n * sumsq fits unless n * sumsq >= 2^128, e.g.
+ * 2^32 samples of more than 2^48 ns, and then long double has to do.
+ */
+double ipc_hist_stddev(const struct ipc_hist *h)
+{
+	unsigned __int128 n = h->total, s2, d;
+	long double var, mean;
+
+	if (h->total < 2)
+		return 0.0;
+	s2 = (unsigned __int128)h->sum * h->sum;
+	if (h->sumsq <= ~(unsigned __int128)0 / n) {
+		/* n * sumsq >= sum^2 by Cauchy-Schwarz; guard anyway. */
+		d = n * h->sumsq;
+		d = d > s2 ? d - s2 : 0;
+		var = (long double)d / ((long double)n * (long double)n);
+	} else {
+		mean = (long double)h->sum / (long double)n;
+		var = (long double)h->sumsq / (long double)n - mean * mean;
+	}
+	if (!(var > 0.0L))
+		return 0.0;
+	return (double)sqrtl(var);
+}
+
+void ipc_hist_summary(const struct ipc_hist *h, struct ipc_lat *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!h->total)
+		return;
+	out->min = h->min;
+	out->p50 = ipc_hist_value_at(h, 0.5);
+	out->p90 = ipc_hist_value_at(h, 0.9);
+	out->p99 = ipc_hist_value_at(h, 0.99);
+	out->p999 = ipc_hist_value_at(h, 0.999);
+	out->max = h->max;
+	out->mean = ipc_hist_mean(h);
+	out->stddev = ipc_hist_stddev(h);
+}
