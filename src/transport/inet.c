@@ -1,0 +1,220 @@
+/*
+ * What the IP transports share: loopback addresses, the IPv6 probe, TCP's
+ * listen/accept/connect and UDP's pair of connected sockets.  The tcp, tcp6,
+ * udp and udp6 files only pick the address family.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "transport/transports.h"
+
+/* The loopback address of @family with port 0 (the kernel picks one). */
+static socklen_t loopback(struct sockaddr_storage *ss, int family)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET6) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = in6addr_loopback;
+		return sizeof(*sin6);
+	}
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return sizeof(*sin);
+}
+
+/* A socket of @family and @type bound to loopback port 0, or -errno. */
+static int bound(int family, int type)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = loopback(&ss, family);
+	int fd, rc;
+
+	fd = socket(family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
+		rc = -errno;
+		goto err_close;
+	}
+	rc = fd;
+	goto out;
+err_close:
+	close(fd);
+out:
+	return rc;
+}
+
+int tp_inet6_probe(int type, char *why, size_t why_len)
+{
+	char err[128];
+	int fd, rc = 0;
+
+	fd = socket(AF_INET6, type | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		if (why && why_len)
+			snprintf(why, why_len, "no IPv6 sockets here: %s",
+				 strerror_r(-rc, err, sizeof(err)));
+		goto out;
+	}
+	close(fd);
+	fd = bound(AF_INET6, type);
+	if (fd < 0) {
+		rc = fd;
+		if (why && why_len)
+			snprintf(why, why_len,
+				 "the IPv6 loopback ::1 is not usable: %s",
+				 strerror_r(-rc, err, sizeof(err)));
+		goto out;
+	}
+	close(fd);
+out:
+	return rc;
+}
+
+/*
+ * Buffer sizes are set on the listener before listen(): accepted sockets
+ * inherit them, and the receive window scale is fixed by the SYN exchange,
+ * so a larger SO_RCVBUF set after accept would not all be usable.
+ */
+int tp_tcp_setup(struct ipc_chan *ch, int family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = loopback(&ss, family);
+	int fd, one = 1, rc;
+
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	ch->fd[0] = fd;
+	ch->fd_side[0] = -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	rc = ipc_sock_apply_opts(fd, &ch->opts, true, false);
+	if (rc < 0)
+		goto err;
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 ||
+	    listen(fd, TP_BACKLOG) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	ch->addr_len = sizeof(ch->addr);
+	if (getsockname(fd, (struct sockaddr *)&ch->addr, &ch->addr_len) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	goto out;
+err:
+	tp_chan_release(ch);
+out:
+	return rc;
+}
+
+int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
+{
+	int fd, rc = 0;
+
+	if (side == IPC_SERVER) {
+		if (ch->fd[0] < 0) {
+			rc = -EBADF;
+			goto out;
+		}
+		fd = accept4(ch->fd[0], NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			rc = -errno;
+			goto out;
+		}
+	} else {
+		fd = socket(ch->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			rc = -errno;
+			goto out;
+		}
+		/* Buffers before connect(), for the window scale. */
+		rc = ipc_sock_apply_opts(fd, &ch->opts, true, false);
+		if (rc < 0)
+			goto err_close;
+		if (connect(fd, (struct sockaddr *)&ch->addr, ch->addr_len) <
+		    0) {
+			rc = -errno;
+			goto err_close;
+		}
+	}
+	/* Again on the accepted socket: TCP_NODELAY on both endpoints. */
+	rc = ipc_sock_apply_opts(fd, &ch->opts, true, false);
+	if (rc < 0)
+		goto err_close;
+	ep->ops = ch->ops;
+	ep->rfd = fd;
+	ep->wfd = fd;
+	ep->priv = NULL;
+	goto out;
+err_close:
+	close(fd);
+out:
+	return rc;
+}
+
+static int connect_to(int fd, int peer)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(peer, (struct sockaddr *)&ss, &len) < 0 ||
+	    connect(fd, (struct sockaddr *)&ss, len) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Connected UDP sockets accept datagrams from their peer only, and report
+ * a peer that went away (ICMP port unreachable) as ECONNREFUSED.
+ */
+int tp_udp_setup(struct ipc_chan *ch, int family)
+{
+	int i, fd, rc = 0;
+
+	for (i = 0; i < 2; i++) {
+		fd = bound(family, SOCK_DGRAM);
+		if (fd < 0) {
+			rc = fd;
+			goto err;
+		}
+		/* Slot i belongs to side i, as tp_open_slot expects. */
+		ch->fd[i] = fd;
+		ch->fd_side[i] = i;
+		rc = ipc_sock_apply_opts(fd, &ch->opts, false, true);
+		if (rc < 0)
+			goto err;
+	}
+	rc = connect_to(ch->fd[IPC_CLIENT], ch->fd[IPC_SERVER]);
+	if (rc < 0)
+		goto err;
+	rc = connect_to(ch->fd[IPC_SERVER], ch->fd[IPC_CLIENT]);
+	if (rc < 0)
+		goto err;
+	ch->addr_len = sizeof(ch->addr);
+	if (getsockname(ch->fd[IPC_SERVER], (struct sockaddr *)&ch->addr,
+			&ch->addr_len) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	goto out;
+err:
+	tp_chan_release(ch);
+out:
+	return rc;
+}

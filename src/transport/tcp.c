@@ -1,0 +1,30 @@
+/*
+ * TCP over the IPv4 loopback: listen on 127.0.0.1 with an ephemeral port,
+ * accept on the server side, connect on the client side.
+ */
+#include <sys/socket.h>
+
+#include "transport/transports.h"
+
+static int tcp_setup(struct ipc_chan *ch)
+{
+	return tp_tcp_setup(ch, AF_INET);
+}
+
+static void tcp_teardown(struct ipc_chan *ch)
+{
+	tp_chan_release(ch);
+}
+
+const struct ipc_transport_ops ipc_tp_tcp = {
+	.name = "tcp",
+	.help = "TCP over the IPv4 loopback (127.0.0.1)",
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_CONNECT | IPC_TP_NET,
+	.max_msg = tp_stream_max_msg,
+	.setup = tcp_setup,
+	.open = tp_tcp_open,
+	.send = tp_sock_send,
+	.recv = tp_sock_recv,
+	.close = tp_ep_close,
+	.teardown = tcp_teardown,
+};

@@ -1,0 +1,37 @@
+/*
+ * TCP over the IPv6 loopback: listen on ::1 with an ephemeral port, accept
+ * on the server side, connect on the client side.  Absent where IPv6 is
+ * disabled.
+ */
+#include <sys/socket.h>
+
+#include "transport/transports.h"
+
+static int tcp6_probe(char *why, size_t why_len)
+{
+	return tp_inet6_probe(SOCK_STREAM, why, why_len);
+}
+
+static int tcp6_setup(struct ipc_chan *ch)
+{
+	return tp_tcp_setup(ch, AF_INET6);
+}
+
+static void tcp6_teardown(struct ipc_chan *ch)
+{
+	tp_chan_release(ch);
+}
+
+const struct ipc_transport_ops ipc_tp_tcp6 = {
+	.name = "tcp6",
+	.help = "TCP over the IPv6 loopback (::1)",
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_CONNECT | IPC_TP_NET,
+	.probe = tcp6_probe,
+	.max_msg = tp_stream_max_msg,
+	.setup = tcp6_setup,
+	.open = tp_tcp_open,
+	.send = tp_sock_send,
+	.recv = tp_sock_recv,
+	.close = tp_ep_close,
+	.teardown = tcp6_teardown,
+};

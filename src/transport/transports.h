@@ -1,0 +1,115 @@
+/*
+ * Private to the transport layer: the ops table of every implementation, for
+ * the registry, and the helpers they share (descriptor and socket wrappers,
+ * file naming, message sizing).  Nothing here is part of the public API.
+ */
+#ifndef IPCPERF_TRANSPORTS_H
+#define IPCPERF_TRANSPORTS_H
+
+#include <sys/un.h>
+
+#include "ipcperf/transport.h"
+
+extern const struct ipc_transport_ops ipc_tp_pipe;
+extern const struct ipc_transport_ops ipc_tp_fifo;
+extern const struct ipc_transport_ops ipc_tp_socketpair;
+extern const struct ipc_transport_ops ipc_tp_unix;
+extern const struct ipc_transport_ops ipc_tp_unix_dgram;
+extern const struct ipc_transport_ops ipc_tp_unix_seqpacket;
+extern const struct ipc_transport_ops ipc_tp_tcp;
+extern const struct ipc_transport_ops ipc_tp_tcp6;
+extern const struct ipc_transport_ops ipc_tp_udp;
+extern const struct ipc_transport_ops ipc_tp_udp6;
+
+/*
+ * Listen backlog of connection-oriented transports.  A connect/close
+ * pattern keeps opening connections while the server accepts them one at a
+ * time; 128 pending ones is plenty, and the kernel caps it at somaxconn.
+ */
+#define TP_BACKLOG 128
+
+/* Close *@fd if it is open and set it to -1. */
+void tp_close_fd(int *fd);
+
+/* The close() of every transport: rfd, wfd (once if equal), then priv. */
+void tp_ep_close(struct ipc_ep *ep);
+
+/* Release what setup made: every fd slot still held, then the files. */
+void tp_chan_release(struct ipc_chan *ch);
+
+/* max_msg() of byte streams: SIZE_MAX, there are no boundaries to keep. */
+size_t tp_stream_max_msg(const struct ipc_tp_opts *opts);
+
+/* read()/write() on pipes and FIFOs: a count or -errno. */
+ssize_t tp_fd_send(struct ipc_ep *ep, const void *buf, size_t len);
+ssize_t tp_fd_recv(struct ipc_ep *ep, void *buf, size_t len);
+
+/* send() with MSG_NOSIGNAL and plain recv() on connected sockets. */
+ssize_t tp_sock_send(struct ipc_ep *ep, const void *buf, size_t len);
+ssize_t tp_sock_recv(struct ipc_ep *ep, void *buf, size_t len);
+
+/* One message; -EMSGSIZE (message dropped) if it was longer than @len. */
+ssize_t tp_msg_recv(struct ipc_ep *ep, void *buf, size_t len);
+
+/*
+ * Name @n (1 or 2) files in opts.dir, unique across threads and processes:
+ * ch->path[i] = "DIR/ipcperf.PID.SEQ.TAG[i]".  Creates nothing.  0, or
+ * -EINVAL without a dir, -ENAMETOOLONG if a name does not fit a socket
+ * address (108 bytes with its NUL).
+ */
+int tp_paths_name(struct ipc_chan *ch, const char *const *tags, int n);
+
+/* Unlink the files named in ch->path and forget them; safe twice. */
+void tp_paths_unlink(struct ipc_chan *ch);
+
+/* Fill @sun for @path; returns the address length. */
+socklen_t tp_unix_addr(struct sockaddr_un *sun, const char *path);
+
+/*
+ * A new AF_UNIX socket of @type (close-on-exec) bound to @path.  The
+ * descriptor or -errno.
+ */
+int tp_unix_bound(int type, const char *path);
+
+/*
+ * Connection-oriented AF_UNIX transports of @type (SOCK_STREAM,
+ * SOCK_SEQPACKET).  Setup binds and listens on one file in opts.dir, kept in
+ * fd slot 0 for both sides (fd_side -1).  Open accepts (server) or connects
+ * to ch->addr (client; the backlog lets it finish before the accept), then
+ * hands the new socket to @tune, if any, before it becomes the endpoint.
+ */
+int tp_unix_listen(struct ipc_chan *ch, int type);
+int tp_unix_conn_open(struct ipc_chan *ch, enum ipc_side side,
+		      struct ipc_ep *ep, int type,
+		      int (*tune)(int fd, const struct ipc_tp_opts *opts));
+
+/*
+ * Largest datagram an AF_UNIX SOCK_DGRAM or SOCK_SEQPACKET socket can be
+ * made to send on this machine (see common.c for the numbers).
+ */
+size_t tp_unix_msg_max(const struct ipc_tp_opts *opts);
+
+/*
+ * Apply @opts to a unix message socket, then raise its send buffer so that
+ * a message of opts->max_msg bytes fits.  0, -EMSGSIZE when it cannot be
+ * made to fit, or -errno.
+ */
+int tp_unix_msg_fit(int fd, const struct ipc_tp_opts *opts);
+
+/*
+ * IPv6 transports: 0 if a socket of @type can be bound to ::1, else -errno
+ * and a reason in @why.
+ */
+int tp_inet6_probe(int type, char *why, size_t why_len);
+
+/* TCP over @family loopback: listening socket, accept or connect. */
+int tp_tcp_setup(struct ipc_chan *ch, int family);
+int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
+
+/* UDP over @family loopback: two sockets connected to each other. */
+int tp_udp_setup(struct ipc_chan *ch, int family);
+
+/* Take the fd slot of @side (slot i holds side i) as both rfd and wfd. */
+int tp_open_slot(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
+
+#endif
