@@ -1,0 +1,104 @@
+/*
+ * The poll engine: descriptors are non-blocking; a receive first waits for
+ * readiness with poll(2), then reads, as an event loop does; a send is tried
+ * first and waits with poll only when the descriptor is full.
+ */
+#include <poll.h>
+
+#include "engines.h"
+
+static int pl_attach(struct ipc_io *io)
+{
+	struct ipc_ep *ep = io->ep;
+	int err;
+
+	err = ipc_fd_set_nonblock(ep->rfd, true);
+	if (!err && ep->wfd != ep->rfd)
+		err = ipc_fd_set_nonblock(ep->wfd, true);
+	return err;
+}
+
+/* Wait until @fd is ready for @events; 0, -ETIMEDOUT or -ECANCELED. */
+static int pl_wait(struct ipc_io *io, int fd, short events, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int n, err;
+
+	for (;;) {
+		n = poll(&pfd, 1, timeout_ms);
+		if (n > 0)
+			return 0;
+		if (n == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+		err = eng_interrupted(io);
+		if (err)
+			return err;
+	}
+}
+
+static ssize_t pl_send(struct ipc_io *io, const void *buf, size_t len)
+{
+	struct ipc_ep *ep = io->ep;
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		n = ep->ops->send(ep, buf, len);
+		if (n == -EINTR) {
+			err = eng_interrupted(io);
+			if (err)
+				return err;
+			continue;
+		}
+		if (n != -EAGAIN)
+			return n;
+		err = pl_wait(io, ep->wfd, POLLOUT, -1);
+		if (err)
+			return err;
+	}
+}
+
+static ssize_t pl_recv(struct ipc_io *io, void *buf, size_t len)
+{
+	struct ipc_ep *ep = io->ep;
+	int timeout_ms = eng_timeout_ms(io->timeout_ns);
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		err = pl_wait(io, ep->rfd, POLLIN, timeout_ms);
+		if (err)
+			return err;
+		n = ep->ops->recv(ep, buf, len);
+		if (n == -EINTR) {
+			err = eng_interrupted(io);
+			if (err)
+				return err;
+			continue;
+		}
+		if (n != -EAGAIN)
+			return n;
+	}
+}
+
+static void pl_detach(struct ipc_io *io)
+{
+	struct ipc_ep *ep = io->ep;
+
+	if (ep->rfd >= 0)
+		ipc_fd_set_nonblock(ep->rfd, false);
+	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
+		ipc_fd_set_nonblock(ep->wfd, false);
+}
+
+const struct ipc_engine_ops ipc_eng_poll = {
+	.name = "poll",
+	.help = "non-blocking descriptors, poll(2) before each receive",
+	.caps = IPC_ENG_NEEDS_FD,
+	.attach = pl_attach,
+	.send = pl_send,
+	.recv = pl_recv,
+	.detach = pl_detach,
+};

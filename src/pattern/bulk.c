@@ -1,0 +1,135 @@
+/*
+ * bulk: one small request, then TOTAL bytes back in messages of chunk_size
+ * bytes (the last one shorter when they do not divide).  One transfer, from
+ * the request's send to the last byte received, is one sample.  The client
+ * checks each chunk as it arrives, so the check is inside the timed
+ * interval: one memcmp per chunk, small next to a system call.
+ */
+#include "msg.h"
+
+#define BULK_REQ 8 /* request bytes: the transfer's sequence number */
+
+static size_t bk_max_msg(const struct ipc_case *cs)
+{
+	return cs->chunk_size > BULK_REQ ? cs->chunk_size : BULK_REQ;
+}
+
+static size_t bk_buf_bytes(const struct ipc_case *cs)
+{
+	return bk_max_msg(cs) + 64;
+}
+
+static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
+{
+	const uint64_t total = c->cs->total;
+	const size_t chunk = c->cs->chunk_size;
+	struct ipc_hist *h = c->hist;
+	uint64_t i, left, t0, t1, sum = 0, cseq = *seq * ((total + chunk - 1) / chunk);
+	size_t len;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		msg_stamp(c->sbuf, BULK_REQ, *seq);
+		t0 = ipc_now_ns();
+		err = msg_send(c, c->sbuf, BULK_REQ);
+		if (err) {
+			msg_fail(c, err, "send request");
+			break;
+		}
+		for (left = total; left; left -= len) {
+			len = left < chunk ? (size_t)left : chunk;
+			err = msg_recv(c, c->rbuf, len);
+			if (err) {
+				msg_fail(c, err, "receive data");
+				goto out;
+			}
+			if (c->verify) {
+				err = msg_check(c, c->rbuf, len, cseq);
+				if (err)
+					goto out;
+			}
+			cseq++;
+		}
+		t1 = ipc_now_ns();
+		ipc_hist_record(h, t1 - t0);
+		sum += t1 - t0;
+		(*seq)++;
+		if (t1 >= deadline) {
+			i++;
+			break;
+		}
+		if (*c->io.stop) { /* a signal that fell between calls */
+			i++;
+			err = msg_fail(c, -ECANCELED, "between iterations");
+			break;
+		}
+	}
+out:
+	*done += i;
+	*elapsed_ns += sum;
+	return err;
+}
+
+static int bk_client(struct ipc_pctx *c)
+{
+	const uint64_t chunks =
+		(c->cs->total + c->cs->chunk_size - 1) / c->cs->chunk_size;
+	uint64_t seq = 0, warm = 0, warm_ns = 0;
+	int err;
+
+	err = bk_loop(c, c->warmup, UINT64_MAX, &seq, &warm, &warm_ns);
+	c->out.warmup_done = warm;
+	ipc_hist_reset(c->hist);
+	if (err)
+		return err;
+	err = bk_loop(c, c->iterations, msg_deadline(c, ipc_now_ns()), &seq,
+		      &c->out.done, &c->out.elapsed_ns);
+	c->out.messages = c->out.done * chunks;
+	c->out.bytes = c->out.done * c->cs->total;
+	return err;
+}
+
+static int bk_server(struct ipc_pctx *c)
+{
+	const uint64_t total = c->cs->total;
+	const size_t chunk = c->cs->chunk_size;
+	uint64_t seq, left, cseq = 0;
+	size_t len;
+	int err;
+
+	for (seq = 0;; seq++) {
+		err = msg_recv(c, c->rbuf, BULK_REQ);
+		if (err == MSG_EOF || err == -ECANCELED)
+			return 0;
+		if (err == -ETIMEDOUT) { /* an idle datagram peer */
+			seq--;
+			continue;
+		}
+		if (err)
+			return msg_fail(c, err, "receive request");
+		if (c->verify) {
+			err = msg_check(c, c->rbuf, BULK_REQ, seq);
+			if (err)
+				return err;
+		}
+		for (left = total; left; left -= len) {
+			len = left < chunk ? (size_t)left : chunk;
+			msg_stamp(c->sbuf, len, cseq++);
+			err = msg_send(c, c->sbuf, len);
+			if (err)
+				return msg_fail(c, err, "send data");
+		}
+		c->out.done++;
+	}
+}
+
+const struct ipc_pattern_ops ipc_pattern_bulk = {
+	.name = "bulk",
+	.help = "one request, then TOTAL bytes back in chunks: transfer rate",
+	.metric = IPC_METRIC_THROUGHPUT,
+	.buf_bytes = bk_buf_bytes,
+	.max_msg = bk_max_msg,
+	.client = bk_client,
+	.server = bk_server,
+};

@@ -1,0 +1,131 @@
+/*
+ * Message helpers shared by the pattern loops: send or receive exactly one
+ * message whatever the transport's semantics, stamp and check payloads.
+ * Inline because they sit inside the timed loops.
+ *
+ * Wire format of a message of n bytes: the first min(n, 8) bytes carry the
+ * message's sequence number (little-endian, truncated), the rest is the
+ * payload pattern (ipc_payload_fill).  A message of size 0 is sent as an
+ * empty message where the transport carries those (udp, unix-dgram) and as
+ * a 1-byte token elsewhere, since a byte stream cannot show a 0-byte
+ * message; the token counts as 0 payload bytes.
+ */
+#ifndef IPCPERF_PATTERN_MSG_H
+#define IPCPERF_PATTERN_MSG_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ipcperf/pattern.h"
+#include "ipcperf/run.h"
+
+/* A receive saw end of stream: the peer closed its side. */
+#define MSG_EOF (-ECONNRESET)
+
+/* Bytes on the wire for a payload of @len bytes on a transport with @caps. */
+static inline size_t msg_wire(size_t len, unsigned caps)
+{
+	if (len == 0 && !(caps & IPC_TP_EMPTY_MSG))
+		return 1;
+	return len;
+}
+
+/* Write the low min(len, 8) bytes of @seq at the start of @buf. */
+static inline void msg_stamp(uint8_t *buf, size_t len, uint64_t seq)
+{
+	size_t n = len < 8 ? len : 8;
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)(seq >> (8 * i));
+}
+
+/* Send all @len bytes (a stream may take several calls) or one message. */
+static inline int msg_send(struct ipc_pctx *c, const uint8_t *buf, size_t len)
+{
+	const struct ipc_engine_ops *eng = c->io.eng;
+	ssize_t n;
+
+	if (!(c->tp_caps & IPC_TP_STREAM)) {
+		n = eng->send(&c->io, buf, len);
+		if (n < 0)
+			return (int)n;
+		return (size_t)n == len ? 0 : -EMSGSIZE;
+	}
+	while (len) {
+		n = eng->send(&c->io, buf, len);
+		if (n < 0)
+			return (int)n;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Receive one message of exactly @len bytes into @buf (which holds
+ * c->buf_bytes, more than @len, so a longer message is caught).  A byte
+ * stream is read until @len bytes arrived.  Returns 0, MSG_EOF, -EBADMSG
+ * for a message of the wrong length, or -errno.
+ */
+static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
+{
+	const struct ipc_engine_ops *eng = c->io.eng;
+	ssize_t n;
+	size_t got = 0;
+
+	if (!(c->tp_caps & IPC_TP_STREAM)) {
+		n = eng->recv(&c->io, buf, c->buf_bytes);
+		if (n < 0)
+			return (int)n;
+		if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
+			return -EBADMSG;
+		if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
+			return MSG_EOF;
+		return (size_t)n == len ? 0 : -EBADMSG;
+	}
+	while (got < len) {
+		n = eng->recv(&c->io, buf + got, len - got);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return MSG_EOF;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Check a received message of @len wire bytes: its sequence number and
+ * payload pattern.  0 if intact, -EBADMSG (with a description in c->out)
+ * if not.  Costs one memcmp of the message.
+ */
+int msg_check_slow(struct ipc_pctx *c, const uint8_t *buf, size_t len,
+		   uint64_t seq);
+
+static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf,
+			    size_t len, uint64_t seq)
+{
+	size_t n = len < 8 ? len : 8;
+
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] != (uint8_t)(seq >> (8 * i)))
+			return msg_check_slow(c, buf, len, seq);
+	if (len > 8 && memcmp(buf + 8, c->expect + 8, len - 8) != 0)
+		return msg_check_slow(c, buf, len, seq);
+	return 0;
+}
+
+/*
+ * Record a failure in c->out: @err and a description such as "receive
+ * response: peer closed the channel".  Returns @err.
+ */
+int msg_fail(struct ipc_pctx *c, int err, const char *doing);
+
+/* Whether the loop must stop on time: with a duration, t >= deadline. */
+static inline uint64_t msg_deadline(const struct ipc_pctx *c, uint64_t start)
+{
+	return c->duration_ns ? start + c->duration_ns : UINT64_MAX;
+}
+
+#endif

@@ -1,0 +1,19 @@
+/* The pattern registry: every measurement loop, looked up by name. */
+#include <string.h>
+
+#include "ipcperf/pattern.h"
+
+const struct ipc_pattern_ops *const ipc_patterns[] = {
+	&ipc_pattern_rr,
+	&ipc_pattern_stream,
+	&ipc_pattern_bulk,
+	NULL,
+};
+
+const struct ipc_pattern_ops *ipc_pattern_find(const char *name)
+{
+	for (size_t i = 0; ipc_patterns[i]; i++)
+		if (!strcmp(ipc_patterns[i]->name, name))
+			return ipc_patterns[i];
+	return NULL;
+}

@@ -1,0 +1,123 @@
+/*
+ * stream: one-way messages in batches.  The client sends COUNT messages of
+ * msg_size bytes and then waits for the server's 1-byte acknowledgement that
+ * all of them arrived; one batch, from the first send to the ack, is one
+ * sample.  The ack adds one small one-way trip to each batch (what rr with
+ * 1-byte messages measures), which is why batches should be long.
+ */
+#include "msg.h"
+
+static size_t st_max_msg(const struct ipc_case *cs)
+{
+	return cs->msg_size ? cs->msg_size : 1;
+}
+
+static size_t st_buf_bytes(const struct ipc_case *cs)
+{
+	return st_max_msg(cs) + 64;
+}
+
+static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const uint64_t count = c->cs->count;
+	struct ipc_hist *h = c->hist;
+	uint64_t i, k, t0, t1, sum = 0;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		t0 = ipc_now_ns();
+		for (k = 0; k < count; k++) {
+			msg_stamp(c->sbuf, len, (*seq)++);
+			err = msg_send(c, c->sbuf, len);
+			if (err)
+				goto fail_send;
+		}
+		err = msg_recv(c, c->rbuf, 1);
+		if (err) {
+			msg_fail(c, err, "receive acknowledgement of a batch");
+			break;
+		}
+		t1 = ipc_now_ns();
+		ipc_hist_record(h, t1 - t0);
+		sum += t1 - t0;
+		if (t1 >= deadline) {
+			i++;
+			break;
+		}
+		if (*c->io.stop) { /* a signal that fell between calls */
+			i++;
+			err = msg_fail(c, -ECANCELED, "between iterations");
+			break;
+		}
+	}
+	goto out;
+fail_send:
+	msg_fail(c, err, "send message");
+out:
+	*done += i;
+	*elapsed_ns += sum;
+	return err;
+}
+
+static int st_client(struct ipc_pctx *c)
+{
+	uint64_t seq = 0, warm = 0, warm_ns = 0;
+	int err;
+
+	err = st_loop(c, c->warmup, UINT64_MAX, &seq, &warm, &warm_ns);
+	c->out.warmup_done = warm;
+	ipc_hist_reset(c->hist);
+	if (err)
+		return err;
+	err = st_loop(c, c->iterations, msg_deadline(c, ipc_now_ns()), &seq,
+		      &c->out.done, &c->out.elapsed_ns);
+	c->out.messages = c->out.done * c->cs->count;
+	c->out.bytes = c->out.messages * c->cs->msg_size;
+	return err;
+}
+
+static int st_server(struct ipc_pctx *c)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const uint64_t count = c->cs->count;
+	uint64_t seq = 0, k;
+	uint8_t ack;
+	int err;
+
+	for (uint64_t batch = 0;; batch++) {
+		for (k = 0; k < count; k++) {
+			err = msg_recv(c, c->rbuf, len);
+			if (k == 0 && (err == MSG_EOF || err == -ECANCELED))
+				return 0;
+			if (k == 0 && err == -ETIMEDOUT) { /* idle */
+				k--;
+				continue;
+			}
+			if (err)
+				return msg_fail(c, err, "receive message");
+			if (c->verify) {
+				err = msg_check(c, c->rbuf, len, seq);
+				if (err)
+					return err;
+			}
+			seq++;
+		}
+		ack = (uint8_t)batch;
+		err = msg_send(c, &ack, 1);
+		if (err)
+			return msg_fail(c, err, "send acknowledgement");
+		c->out.done++;
+	}
+}
+
+const struct ipc_pattern_ops ipc_pattern_stream = {
+	.name = "stream",
+	.help = "one-way messages in batches: time per batch and throughput",
+	.metric = IPC_METRIC_THROUGHPUT,
+	.buf_bytes = st_buf_bytes,
+	.max_msg = st_max_msg,
+	.client = st_client,
+	.server = st_server,
+};
