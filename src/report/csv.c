@@ -1,0 +1,197 @@
+/*
+ * The CSV formatter: a header line, then one row per case with the summary
+ * over its runs, written as each case finishes.  Raw integers in ns and
+ * bytes; a field that does not apply to the case, or was not measured, is
+ * empty.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ipcperf/report.h"
+
+static const char header[] =
+	"schema,pattern,transport,engine,status,req_size,resp_size,msg_size,"
+	"count,total,chunk_size,runs,iterations,elapsed_ns,msgs_per_s,"
+	"bytes_per_s,lat_min_ns,lat_mean_ns,lat_stddev_ns,lat_p50_ns,"
+	"lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,cv,ci_level,ci_low,"
+	"ci_high,error\n";
+
+static int io_err(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/* ",text", quoted as RFC 4180 says when it holds a comma, quote or EOL. */
+static void put_str(FILE *f, const char *s)
+{
+	const char *p;
+
+	fputc(',', f);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_u64(FILE *f, uint64_t v)
+{
+	fprintf(f, ",%" PRIu64, v);
+}
+
+/* A real, or an empty field when it is not finite. */
+static void put_real(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.15g", v);
+	else
+		fputc(',', f);
+}
+
+/* A time held as a double (a mean, an interval bound), as integer ns. */
+static void put_ns(FILE *f, double v)
+{
+	if (isfinite(v) && v >= 0)
+		fprintf(f, ",%.0f", v);
+	else
+		fputc(',', f);
+}
+
+static void put_empty(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc(',', f);
+}
+
+static int csv_begin(struct ipc_report *r)
+{
+	errno = 0;
+	if (fputs(header, r->out) == EOF)
+		return io_err();
+	return 0;
+}
+
+/* A row is a measured case; the table and the JSON document list skips. */
+static int csv_skip(struct ipc_report *r, const struct ipc_skip *s)
+{
+	(void)r;
+	(void)s;
+	return 0;
+}
+
+static const char *status_name(enum ipc_status st)
+{
+	switch (st) {
+	case IPC_STATUS_OK:
+		return "ok";
+	case IPC_STATUS_PARTIAL:
+		return "partial";
+	default:
+		return "error";
+	}
+}
+
+static int csv_result(struct ipc_report *r, const struct ipc_result *res)
+{
+	const struct ipc_case *cs = &res->cs;
+	const struct ipc_run_stats *s = &res->summary;
+	const struct ipc_lat *l = &s->lat;
+	const struct ipc_runs_stats *m = &res->metric;
+	const char *pat = cs->pat ? cs->pat->name : "?";
+	bool rr = !strcmp(pat, "rr"), stream = !strcmp(pat, "stream");
+	bool bulk = !strcmp(pat, "bulk");
+	FILE *f = r->out;
+
+	errno = 0;
+	fprintf(f, "%d", IPC_JSON_SCHEMA);
+	put_str(f, pat);
+	put_str(f, cs->tp ? cs->tp->name : "?");
+	put_str(f, cs->eng ? cs->eng->name : "?");
+	put_str(f, status_name(res->status));
+	if (rr) {
+		put_u64(f, cs->req_size);
+		put_u64(f, cs->resp_size);
+	} else {
+		put_empty(f, 2);
+	}
+	if (stream) {
+		put_u64(f, cs->msg_size);
+		put_u64(f, cs->count);
+	} else {
+		put_empty(f, 2);
+	}
+	if (bulk) {
+		put_u64(f, cs->total);
+		put_u64(f, cs->chunk_size);
+	} else {
+		put_empty(f, 2);
+	}
+	put_u64(f, res->nruns);
+
+	/* Nothing measured: no numbers, not zeros. */
+	if (!res->nruns && !s->iterations) {
+		put_empty(f, 16);
+	} else {
+		put_u64(f, s->iterations);
+		put_u64(f, s->elapsed_ns);
+		put_real(f, s->msgs_per_s);
+		put_real(f, s->bytes_per_s);
+		put_u64(f, l->min);
+		put_ns(f, l->mean);
+		put_ns(f, l->stddev);
+		put_u64(f, l->p50);
+		put_u64(f, l->p90);
+		put_u64(f, l->p99);
+		put_u64(f, l->p999);
+		put_u64(f, l->max);
+		if (res->nruns >= 2)
+			put_real(f, m->cv);
+		else
+			put_empty(f, 1);
+		if (m->have_ci && res->nruns >= 2 && isfinite(m->ci_level) &&
+		    isfinite(m->ci_low) && isfinite(m->ci_high)) {
+			put_real(f, m->ci_level);
+			if (cs->pat && cs->pat->metric == IPC_METRIC_P50) {
+				put_ns(f, m->ci_low);
+				put_ns(f, m->ci_high);
+			} else {
+				put_real(f, m->ci_low);
+				put_real(f, m->ci_high);
+			}
+		} else {
+			put_empty(f, 3);
+		}
+	}
+	put_str(f, res->status == IPC_STATUS_OK ? "" : res->error);
+	if (fputc('\n', f) == EOF || ferror(f))
+		return io_err();
+	return 0;
+}
+
+static int csv_end(struct ipc_report *r)
+{
+	errno = 0;
+	if (fflush(r->out) == EOF || ferror(r->out))
+		return io_err();
+	return 0;
+}
+
+const struct ipc_report_ops ipc_report_csv = {
+	.name = "csv",
+	.help = "one CSV row per case, raw integers (ns, bytes)",
+	.begin = csv_begin,
+	.skip = csv_skip,
+	.result = csv_result,
+	.end = csv_end,
+};

@@ -1,0 +1,397 @@
+/*
+ * The JSON formatter: one document per invocation (schema version 1, see
+ * DESIGN.md), built as results arrive and written whole at the end, so that
+ * what a program reads is always one valid document.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ipcperf/report.h"
+
+/*
+ * Numbers: times and sizes are integers in ns and bytes; rates are reals per
+ * second, written with 15 significant digits (0.95, not 0.94999999999999996).
+ * A real that is not finite (a rate over an elapsed time of 0) is left out
+ * together with its key rather than written as 0, because a figure that was
+ * not measured is never printed.  Nothing here writes NaN or Inf.
+ */
+
+struct jdoc {
+	json_t *root;
+	json_t *results; /* borrowed from root */
+	json_t *skipped; /* borrowed from root */
+	int err;	 /* first failure (-ENOMEM), kept until end */
+};
+
+static json_t *juint(uint64_t v)
+{
+	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX
+						    : (json_int_t)v);
+}
+
+/*
+ * A JSON string of @s.  jansson refuses bytes that are not UTF-8, and an
+ * error message may carry any byte (a file name), so those become '?'.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *v;
+	char *copy, *p;
+
+	if (!s)
+		return json_null();
+	v = json_string(s);
+	if (v)
+		return v;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	v = json_string(copy);
+	free(copy);
+	return v;
+}
+
+/* Set @key of @obj to @v (stolen); a NULL @v means memory ran out. */
+static void put(struct jdoc *d, json_t *obj, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(obj, key, v) < 0)
+		d->err = -ENOMEM;
+}
+
+static void append(struct jdoc *d, json_t *arr, json_t *v)
+{
+	if (!v || json_array_append_new(arr, v) < 0)
+		d->err = -ENOMEM;
+}
+
+static void put_u64(struct jdoc *d, json_t *obj, const char *key, uint64_t v)
+{
+	put(d, obj, key, juint(v));
+}
+
+/* A rate or ratio: left out when not finite. */
+static void put_real(struct jdoc *d, json_t *obj, const char *key, double v)
+{
+	if (isfinite(v))
+		put(d, obj, key, json_real(v));
+}
+
+/* A time or size held as a double (a mean): rounded to an integer. */
+static void put_round(struct jdoc *d, json_t *obj, const char *key, double v)
+{
+	if (!isfinite(v) || v < 0)
+		return;
+	put(d, obj, key, v >= 9.2e18 ? juint(UINT64_MAX) : juint(llround(v)));
+}
+
+static json_t *obj_new(struct jdoc *d)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		d->err = -ENOMEM;
+	return o;
+}
+
+static json_t *arr_new(struct jdoc *d)
+{
+	json_t *a = json_array();
+
+	if (!a)
+		d->err = -ENOMEM;
+	return a;
+}
+
+static json_t *lat_obj(struct jdoc *d, const struct ipc_lat *l)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "min", l->min);
+	put_round(d, o, "mean", l->mean);
+	put_round(d, o, "stddev", l->stddev);
+	put_u64(d, o, "p50", l->p50);
+	put_u64(d, o, "p90", l->p90);
+	put_u64(d, o, "p99", l->p99);
+	put_u64(d, o, "p999", l->p999);
+	put_u64(d, o, "max", l->max);
+	return o;
+}
+
+/* The fields every run record and the summary share. */
+static void put_counts(struct jdoc *d, json_t *o, const struct ipc_run_stats *s)
+{
+	put_u64(d, o, "iterations", s->iterations);
+	put_u64(d, o, "messages", s->messages);
+	put_u64(d, o, "bytes", s->bytes);
+	put_u64(d, o, "elapsed_ns", s->elapsed_ns);
+	put_real(d, o, "msgs_per_s", s->msgs_per_s);
+	put_real(d, o, "bytes_per_s", s->bytes_per_s);
+}
+
+static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
+{
+	json_t *o = obj_new(d);
+
+	if (!o || !h)
+		return o;
+	put(d, o, "kernel", jstr(h->kernel));
+	put(d, o, "machine", jstr(h->machine));
+	put(d, o, "hostname", jstr(h->hostname));
+	put(d, o, "cpu_model", jstr(h->cpu_model));
+	put(d, o, "cpus", json_integer(h->cpus));
+	put_u64(d, o, "timer_ns", h->timer_ns);
+	return o;
+}
+
+/* A CPU number, or null when that side is not pinned. */
+static json_t *jcpu(int cpu)
+{
+	return cpu < 0 ? json_null() : json_integer(cpu);
+}
+
+static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "iterations", ro->iterations);
+	put_u64(d, o, "duration_ns", ro->duration_ns);
+	put_u64(d, o, "warmup", ro->warmup);
+	put(d, o, "runs", json_integer(ro->runs));
+	put(d, o, "placement",
+	    json_string(ro->placement == IPC_PLACE_THREAD ? "thread"
+							  : "process"));
+	put(d, o, "verify", json_boolean(ro->verify));
+	put_u64(d, o, "timeout_ns", ro->timeout_ns);
+	put(d, o, "pin_client", jcpu(ro->pin_client));
+	put(d, o, "pin_server", jcpu(ro->pin_server));
+	put(d, o, "nodelay", json_boolean(ro->tp.nodelay));
+	put(d, o, "sndbuf", json_integer(ro->tp.sndbuf));
+	put(d, o, "rcvbuf", json_integer(ro->tp.rcvbuf));
+	return o;
+}
+
+static int json_begin(struct ipc_report *r)
+{
+	const struct ipc_report_meta *m = r->meta;
+	struct jdoc *d;
+	json_t *top, *argv;
+	int i;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->root = obj_new(d);
+	if (!d->root)
+		goto fail;
+
+	top = obj_new(d);
+	if (top) {
+		put(d, top, "version",
+		    jstr(m && m->version ? m->version : "unknown"));
+		put(d, top, "schema", json_integer(IPC_JSON_SCHEMA));
+	}
+	put(d, d->root, "ipcperf", top);
+	put(d, d->root, "host", host_obj(d, m ? m->host : NULL));
+	put(d, d->root, "command", jstr(m ? m->command : NULL));
+	argv = arr_new(d);
+	for (i = 0; argv && m && m->argv && i < m->argc; i++)
+		append(d, argv, jstr(m->argv[i]));
+	put(d, d->root, "argv", argv);
+	if (m && m->ro)
+		put(d, d->root, "config", config_obj(d, m->ro));
+	d->results = arr_new(d);
+	put(d, d->root, "results", d->results);
+	d->skipped = arr_new(d);
+	put(d, d->root, "skipped", d->skipped);
+	if (d->err)
+		goto fail;
+	r->priv = d;
+	return 0;
+
+fail:
+	json_decref(d->root);
+	free(d);
+	return -ENOMEM;
+}
+
+static int json_skip(struct ipc_report *r, const struct ipc_skip *s)
+{
+	struct jdoc *d = r->priv;
+	json_t *o;
+
+	if (!d)
+		return -EINVAL;
+	o = obj_new(d);
+	if (o) {
+		put(d, o, "what", jstr(s->what));
+		put(d, o, "why", jstr(s->why));
+	}
+	append(d, d->skipped, o);
+	return d->err;
+}
+
+static const char *status_name(enum ipc_status st)
+{
+	switch (st) {
+	case IPC_STATUS_OK:
+		return "ok";
+	case IPC_STATUS_PARTIAL:
+		return "partial";
+	default:
+		return "error";
+	}
+}
+
+static void put_sizes(struct jdoc *d, json_t *o, const struct ipc_case *cs)
+{
+	const char *p = cs->pat ? cs->pat->name : "";
+
+	if (!strcmp(p, "rr")) {
+		put_u64(d, o, "req_size", cs->req_size);
+		put_u64(d, o, "resp_size", cs->resp_size);
+	} else if (!strcmp(p, "stream")) {
+		put_u64(d, o, "msg_size", cs->msg_size);
+		put_u64(d, o, "count", cs->count);
+	} else if (!strcmp(p, "bulk")) {
+		put_u64(d, o, "total", cs->total);
+		put_u64(d, o, "chunk_size", cs->chunk_size);
+	}
+}
+
+/*
+ * The run-to-run interval: of the runs' p50 (ns, integers) for latency
+ * patterns, of their throughput (bytes/s, reals) for the others.
+ */
+static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
+{
+	const struct ipc_runs_stats *m = &res->metric;
+	bool p50 = res->cs.pat && res->cs.pat->metric == IPC_METRIC_P50;
+	json_t *o;
+
+	if (!isfinite(m->ci_level) || !isfinite(m->ci_low) ||
+	    !isfinite(m->ci_high))
+		return NULL;
+	o = obj_new(d);
+	if (!o)
+		return NULL;
+	put(d, o, "level", json_real(m->ci_level));
+	if (p50) {
+		put_round(d, o, "low", m->ci_low);
+		put_round(d, o, "high", m->ci_high);
+	} else {
+		put_real(d, o, "low", m->ci_low);
+		put_real(d, o, "high", m->ci_high);
+	}
+	put(d, o, "metric", json_string(p50 ? "p50_ns" : "bytes_per_s"));
+	return o;
+}
+
+static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
+{
+	const struct ipc_run_stats *s = &res->summary;
+	json_t *o = obj_new(d), *ci;
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "runs", res->nruns);
+
+	/*
+	 * A case that measured nothing gets no numbers at all: zeros here
+	 * would read as a measurement.
+	 */
+	if (!res->nruns && !s->iterations)
+		return o;
+	put_counts(d, o, s);
+	put(d, o, "latency_ns", lat_obj(d, &s->lat));
+	if (res->nruns >= 2)
+		put_real(d, o, "cv", res->metric.cv);
+	if (res->metric.have_ci && res->nruns >= 2) {
+		ci = ci_obj(d, res);
+		if (ci)
+			put(d, o, "ci", ci);
+	}
+	return o;
+}
+
+static int json_result(struct ipc_report *r, const struct ipc_result *res)
+{
+	struct jdoc *d = r->priv;
+	const struct ipc_case *cs = &res->cs;
+	json_t *o, *runs, *run;
+	size_t i;
+
+	if (!d)
+		return -EINVAL;
+	o = obj_new(d);
+	if (!o)
+		return d->err;
+	put(d, o, "pattern", jstr(cs->pat ? cs->pat->name : "?"));
+	put(d, o, "transport", jstr(cs->tp ? cs->tp->name : "?"));
+	put(d, o, "engine", jstr(cs->eng ? cs->eng->name : "?"));
+	put(d, o, "status", json_string(status_name(res->status)));
+	if (res->status != IPC_STATUS_OK)
+		put(d, o, "error",
+		    jstr(res->error[0] ? res->error : "unknown error"));
+	put_sizes(d, o, cs);
+	/* The options this case ran with (the suite's differ per pattern). */
+	put(d, o, "config", config_obj(d, &res->ro));
+
+	runs = arr_new(d);
+	for (i = 0; runs && i < res->nruns; i++) {
+		const struct ipc_run_stats *s = &res->runs[i];
+
+		run = obj_new(d);
+		if (!run)
+			break;
+		put_counts(d, run, s);
+		put_u64(d, run, "timer_ns", s->timer_ns);
+		put(d, run, "latency_ns", lat_obj(d, &s->lat));
+		append(d, runs, run);
+	}
+	put(d, o, "runs", runs);
+	put(d, o, "summary", summary_obj(d, res));
+	append(d, d->results, o);
+	return d->err;
+}
+
+static int json_end(struct ipc_report *r)
+{
+	struct jdoc *d = r->priv;
+	int err;
+
+	if (!d)
+		return -EINVAL;
+	err = d->err;
+	if (!err) {
+		errno = 0;
+		if (json_dumpf(d->root, r->out,
+			       JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
+		    fputc('\n', r->out) == EOF)
+			err = errno ? -errno : -EIO;
+	}
+	json_decref(d->root);
+	free(d);
+	r->priv = NULL;
+	return err;
+}
+
+const struct ipc_report_ops ipc_report_json = {
+	.name = "json",
+	.help = "one JSON document (schema 1) for programs",
+	.begin = json_begin,
+	.skip = json_skip,
+	.result = json_result,
+	.end = json_end,
+};

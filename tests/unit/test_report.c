@@ -1,0 +1,1015 @@
+/*
+ * Tests of the report layer on synthetic results: unit formatting, the JSON
+ * contract (parsed back with jansson), CSV quoting and field counts, table
+ * alignment and the suite layout, and output files that appear whole or not
+ * at all.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ipcperf/report.h"
+#include "../tap.h"
+
+static const struct ipc_pattern_ops pat_rr = {
+	.name = "rr",
+	.metric = IPC_METRIC_P50,
+};
+static const struct ipc_pattern_ops pat_stream = {
+	.name = "stream",
+	.metric = IPC_METRIC_THROUGHPUT,
+};
+static const struct ipc_pattern_ops pat_bulk = {
+	.name = "bulk",
+	.metric = IPC_METRIC_THROUGHPUT,
+};
+static const struct ipc_transport_ops tp_pipe = {
+	.name = "pipe",
+	.caps = IPC_TP_STREAM | IPC_TP_FD,
+};
+static const struct ipc_transport_ops tp_unix = {
+	.name = "unix",
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_CONNECT,
+};
+static const struct ipc_transport_ops tp_tcp = {
+	.name = "tcp",
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_CONNECT | IPC_TP_NET,
+};
+static const struct ipc_transport_ops tp_udp = {
+	.name = "udp",
+	.caps = IPC_TP_MSG | IPC_TP_LOSSY | IPC_TP_FD | IPC_TP_NET,
+};
+static const struct ipc_engine_ops eng_blocking = {.name = "blocking"};
+static const struct ipc_engine_ops eng_epoll = {.name = "epoll"};
+
+static const struct ipc_host host = {
+	.kernel = "Linux 6.1.0",
+	.machine = "x86_64",
+	.hostname = "testhost",
+	.cpu_model = "Test CPU @ 3.0GHz",
+	.cpus = 8,
+	.timer_ns = 20,
+};
+
+static char *const argv_rr[] = {"ipcperf", "rr", "-t", "pipe,tcp", NULL};
+
+static struct ipc_runopts runopts(void)
+{
+	struct ipc_runopts ro;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.iterations = 10000;
+	ro.warmup = 1000;
+	ro.runs = 3;
+	ro.placement = IPC_PLACE_PROCESS;
+	ro.timeout_ns = 1000000000;
+	ro.pin_client = -1;
+	ro.pin_server = 2;
+	ro.tp.nodelay = true;
+	return ro;
+}
+
+/* Latency numbers around @base ns, the way a histogram would give them. */
+static void fake_lat(struct ipc_lat *l, uint64_t base)
+{
+	l->min = base * 8 / 10;
+	l->p50 = base;
+	l->p90 = base * 12 / 10;
+	l->p99 = base * 2;
+	l->p999 = base * 5;
+	l->max = base * 40;
+	l->mean = (double)base * 1.1 + 0.4;
+	l->stddev = (double)base * 0.3 + 0.3;
+}
+
+/*
+ * A result with @nruns runs of @iters iterations of about @base ns each,
+ * moving @bytes_per_iter bytes and @msgs_per_iter messages per iteration.
+ */
+static struct ipc_result *mk(const struct ipc_case *cs, size_t nruns,
+			     uint64_t base, uint64_t bytes_per_iter,
+			     uint64_t msgs_per_iter)
+{
+	struct ipc_result *res = ipc_result_new(cs);
+	double p50s[16];
+	size_t i;
+
+	if (!res)
+		abort();
+	if (nruns) {
+		res->runs = calloc(nruns, sizeof(*res->runs));
+		if (!res->runs)
+			abort();
+		res->runs_cap = nruns;
+	}
+	for (i = 0; i < nruns; i++) {
+		struct ipc_run_stats *s = &res->runs[i];
+		uint64_t b = base + i * base / 50;
+
+		s->iterations = 10000;
+		s->messages = s->iterations * msgs_per_iter;
+		s->bytes = s->iterations * bytes_per_iter;
+		s->elapsed_ns = s->iterations * b * 11 / 10;
+		s->msgs_per_s =
+			(double)s->messages * 1e9 / (double)s->elapsed_ns;
+		s->bytes_per_s = (double)s->bytes * 1e9 / (double)s->elapsed_ns;
+		s->timer_ns = 20;
+		fake_lat(&s->lat, b);
+		p50s[i] = cs->pat->metric == IPC_METRIC_P50 ? (double)b
+							    : s->bytes_per_s;
+	}
+	res->nruns = nruns;
+	if (nruns) {
+		struct ipc_run_stats *s = &res->summary;
+
+		*s = res->runs[0];
+		s->iterations = 10000 * nruns;
+		s->messages = res->runs[0].messages * nruns;
+		s->bytes = res->runs[0].bytes * nruns;
+		s->elapsed_ns = res->runs[0].elapsed_ns * nruns;
+		res->metric.n = nruns;
+		res->metric.mean = p50s[0];
+		res->metric.median = p50s[nruns / 2];
+		res->metric.stddev = nruns > 1 ? p50s[0] * 0.02 : 0;
+		res->metric.cv = nruns > 1 ? 0.0234 : 0;
+		if (nruns >= 6) {
+			double lo = p50s[1], hi = p50s[1];
+
+			for (i = 2; i + 1 < nruns; i++) {
+				lo = fmin(lo, p50s[i]);
+				hi = fmax(hi, p50s[i]);
+			}
+			res->metric.have_ci = true;
+			res->metric.ci_level = 0.95;
+			res->metric.ci_low = lo;
+			res->metric.ci_high = hi;
+		}
+	}
+	return res;
+}
+
+static struct ipc_result *mk_rr(const struct ipc_transport_ops *tp,
+				const struct ipc_engine_ops *eng, size_t req,
+				size_t resp, size_t nruns, uint64_t base)
+{
+	struct ipc_case cs = {.pat = &pat_rr, .tp = tp, .eng = eng};
+
+	cs.req_size = req;
+	cs.resp_size = resp;
+	return mk(&cs, nruns, base, req + resp, 2);
+}
+
+static struct ipc_result *mk_stream(const struct ipc_transport_ops *tp,
+				    size_t size, uint64_t count, size_t nruns,
+				    uint64_t base)
+{
+	struct ipc_case cs = {.pat = &pat_stream, .tp = tp};
+
+	cs.eng = &eng_blocking;
+	cs.msg_size = size;
+	cs.count = count;
+	return mk(&cs, nruns, base, size * count, count);
+}
+
+static struct ipc_result *mk_bulk(const struct ipc_transport_ops *tp,
+				  uint64_t total, size_t chunk, size_t nruns,
+				  uint64_t base)
+{
+	struct ipc_case cs = {.pat = &pat_bulk, .tp = tp};
+
+	cs.eng = &eng_blocking;
+	cs.total = total;
+	cs.chunk_size = chunk;
+	return mk(&cs, nruns, base, total, total / (chunk ? chunk : 1) + 1);
+}
+
+static void fail_result(struct ipc_result *res, enum ipc_status st,
+			const char *msg)
+{
+	res->status = st;
+	snprintf(res->error, sizeof(res->error), "%s", msg);
+}
+
+/* Feed @res[0..n) and @skips to formatter @name; returns what it printed. */
+static char *render(const char *name, const struct ipc_report_meta *meta,
+		    struct ipc_result **res, size_t n,
+		    const struct ipc_skip *skips, size_t nskips, int *err)
+{
+	struct ipc_report r = {0};
+	char *buf = NULL;
+	size_t len = 0, i;
+	int e;
+
+	r.ops = ipc_report_find(name);
+	r.meta = meta;
+	r.out = open_memstream(&buf, &len);
+	if (!r.ops || !r.out)
+		abort();
+	e = ipc_report_begin(&r);
+	for (i = 0; !e && i < nskips; i++)
+		e = ipc_report_skip(&r, &skips[i]);
+	for (i = 0; !e && i < n; i++)
+		e = ipc_report_result(&r, res[i]);
+	if (!e)
+		e = ipc_report_end(&r);
+	fclose(r.out);
+	*err = e;
+	return buf;
+}
+
+static size_t dwidth(const char *s, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static void test_units(void)
+{
+	char b[32];
+
+	is_str(ipc_fmt_ns(0, b, sizeof(b)), "0 ns", "0 ns");
+	is_str(ipc_fmt_ns(812, b, sizeof(b)), "812 ns", "812 ns");
+	is_str(ipc_fmt_ns(999, b, sizeof(b)), "999 ns", "999 ns");
+	is_str(ipc_fmt_ns(999.4, b, sizeof(b)), "999 ns", "999.4 ns");
+	is_str(ipc_fmt_ns(999.5, b, sizeof(b)), "1.00 µs",
+	       "999.5 ns rounds up a unit");
+	is_str(ipc_fmt_ns(1000, b, sizeof(b)), "1.00 µs", "1000 ns");
+	is_str(ipc_fmt_ns(4910, b, sizeof(b)), "4.91 µs", "4.91 µs");
+	is_str(ipc_fmt_ns(9996, b, sizeof(b)), "10.0 µs",
+	       "9996 ns keeps three digits");
+	is_str(ipc_fmt_ns(12.34, b, sizeof(b)), "12.3 ns", "fraction of ns");
+	is_str(ipc_fmt_ns(999999, b, sizeof(b)), "1.00 ms", "999999 ns");
+	is_str(ipc_fmt_ns(12.3e6, b, sizeof(b)), "12.3 ms", "12.3 ms");
+	is_str(ipc_fmt_ns(1.25e9, b, sizeof(b)), "1.25 s", "1.25 s");
+	is_str(ipc_fmt_ns(3600e9, b, sizeof(b)), "3600 s", "an hour");
+	is_str(ipc_fmt_ns(NAN, b, sizeof(b)), "-", "nan ns");
+	is_str(ipc_fmt_ns(INFINITY, b, sizeof(b)), "-", "inf ns");
+	is_str(ipc_fmt_ns(-1, b, sizeof(b)), "-", "negative ns");
+
+	is_str(ipc_fmt_bytes(0, b, sizeof(b)), "0 B", "0 B");
+	is_str(ipc_fmt_bytes(64, b, sizeof(b)), "64 B", "64 B");
+	is_str(ipc_fmt_bytes(1023, b, sizeof(b)), "1023 B", "1023 B");
+	is_str(ipc_fmt_bytes(1024, b, sizeof(b)), "1 KiB", "1 KiB");
+	is_str(ipc_fmt_bytes(4096, b, sizeof(b)), "4 KiB", "4 KiB");
+	is_str(ipc_fmt_bytes(65536, b, sizeof(b)), "64 KiB", "64 KiB");
+	is_str(ipc_fmt_bytes(1536 * 1024, b, sizeof(b)), "1.5 MiB", "1.5 MiB");
+	is_str(ipc_fmt_bytes(100000, b, sizeof(b)), "97.7 KiB", "100000 B");
+	is_str(ipc_fmt_bytes(1048575, b, sizeof(b)), "1.00 MiB",
+	       "rounded sizes keep their zeros");
+	is_str(ipc_fmt_bytes(NAN, b, sizeof(b)), "-", "nan B");
+
+	is_str(ipc_fmt_rate(0, b, sizeof(b)), "0/s", "0/s");
+	is_str(ipc_fmt_rate(812, b, sizeof(b)), "812/s", "812/s");
+	is_str(ipc_fmt_rate(18400, b, sizeof(b)), "18.4 k/s", "18.4 k/s");
+	is_str(ipc_fmt_rate(2.1e6, b, sizeof(b)), "2.10 M/s", "2.10 M/s");
+	is_str(ipc_fmt_rate(999.9, b, sizeof(b)), "1.00 k/s", "999.9/s");
+	is_str(ipc_fmt_rate(-INFINITY, b, sizeof(b)), "-", "-inf/s");
+
+	is_str(ipc_fmt_bps(0, b, sizeof(b)), "0 B/s", "0 B/s");
+	is_str(ipc_fmt_bps(812 * 1024.0, b, sizeof(b)), "812 KiB/s",
+	       "812 KiB/s");
+	is_str(ipc_fmt_bps(1.21 * 1024 * 1024 * 1024, b, sizeof(b)),
+	       "1.21 GiB/s", "1.21 GiB/s");
+	is_str(ipc_fmt_bps(NAN, b, sizeof(b)), "-", "nan B/s");
+
+	is_str(ipc_fmt_ns(4910, b, 4), "4.9", "a short buffer truncates");
+}
+
+static void test_registry(void)
+{
+	is_str(ipc_reports[0]->name, "table", "table is the first format");
+	ok(ipc_report_find("json") == ipc_reports[1], "json is found");
+	ok(ipc_report_find("csv") != NULL, "csv is found");
+	ok(ipc_report_find("html") == NULL, "html is not (yet)");
+	ok(ipc_report_find(NULL) == NULL, "NULL name");
+	ok(ipc_reports[3] == NULL, "the registry is NULL-terminated");
+}
+
+/* Checks on one "latency_ns" object: the eight keys, all integers. */
+static bool lat_ok(json_t *lat)
+{
+	static const char *const keys[] = {"min", "mean", "stddev", "p50",
+					   "p90", "p99",  "p999",   "max"};
+	size_t i;
+
+	if (!json_is_object(lat) || json_object_size(lat) != 8)
+		return false;
+	for (i = 0; i < 8; i++)
+		if (!json_is_integer(json_object_get(lat, keys[i])))
+			return false;
+	return true;
+}
+
+static bool is_int_key(json_t *o, const char *k)
+{
+	return json_is_integer(json_object_get(o, k));
+}
+
+static void test_json(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0.1-test",
+		.command = "rr",
+		.argc = 4,
+		.argv = argv_rr,
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_skip sk = {"rr udp req=64K", "larger than the largest "
+						"UDP datagram (65507 B)"};
+	struct ipc_result *res[6];
+	json_t *doc, *v, *o, *results, *r, *sum, *ci;
+	json_error_t jerr;
+	char *out;
+	int err;
+	size_t i;
+
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 3, 4910);
+	res[1] = mk_stream(&tp_tcp, 65536, 1000, 8, 250000);
+	res[2] = mk_rr(&tp_tcp, &eng_blocking, 64, 1024, 0, 0);
+	fail_result(res[2], IPC_STATUS_ERROR,
+		    "connect 127.0.0.1:40123: Connection refused");
+	res[3] = mk_bulk(&tp_unix, 4 << 20, 1024, 1, 2000000);
+	fail_result(res[3], IPC_STATUS_PARTIAL,
+		    "peer closed after 512 of 1000 iterations");
+	res[3]->summary.msgs_per_s = INFINITY;
+	res[3]->summary.bytes_per_s = NAN;
+	res[3]->runs[0].msgs_per_s = -INFINITY;
+	res[3]->summary.lat.mean = NAN;
+	res[4] = mk_rr(&tp_udp, &eng_epoll, 0, 0, 0, 0);
+	fail_result(res[4], IPC_STATUS_ERROR, "bad byte \xff\xfe in path");
+	res[5] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 7, 812);
+
+	out = render("json", &meta, res, 6, &sk, 1, &err);
+	is_int(err, "==", 0, "json: begin/result/end return 0");
+	ok(out && strlen(out) && out[strlen(out) - 1] == '\n',
+	   "json: ends with a newline");
+	ok(out && !strstr(out, "NaN") && !strstr(out, "nan") &&
+		   !strstr(out, "Infinity") && !strstr(out, "inf"),
+	   "json: no NaN or Inf anywhere");
+	doc = json_loads(out ? out : "", 0, &jerr);
+	if (!ok(doc != NULL, "json: the document parses")) {
+		diag("%s at line %d", jerr.text, jerr.line);
+		goto out;
+	}
+
+	o = json_object_get(doc, "ipcperf");
+	ok(json_is_object(o), "json: ipcperf is an object");
+	is_str(json_string_value(json_object_get(o, "version")), "v0.1-test",
+	       "json: ipcperf.version");
+	v = json_object_get(o, "schema");
+	ok(json_is_integer(v) && json_integer_value(v) == 1,
+	   "json: ipcperf.schema == 1");
+	o = json_object_get(doc, "host");
+	ok(json_is_object(o) && json_is_string(json_object_get(o, "kernel")) &&
+		   json_is_string(json_object_get(o, "machine")) &&
+		   json_is_string(json_object_get(o, "hostname")) &&
+		   json_is_string(json_object_get(o, "cpu_model")) &&
+		   is_int_key(o, "cpus") && is_int_key(o, "timer_ns"),
+	   "json: host has its keys and types");
+	is_str(json_string_value(json_object_get(doc, "command")), "rr",
+	       "json: command");
+	v = json_object_get(doc, "argv");
+	ok(json_is_array(v) && json_array_size(v) == 4 &&
+		   !strcmp(json_string_value(json_array_get(v, 3)), "pipe,tcp"),
+	   "json: argv is the command line");
+	o = json_object_get(doc, "config");
+	ok(json_is_object(o) && is_int_key(o, "iterations") &&
+		   is_int_key(o, "duration_ns") && is_int_key(o, "warmup") &&
+		   is_int_key(o, "runs") && is_int_key(o, "timeout_ns") &&
+		   json_is_boolean(json_object_get(o, "verify")) &&
+		   json_is_boolean(json_object_get(o, "nodelay")) &&
+		   is_int_key(o, "sndbuf") && is_int_key(o, "rcvbuf"),
+	   "json: config has its keys and types");
+	is_str(json_string_value(json_object_get(o, "placement")), "process",
+	       "json: config.placement");
+	ok(json_is_null(json_object_get(o, "pin_client")) &&
+		   json_integer_value(json_object_get(o, "pin_server")) == 2,
+	   "json: an unpinned side is null, a pinned one its CPU");
+	v = json_object_get(doc, "skipped");
+	ok(json_is_array(v) && json_array_size(v) == 1 &&
+		   json_is_string(
+			   json_object_get(json_array_get(v, 0), "what")) &&
+		   json_is_string(json_object_get(json_array_get(v, 0), "why")),
+	   "json: skipped lists {what, why}");
+
+	results = json_object_get(doc, "results");
+	if (!ok(json_is_array(results) && json_array_size(results) == 6,
+		"json: six results"))
+		goto out;
+	json_array_foreach(results, i, r)
+	{
+		const char *status =
+			json_string_value(json_object_get(r, "status"));
+		bool isok = status && !strcmp(status, "ok");
+		const char *pat =
+			json_string_value(json_object_get(r, "pattern"));
+		json_t *runs = json_object_get(r, "runs"), *run;
+		size_t j;
+		bool runs_ok = json_is_array(runs) &&
+			       json_array_size(runs) == res[i]->nruns;
+
+		ok(pat && json_is_string(json_object_get(r, "transport")) &&
+			   json_is_string(json_object_get(r, "engine")),
+		   "json: result %zu names pattern, transport, engine", i);
+		ok(isok == !json_object_get(r, "error") &&
+			   (isok ||
+			    json_is_string(json_object_get(r, "error"))),
+		   "json: result %zu has an error string only when not ok", i);
+		if (pat && !strcmp(pat, "rr"))
+			ok(is_int_key(r, "req_size") &&
+				   is_int_key(r, "resp_size") &&
+				   !json_object_get(r, "msg_size"),
+			   "json: result %zu has rr sizes", i);
+		else if (pat && !strcmp(pat, "stream"))
+			ok(is_int_key(r, "msg_size") &&
+				   is_int_key(r, "count") &&
+				   !json_object_get(r, "req_size"),
+			   "json: result %zu has stream sizes", i);
+		else
+			ok(is_int_key(r, "total") &&
+				   is_int_key(r, "chunk_size"),
+			   "json: result %zu has bulk sizes", i);
+		json_array_foreach(runs, j, run)
+		{
+			runs_ok = runs_ok && is_int_key(run, "iterations") &&
+				  is_int_key(run, "messages") &&
+				  is_int_key(run, "bytes") &&
+				  is_int_key(run, "elapsed_ns") &&
+				  is_int_key(run, "timer_ns") &&
+				  json_is_real(json_object_get(
+					  run, "bytes_per_s")) &&
+				  lat_ok(json_object_get(run, "latency_ns"));
+		}
+		ok(runs_ok, "json: result %zu runs[] follow the contract", i);
+		sum = json_object_get(r, "summary");
+		ok(json_is_object(sum) && is_int_key(sum, "runs") &&
+			   json_integer_value(json_object_get(sum, "runs")) ==
+				   (json_int_t)res[i]->nruns,
+		   "json: result %zu summary.runs", i);
+		ok((res[i]->nruns >= 2) == !!json_object_get(sum, "cv"),
+		   "json: result %zu has cv only with 2+ runs", i);
+		ok(!json_object_get(sum, "ci") || res[i]->nruns >= 6,
+		   "json: result %zu has no ci with fewer than 6 runs", i);
+	}
+
+	r = json_array_get(results, 0);
+	sum = json_object_get(r, "summary");
+	ok(is_int_key(sum, "iterations") && is_int_key(sum, "elapsed_ns") &&
+		   json_is_real(json_object_get(sum, "msgs_per_s")) &&
+		   lat_ok(json_object_get(sum, "latency_ns")),
+	   "json: an ok summary has its counts, rates and latency");
+	is_int(json_integer_value(json_object_get(
+		       json_object_get(sum, "latency_ns"), "mean")),
+	       "==", 5401, "json: mean is rounded to an integer ns");
+
+	r = json_array_get(results, 1);
+	ci = json_object_get(json_object_get(r, "summary"), "ci");
+	ok(json_is_object(ci) && json_is_real(json_object_get(ci, "level")) &&
+		   json_is_real(json_object_get(ci, "low")) &&
+		   json_is_real(json_object_get(ci, "high")),
+	   "json: 8 runs give a ci");
+	is_str(json_string_value(json_object_get(ci, "metric")), "bytes_per_s",
+	       "json: stream's ci is of the throughput");
+
+	r = json_array_get(results, 2);
+	sum = json_object_get(r, "summary");
+	is_int(json_object_size(sum), "==", 1,
+	       "json: an error with no runs has only summary.runs");
+	is_str(json_string_value(json_object_get(r, "error")),
+	       "connect 127.0.0.1:40123: Connection refused",
+	       "json: the error text");
+
+	r = json_array_get(results, 3);
+	sum = json_object_get(r, "summary");
+	is_str(json_string_value(json_object_get(r, "status")), "partial",
+	       "json: partial status");
+	ok(!json_object_get(sum, "msgs_per_s") &&
+		   !json_object_get(sum, "bytes_per_s") &&
+		   is_int_key(sum, "iterations"),
+	   "json: non-finite rates are left out, the counts stay");
+	ok(!json_object_get(json_object_get(sum, "latency_ns"), "mean") &&
+		   is_int_key(json_object_get(sum, "latency_ns"), "p50"),
+	   "json: a non-finite mean is left out, the rest stays");
+
+	r = json_array_get(results, 4);
+	is_str(json_string_value(json_object_get(r, "error")),
+	       "bad byte ?? in path", "json: bytes that are not UTF-8");
+
+	r = json_array_get(results, 5);
+	ci = json_object_get(json_object_get(r, "summary"), "ci");
+	ok(json_is_object(ci) && json_is_integer(json_object_get(ci, "low")) &&
+		   json_is_integer(json_object_get(ci, "high")) &&
+		   json_integer_value(json_object_get(ci, "low")) <=
+			   json_integer_value(json_object_get(ci, "high")),
+	   "json: rr's ci is a range of integer ns");
+	is_str(json_string_value(json_object_get(ci, "metric")), "p50_ns",
+	       "json: rr's ci is of the p50");
+	ok(out && strstr(out, "\"level\": 0.95,"),
+	   "json: reals are written without binary noise");
+
+out:
+	json_decref(doc);
+	free(out);
+	for (i = 0; i < 6; i++)
+		ipc_result_free(res[i]);
+}
+
+/* Split one CSV record (no embedded newlines) into fields, RFC 4180. */
+static size_t csv_fields(const char *line, char f[][256], size_t maxf)
+{
+	size_t n = 0, k = 0;
+	bool q = false;
+	const char *p;
+
+	for (p = line;; p++) {
+		if (q) {
+			if (*p == '"' && p[1] == '"') {
+				f[n][k++] = '"';
+				p++;
+			} else if (*p == '"') {
+				q = false;
+			} else if (*p) {
+				f[n][k++] = *p;
+			} else {
+				break;
+			}
+			continue;
+		}
+		if (*p == '"') {
+			q = true;
+		} else if (*p == ',' || !*p || *p == '\n') {
+			f[n][k] = '\0';
+			n++;
+			k = 0;
+			if (!*p || *p == '\n' || n == maxf)
+				break;
+		} else {
+			f[n][k++] = *p;
+		}
+		if (k >= 255)
+			k = 254;
+	}
+	return n;
+}
+
+static void test_csv(void)
+{
+	static char f[40][256];
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_result *res[3];
+	char *out, *line, *save = NULL;
+	size_t n, nlines = 0, i;
+	bool counts = true;
+	int err;
+
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 3, 4910);
+	res[1] = mk_stream(&tp_tcp, 65536, 1000, 8, 250000);
+	res[2] = mk_rr(&tp_tcp, &eng_blocking, 64, 1024, 0, 0);
+	fail_result(res[2], IPC_STATUS_ERROR,
+		    "connect \"127.0.0.1,40123\": refused");
+	res[0]->summary.bytes_per_s = NAN;
+
+	out = render("csv", &meta, res, 3, NULL, 0, &err);
+	is_int(err, "==", 0, "csv: no error");
+	ok(out && !strstr(out, "nan") && !strstr(out, "inf"),
+	   "csv: no nan or inf");
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		n = csv_fields(line, f, 40);
+		if (n != 29) {
+			counts = false;
+			diag("line %zu has %zu fields: %s", nlines, n, line);
+		}
+		if (nlines == 0) {
+			is_str(f[0], "schema",
+			       "csv: header starts with schema");
+			is_str(f[28], "error", "csv: header ends with error");
+		} else {
+			is_str(f[0], "1", "csv: row %zu schema 1", nlines);
+		}
+		if (nlines == 1) {
+			is_str(f[1], "rr", "csv: row 1 pattern");
+			is_str(f[5], "1", "csv: row 1 req_size");
+			is_str(f[7], "", "csv: row 1 msg_size empty");
+			is_str(f[11], "3", "csv: row 1 runs");
+			is_str(f[15], "", "csv: a NaN rate is an empty field");
+			is_str(f[19], "4910", "csv: row 1 p50");
+			is_str(f[25], "", "csv: no ci with 3 runs");
+		}
+		if (nlines == 2) {
+			is_str(f[8], "1000", "csv: row 2 count");
+			is_str(f[25], "0.95", "csv: row 2 ci_level");
+		}
+		if (nlines == 3) {
+			is_str(f[4], "error", "csv: row 3 status");
+			is_str(f[12], "", "csv: an error row has no numbers");
+			is_str(f[28], "connect \"127.0.0.1,40123\": refused",
+			       "csv: the error survives quoting");
+			ok(strstr(line, ",\"connect \"\"127.0.0.1,40123\"\": "
+					"refused\"") != NULL,
+			   "csv: the error is quoted as RFC 4180 says");
+		}
+		nlines++;
+	}
+	ok(counts, "csv: every line has 29 fields");
+	is_int(nlines, "==", 4, "csv: a header and one row per result");
+	free(out);
+	for (i = 0; i < 3; i++)
+		ipc_result_free(res[i]);
+}
+
+/*
+ * Check that the lines of every table (from its "transport" header line to
+ * a blank line, a note or a skip) have the same display width.  Returns the
+ * number of tables checked, or -1 when one was ragged.
+ */
+static int check_aligned(const char *out)
+{
+	const char *p = out, *nl;
+	size_t width = 0, len;
+	int tables = 0;
+	bool in = false, bad = false;
+
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		len = (size_t)(nl - p);
+		if (!strncmp(p, "transport ", 10)) {
+			in = true;
+			width = dwidth(p, len);
+			tables++;
+		} else if (!len || !strncmp(p, "note:", 5) ||
+			   !strncmp(p, "skipped:", 8)) {
+			in = false;
+		} else if (in && dwidth(p, len) != width) {
+			diag("ragged: %.*s", (int)len, p);
+			bad = true;
+		}
+	}
+	return bad ? -1 : tables;
+}
+
+static size_t count_lines_starting(const char *out, const char *prefix)
+{
+	const char *p = out;
+	size_t n = 0, len = strlen(prefix);
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, len))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+static void test_table(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_skip sk = {"rr udp req=64K", "larger than the largest "
+						"UDP datagram (65507 B)"};
+	struct ipc_result *res[8];
+	char *out;
+	int err;
+	size_t i;
+
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 3, 4910);
+	res[1] = mk_rr(&tp_unix, &eng_blocking, 64, 1024, 6, 812);
+	res[2] = mk_rr(&tp_tcp, &eng_blocking, 64, 1024, 0, 0);
+	fail_result(res[2], IPC_STATUS_ERROR,
+		    "connect 127.0.0.1:40123: Connection refused by a peer "
+		    "that has a very long reason to give, longer than a row");
+	res[3] = mk_stream(&tp_pipe, 0, 1000, 8, 250000);
+	res[4] = mk_stream(&tp_tcp, 65536, 1000, 8, 25000000);
+	res[5] = mk_rr(&tp_udp, &eng_blocking, 64, 64, 2, 15000);
+	fail_result(res[5], IPC_STATUS_PARTIAL, "lost 3 of\t10000\nreplies");
+	res[5]->summary.msgs_per_s = NAN;
+	res[6] = mk_bulk(&tp_tcp, 4 << 20, 1024, 6, 2500000);
+	res[7] = mk_bulk(&tp_unix, 4 << 20, 32, 1, 900000);
+
+	out = render("table", &meta, res, 8, &sk, 1, &err);
+	is_int(err, "==", 0, "table: no error");
+	if (!out)
+		out = strdup("");
+	diag("table output:");
+	for (char *p = out, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		diag("%.*s", (int)(nl - p), p);
+	}
+	ok(strstr(out, "pipe") && strstr(out, "unix") && strstr(out, "tcp") &&
+		   strstr(out, "udp"),
+	   "table: every transport is named");
+	ok(strstr(out, "µs") != NULL, "table: times in µs");
+	ok(!strstr(out, "nan") && !strstr(out, "inf"), "table: never nan");
+	ok(strstr(out, "rr: request/response round trips — 3 runs × 10000 "
+		       "iterations after 1000 warm-up, peer in a separate "
+		       "process") != NULL,
+	   "table: the rr heading says what and how");
+	ok(strstr(out, "stream: one-way batches of 1000 messages; time per "
+		       "batch includes the receiver's 1-byte ack") != NULL,
+	   "table: the stream heading");
+	ok(strstr(out, "bulk: one request, then 4 MiB back in chunks") != NULL,
+	   "table: the bulk heading");
+	ok(strstr(out, "error: connect 127.0.0.1:40123") != NULL,
+	   "table: an error row");
+	ok(strstr(out, "partial: lost 3 of 10000 replies") != NULL,
+	   "table: a partial row, its tab and newline made spaces");
+	ok(strstr(out, "skipped: rr udp req=64K: larger than") != NULL,
+	   "table: skipped cases under the table");
+	ok(strstr(out, "size 0 on a byte stream is carried as a 1-byte "
+		       "token; rates count payload bytes only") != NULL,
+	   "table: the size-0 footnote");
+	ok(strstr(out, "95% CI") != NULL, "table: a CI column with 6+ runs");
+	ok(!strstr(out, "engine"), "table: no engine column with one engine");
+	ok(strstr(out, "2.3%") != NULL, "table: cv as a percent");
+	is_int(check_aligned(out), "==", 3,
+	       "table: three sections, every line of each the same width");
+	free(out);
+
+	/* Two engines: the column appears. */
+	ipc_result_free(res[1]);
+	res[1] = mk_rr(&tp_unix, &eng_epoll, 64, 1024, 3, 812);
+	out = render("table", &meta, res, 3, NULL, 0, &err);
+	is_int(err, "==", 0, "table: two engines");
+	ok(out && strstr(out, "engine") && strstr(out, "epoll"),
+	   "table: an engine column with two engines");
+	is_int(check_aligned(out ? out : ""), "==", 1,
+	       "table: aligned with an engine column");
+	free(out);
+
+	/* Nothing at all. */
+	out = render("table", &meta, NULL, 0, NULL, 0, &err);
+	is_int(err, "==", 0, "table: an empty report");
+	free(out);
+
+	for (i = 0; i < 8; i++)
+		ipc_result_free(res[i]);
+}
+
+static void test_suite(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "suite",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_skip sk[4] = {
+		{"transport tcp6", "no IPv6 loopback on this machine"},
+		{"stream udp size=64K",
+		 "larger than the largest UDP datagram (65507 B)"},
+		{"engine io_uring", "io_uring is disabled on this kernel"},
+		{"busy on unix", "busy-polling needs a second CPU"},
+	};
+	struct ipc_result *res[7];
+	char *out;
+	int err;
+	size_t i;
+
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 3, 4910);
+	res[1] = mk_stream(&tp_pipe, 65536, 1000, 3, 25000000);
+	res[2] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 3, 5200);
+	res[3] = mk_stream(&tp_unix, 65536, 1000, 3, 21000000);
+	res[4] = mk_rr(&tp_tcp, &eng_blocking, 1, 1, 0, 0);
+	fail_result(res[4], IPC_STATUS_ERROR, "connect: Connection refused");
+	res[5] = mk_stream(&tp_tcp, 65536, 1000, 3, 30000000);
+	res[6] = mk_rr(&tp_udp, &eng_blocking, 1, 1, 3, 9000);
+
+	out = render("table", &meta, res, 7, sk, 4, &err);
+	is_int(err, "==", 0, "suite: no error");
+	if (!out)
+		out = strdup("");
+	diag("suite output:");
+	for (char *p = out, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		diag("%.*s", (int)(nl - p), p);
+	}
+	ok(strstr(out, "quick suite — peer in a separate process, server on "
+		       "CPU 2\n") != NULL,
+	   "suite: a heading says where the peer ran");
+	ok(strstr(out, "  rr:     request/response, 1 B each way — 3 runs × "
+		       "10000 round trips\n") != NULL,
+	   "suite: what rr measures and how many runs it took");
+	ok(strstr(out, "  stream: one-way batches of 1000 messages of 64 KiB, "
+		       "timed with the receiver's 1-byte ack — 3 runs × 10000 "
+		       "batches\n") != NULL,
+	   "suite: what stream measures and how many runs it took");
+	is_int(count_lines_starting(out, "transport "), "==", 1,
+	       "suite: one table");
+	is_int(count_lines_starting(out, "pipe "), "==", 1,
+	       "suite: one row for pipe");
+	is_int(count_lines_starting(out, "unix "), "==", 1,
+	       "suite: one row for unix");
+	is_int(count_lines_starting(out, "tcp "), "==", 1,
+	       "suite: one row for tcp");
+	is_int(count_lines_starting(out, "udp "), "==", 1,
+	       "suite: one row for udp");
+	is_int(count_lines_starting(out, "tcp6 "), "==", 1,
+	       "suite: a row for a skipped transport");
+	ok(strstr(out, "rr failed: connect: Connection refused") != NULL,
+	   "suite: an error in the notes");
+	ok(strstr(out, "stream skipped: larger than") != NULL,
+	   "suite: a skip in the notes");
+	ok(strstr(out, "busy skipped: busy-polling needs") != NULL,
+	   "suite: an engine skipped on one transport in the notes");
+	ok(strstr(out, "\nskipped: engine io_uring: io_uring is disabled") !=
+		   NULL,
+	   "suite: a skip of no one transport under the table");
+	is_int(count_lines_starting(out, "io_uring"), "==", 0,
+	       "suite: no row for an engine");
+	ok(strstr(out, "rr p50") && strstr(out, "stream bandwidth"),
+	   "suite: the columns");
+	is_int(check_aligned(out), "==", 1, "suite: aligned");
+	free(out);
+	for (i = 0; i < 7; i++)
+		ipc_result_free(res[i]);
+}
+
+/* Formatters must report a write that failed, as a full disk does. */
+static void test_full_disk(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_result *res = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 3, 4910);
+	size_t i;
+
+	for (i = 0; ipc_reports[i]; i++) {
+		struct ipc_report r = {0};
+		int err;
+
+		r.ops = ipc_reports[i];
+		r.meta = &meta;
+		r.out = fopen("/dev/full", "w");
+		if (!r.out) {
+			skip("no /dev/full");
+			continue;
+		}
+		err = ipc_report_begin(&r);
+		if (!err)
+			err = ipc_report_result(&r, res);
+		if (!err)
+			err = ipc_report_end(&r);
+		else
+			ipc_report_end(&r);
+		is_int(err, "==", -ENOSPC, "%s: a full disk is reported",
+		       ipc_reports[i]->name);
+		fclose(r.out);
+	}
+	ipc_result_free(res);
+}
+
+static size_t dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return (size_t)-1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_outfile(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[200], path[256], buf[64];
+	struct ipc_outfile of;
+	struct stat st;
+	FILE *f;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/ipcperf-test-report.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+
+	err = ipc_outfile_open(&of, path);
+	is_int(err, "==", 0, "outfile: open");
+	ok(strstr(of.tmp, "/.out.json.") != NULL,
+	   "outfile: the temp file is .NAME.XXXXXX next to the target");
+	ok(stat(path, &st) < 0, "outfile: nothing at the target yet");
+	fputs("{\"hello\": 1}\n", of.fp);
+	err = ipc_outfile_commit(&of);
+	is_int(err, "==", 0, "outfile: commit");
+	f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	is_str(buf, "{\"hello\": 1}\n", "outfile: the file has it all");
+	is_int(dir_entries(dir), "==", 1, "outfile: no temp file left");
+	ok(stat(path, &st) == 0 && (st.st_mode & 0777) != 0600,
+	   "outfile: the mode is not mkstemp's 0600 (umask applies)");
+
+	err = ipc_outfile_open(&of, path);
+	is_int(err, "==", 0, "outfile: open over an existing file");
+	fputs("replaced\n", of.fp);
+	is_int(ipc_outfile_commit(&of), "==", 0, "outfile: commit again");
+	f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	is_str(buf, "replaced\n", "outfile: the old file is replaced");
+	unlink(path);
+
+	err = ipc_outfile_open(&of, path);
+	is_int(err, "==", 0, "outfile: open to abort");
+	fputs("never seen\n", of.fp);
+	ipc_outfile_abort(&of);
+	is_int(dir_entries(dir), "==", 0, "outfile: abort leaves nothing");
+
+	/* A full disk: the data goes to /dev/full instead. */
+	err = ipc_outfile_open(&of, path);
+	is_int(err, "==", 0, "outfile: open for a full disk");
+	f = fopen("/dev/full", "w");
+	if (f) {
+		fclose(of.fp);
+		of.fp = f;
+		fputs("no room\n", of.fp);
+		is_int(ipc_outfile_commit(&of), "==", -ENOSPC,
+		       "outfile: a full disk fails the commit with ENOSPC");
+	} else {
+		skip("no /dev/full");
+		ipc_outfile_abort(&of);
+	}
+	is_int(dir_entries(dir), "==", 0,
+	       "outfile: a failed commit leaves nothing");
+
+	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
+	is_int(ipc_outfile_open(&of, path), "==", -ENOENT,
+	       "outfile: a missing directory is -ENOENT");
+	is_int(ipc_outfile_open(&of, dir), "==", -EISDIR,
+	       "outfile: a directory is -EISDIR");
+
+	err = ipc_outfile_open(&of, "-");
+	ok(!err && of.is_stdout && of.fp == stdout, "outfile: - is stdout");
+	is_int(ipc_outfile_commit(&of), "==", 0, "outfile: commit stdout");
+	err = ipc_outfile_open(&of, NULL);
+	ok(!err && of.fp == stdout, "outfile: NULL is stdout");
+	ipc_outfile_abort(&of);
+
+	rmdir(dir);
+	is_int(stat(dir, &st), "<", 0, "outfile: the test directory is gone");
+}
+
+int main(void)
+{
+	test_units();
+	test_registry();
+	test_json();
+	test_csv();
+	test_table();
+	test_suite();
+	test_full_disk();
+	test_outfile();
+	return done_testing();
+}
