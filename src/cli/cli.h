@@ -1,0 +1,92 @@
+/*
+ * The command-line program's own declarations: its configuration, the one
+ * option table that drives parsing and --help, the plan, and messages.
+ */
+#ifndef IPCPERF_CLI_H
+#define IPCPERF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipcperf/ipcperf.h"
+#include "units.h"
+
+/* Exit codes (DESIGN.md). */
+#define EXIT_OK 0
+#define EXIT_MEASURE 1 /* a measurement failed; the others reported */
+#define EXIT_USAGE 2   /* bad usage or bad input */
+
+enum cli_cmd {
+	CMD_SUITE = 1u << 0, /* no command: the quick suite */
+	CMD_RR = 1u << 1,
+	CMD_STREAM = 1u << 2,
+	CMD_BULK = 1u << 3,
+	CMD_LIST = 1u << 4,
+};
+#define CMD_MEASURE (CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK)
+
+/* Everything argv said, after defaults and validation. */
+struct cli_config {
+	enum cli_cmd cmd;
+	const char *cmd_name; /* "suite", "rr", ... */
+	const char *transports; /* -t as given, "all" by default */
+	const char *engines;    /* -e as given */
+	struct u64_list req, resp, size, count;
+	uint64_t total;
+	struct ipc_runopts ro;
+	const char *format; /* table, json, csv */
+	const char *output; /* -o FILE, NULL for stdout */
+	bool quiet;
+	unsigned set;       /* OPT_* bits of options given explicitly */
+};
+
+/* Bits of cli_config.set, so defaults never overwrite what was typed. */
+enum {
+	SET_ITER = 1u << 0,
+	SET_DUR = 1u << 1,
+	SET_WARM = 1u << 2,
+	SET_RUNS = 1u << 3,
+	SET_REQ = 1u << 4,
+	SET_RESP = 1u << 5,
+	SET_SIZE = 1u << 6,
+	SET_COUNT = 1u << 7,
+	SET_TOTAL = 1u << 8,
+	SET_PIN = 1u << 9,
+};
+
+/*
+ * Parse argv into @cfg (defaults applied, values validated).  Returns
+ * EXIT_OK to go on, EXIT_USAGE after printing one line naming the bad
+ * value, or -1 when --help or --version was printed and the program should
+ * exit 0.
+ */
+int cli_parse(int argc, char **argv, struct cli_config *cfg);
+void cli_config_fini(struct cli_config *cfg);
+
+/* A case list built from the configuration; skipped cases kept apart. */
+struct cli_plan {
+	struct ipc_case *cases;
+	size_t ncases;
+	struct ipc_skip *skips;
+	size_t nskips;
+};
+
+/*
+ * Expand @cfg into cases: transports x engines x sizes, leaving out (with
+ * a reason) what cannot run here.  EXIT_OK, or EXIT_USAGE after printing
+ * why (unknown name, nothing left to run).
+ */
+int cli_plan_build(const struct cli_config *cfg, struct cli_plan *plan);
+void cli_plan_free(struct cli_plan *plan);
+
+/* `ipcperf list`. */
+int cli_list(void);
+
+/* Messages: "ipcperf: ..." on stderr. */
+__attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int usage_error(const char *hint,
+						      const char *fmt, ...);
+
+#endif

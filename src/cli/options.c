@@ -1,0 +1,554 @@
+/*
+ * The option table: one entry per option drives getopt_long, --help and
+ * which commands accept it.  Setters only convert; validate() checks the
+ * combination and fills the defaults of the chosen command.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct cli_opt {
+	const char *name; /* long name */
+	int key;          /* short letter, or >= 256 for long only */
+	const char *arg;  /* metavariable; NULL for a flag */
+	unsigned cmds;    /* commands that accept it */
+	const char *help; /* one line; "[default]" at the end */
+	int (*set)(struct cli_config *c, const char *arg);
+};
+
+#define MEAS CMD_MEASURE
+#define ONE (CMD_RR | CMD_STREAM | CMD_BULK)
+
+static char err_buf[256];
+
+static int bad(const char *opt, const char *hint)
+{
+	return usage_error(hint, "%s: %s", opt, err_buf);
+}
+
+static int set_transport(struct cli_config *c, const char *a)
+{
+	c->transports = a;
+	return 0;
+}
+
+static int set_engine(struct cli_config *c, const char *a)
+{
+	c->engines = a;
+	return 0;
+}
+
+static int set_iter(struct cli_config *c, const char *a)
+{
+	if (parse_count(a, &c->ro.iterations, err_buf, sizeof(err_buf)))
+		return bad("--iterations", "give a whole number such as 1000 "
+					   "or 100k");
+	c->set |= SET_ITER;
+	return 0;
+}
+
+static int set_dur(struct cli_config *c, const char *a)
+{
+	if (parse_duration(a, &c->ro.duration_ns, err_buf, sizeof(err_buf)))
+		return bad("--duration", "give a time such as 5, 5s or 500ms");
+	c->set |= SET_DUR;
+	return 0;
+}
+
+static int set_runs(struct cli_config *c, const char *a)
+{
+	uint64_t n;
+
+	if (!strcmp(a, "auto"))
+		return usage_error("give a number of runs, such as -r 5",
+				   "--runs: 'auto' is not implemented yet");
+	if (parse_count(a, &n, err_buf, sizeof(err_buf)))
+		return bad("--runs", "give a whole number of runs, such as 5");
+	if (n > 100000) {
+		snprintf(err_buf, sizeof(err_buf), "'%s' is more than 100000",
+			 a);
+		return bad("--runs", NULL);
+	}
+	c->ro.runs = (unsigned)n;
+	c->set |= SET_RUNS;
+	return 0;
+}
+
+static int set_warm(struct cli_config *c, const char *a)
+{
+	char *end;
+
+	errno = 0;
+	c->ro.warmup = strtoull(a, &end, 10);
+	if (errno || *end || !*a || *a == '-') {
+		uint64_t v;
+
+		/* Accept the suffixed forms -n takes, and 0. */
+		if (parse_count(a, &v, err_buf, sizeof(err_buf)))
+			return bad("--warmup",
+				   "give a whole number of iterations, 0 for "
+				   "none");
+		c->ro.warmup = v;
+	}
+	c->set |= SET_WARM;
+	return 0;
+}
+
+static int set_list(struct u64_list *l, const char *a, const char *opt,
+		    bool counts)
+{
+	u64_list_free(l);
+	if ((counts ? parse_count_list : parse_size_list)(a, l, err_buf,
+							   sizeof(err_buf)))
+		return bad(opt, counts ? "counts look like 1000, 100,1000,10k "
+					 "or 100..100000:x10"
+				       : "sizes look like 64, 4k, 0,4,8, "
+					 "0..1024 or 64..4096:x2");
+	return 0;
+}
+
+static int set_req(struct cli_config *c, const char *a)
+{
+	c->set |= SET_REQ;
+	return set_list(&c->req, a, "--req", false);
+}
+
+static int set_resp(struct cli_config *c, const char *a)
+{
+	c->set |= SET_RESP;
+	return set_list(&c->resp, a, "--resp", false);
+}
+
+static int set_size(struct cli_config *c, const char *a)
+{
+	c->set |= SET_SIZE;
+	return set_list(&c->size, a, "--size", false);
+}
+
+static int set_count(struct cli_config *c, const char *a)
+{
+	c->set |= SET_COUNT;
+	return set_list(&c->count, a, "--count", true);
+}
+
+static int set_total(struct cli_config *c, const char *a)
+{
+	if (parse_size(a, &c->total, err_buf, sizeof(err_buf)))
+		return bad("--total", "give a size such as 4M");
+	if (!c->total) {
+		snprintf(err_buf, sizeof(err_buf), "'%s' is 0 bytes", a);
+		return bad("--total", "a transfer needs at least 1 byte");
+	}
+	c->set |= SET_TOTAL;
+	return 0;
+}
+
+static int set_timeout(struct cli_config *c, const char *a)
+{
+	if (parse_duration(a, &c->ro.timeout_ns, err_buf, sizeof(err_buf)))
+		return bad("--timeout", "give a time such as 1s or 200ms");
+	return 0;
+}
+
+static int set_noverify(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.verify = false;
+	return 0;
+}
+
+/* The n-th CPU this process may run on, or -1. */
+static int allowed_cpu(int n)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && n-- == 0)
+			return cpu;
+	return -1;
+}
+
+static int check_cpu(const char *a, long cpu)
+{
+	cpu_set_t set;
+
+	if (cpu >= 0 && cpu < CPU_SETSIZE && !sched_getaffinity(0, sizeof(set),
+								&set) &&
+	    CPU_ISSET(cpu, &set))
+		return 0;
+	return usage_error("see the CPUs you may use with: nproc; "
+			   "taskset -p $$",
+			   "--pin: CPU %ld in '%s' is not one this process "
+			   "may run on",
+			   cpu, a);
+}
+
+static int set_pin(struct cli_config *c, const char *a)
+{
+	char *end;
+	long cl, sv;
+
+	c->set |= SET_PIN;
+	if (!strcmp(a, "same")) {
+		c->ro.pin_client = c->ro.pin_server = allowed_cpu(0);
+		return 0;
+	}
+	if (!strcmp(a, "split")) {
+		c->ro.pin_client = allowed_cpu(0);
+		c->ro.pin_server = allowed_cpu(1);
+		if (c->ro.pin_server < 0)
+			return usage_error("use --pin same on a 1-CPU machine",
+					   "--pin split: only one CPU is "
+					   "available");
+		return 0;
+	}
+	errno = 0;
+	cl = strtol(a, &end, 10);
+	if (errno || end == a || *end != ',')
+		goto bad_form;
+	sv = strtol(end + 1, &end, 10);
+	if (errno || *end || end[-1] == ',')
+		goto bad_form;
+	if (check_cpu(a, cl) || check_cpu(a, sv))
+		return EXIT_USAGE;
+	c->ro.pin_client = (int)cl;
+	c->ro.pin_server = (int)sv;
+	return 0;
+bad_form:
+	return usage_error("write --pin CLIENT,SERVER (CPU numbers, e.g. "
+			   "0,1), --pin same or --pin split",
+			   "--pin: bad value '%s'", a);
+}
+
+static int set_placement(struct cli_config *c, const char *a)
+{
+	if (!strcmp(a, "process"))
+		c->ro.placement = IPC_PLACE_PROCESS;
+	else if (!strcmp(a, "thread"))
+		c->ro.placement = IPC_PLACE_THREAD;
+	else
+		return usage_error("use process or thread",
+				   "--placement: unknown placement '%s'", a);
+	return 0;
+}
+
+static int set_format(struct cli_config *c, const char *a)
+{
+	if (!ipc_report_find(a))
+		return usage_error("use table, json or csv",
+				   "--format: unknown format '%s'", a);
+	c->format = a;
+	return 0;
+}
+
+static int set_output(struct cli_config *c, const char *a)
+{
+	if (!*a)
+		return usage_error("give a file name, or - for standard "
+				   "output",
+				   "--output: empty file name");
+	c->output = a;
+	return 0;
+}
+
+static int set_quiet(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->quiet = true;
+	return 0;
+}
+
+enum { K_REQ = 256, K_RESP, K_SIZE, K_COUNT, K_TOTAL, K_TIMEOUT,
+       K_NOVERIFY, K_PIN, K_PLACEMENT };
+
+static const struct cli_opt opts[] = {
+	{ "transport", 't', "LIST", MEAS,
+	  "transports, comma separated, or all [all]", set_transport },
+	{ "engine", 'e', "LIST", MEAS,
+	  "I/O engines: blocking, poll [blocking]", set_engine },
+	{ "iterations", 'n', "N", ONE,
+	  "measured iterations per run: round trips (rr), batches (stream), "
+	  "transfers (bulk) [rr 10000, stream/bulk 10]",
+	  set_iter },
+	{ "duration", 'd', "TIME", ONE,
+	  "measure each run for TIME instead of -n", set_dur },
+	{ "runs", 'r', "N", MEAS,
+	  "independent runs per case, each on fresh endpoints [3]", set_runs },
+	{ "warmup", 'w', "N", ONE,
+	  "iterations before each run, not recorded [rr 1000, others 1]",
+	  set_warm },
+	{ "req", K_REQ, "SIZES", CMD_RR, "request sizes [1]", set_req },
+	{ "resp", K_RESP, "SIZES", CMD_RR, "response sizes [1]", set_resp },
+	{ "size", K_SIZE, "SIZES", CMD_STREAM | CMD_BULK,
+	  "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
+	  "4k]",
+	  set_size },
+	{ "count", K_COUNT, "COUNTS", CMD_STREAM,
+	  "messages per batch [1000]", set_count },
+	{ "total", K_TOTAL, "BYTES", CMD_BULK, "bytes per transfer [4M]",
+	  set_total },
+	{ "timeout", K_TIMEOUT, "TIME", MEAS,
+	  "longest wait for a datagram before it counts as lost [1s]",
+	  set_timeout },
+	{ "no-verify", K_NOVERIFY, NULL, MEAS,
+	  "do not check received payloads (checked by default)",
+	  set_noverify },
+	{ "pin", K_PIN, "C,S", MEAS,
+	  "pin client and server to CPUs C and S; or same, split", set_pin },
+	{ "placement", K_PLACEMENT, "WHERE", MEAS,
+	  "the peer as a separate process or a thread [process]",
+	  set_placement },
+	{ "format", 'f', "FMT", MEAS, "table, json or csv [table]",
+	  set_format },
+	{ "output", 'o', "FILE", MEAS,
+	  "write the report to FILE (whole or not at all) [stdout]",
+	  set_output },
+	{ "quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet },
+	{ "help", 'h', NULL, ~0u, "this help (after a command: its options)",
+	  NULL },
+	{ "version", 'V', NULL, ~0u, "print the version", NULL },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const struct {
+	const char *name;
+	enum cli_cmd cmd;
+	const char *args;
+	const char *help;
+} cmds[] = {
+	{ "rr", CMD_RR, "--req SIZES --resp SIZES",
+	  "request/response ping-pong: latency per round trip" },
+	{ "stream", CMD_STREAM, "--size SIZES --count COUNTS",
+	  "one-way messages in batches: time per batch, throughput" },
+	{ "bulk", CMD_BULK, "--total BYTES --size SIZES",
+	  "one request, TOTAL bytes back in chunks: transfer rate" },
+	{ "list", CMD_LIST, "",
+	  "transports, engines and formats available on this machine" },
+};
+
+static void help(FILE *f, enum cli_cmd cmd, const char *name)
+{
+	char left[40];
+
+	if (cmd == CMD_SUITE) {
+		fprintf(f,
+			"usage: ipcperf [COMMAND] [OPTIONS]\n\n"
+			"Measure how fast messages cross a channel: round-trip "
+			"latency and\nthroughput of message passing over pipes, "
+			"FIFOs, Unix sockets, TCP\nand UDP on this machine, "
+			"with every payload checked.\n\ncommands:\n"
+			"  %-8s %s\n", "(none)",
+			"the quick suite: rr 1 B and stream 64 KiB on every "
+			"transport");
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "\noptions (see 'ipcperf COMMAND --help' for "
+			   "each command's):\n");
+	} else {
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			if (cmds[i].cmd == cmd)
+				fprintf(f, "usage: ipcperf %s [OPTIONS]\n\n%s\n"
+					   "\noptions:\n",
+					name, cmds[i].help);
+	}
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (!(opts[i].cmds & cmd) && cmd != CMD_SUITE)
+			continue;
+		if (cmd == CMD_SUITE && opts[i].cmds == CMD_RR)
+			continue;
+		if (opts[i].key < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 opts[i].key, opts[i].name,
+				 opts[i].arg ? " " : "",
+				 opts[i].arg ? opts[i].arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s",
+				 opts[i].name, opts[i].arg ? " " : "",
+				 opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-24s %s\n", left, opts[i].help);
+	}
+	fprintf(f,
+		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
+		"64..4096:x4 | 0..100:+10\n"
+		"        suffixes k, M, G (1024-based)\n"
+		"COUNTS  the same forms; suffixes k, M (1000-based)\n"
+		"TIME    5 (seconds), 5s, 500ms, 100us, 2m\n"
+		"\nA size of 0 is an empty datagram on udp, udp6 and "
+		"unix-dgram, and a\n1-byte token on byte streams and "
+		"unix-seqpacket (rates count payload\nbytes only).\n"
+		"\nexit status: 0 all measured; 1 a measurement failed "
+		"(the others are\nstill reported); 2 bad usage or input.\n");
+}
+
+static int check_applies(const struct cli_config *c, unsigned given)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		unsigned bit = 1u << i;
+
+		if (!(given & bit) || (opts[i].cmds & c->cmd))
+			continue;
+		return usage_error("see 'ipcperf %s --help' for its options",
+				   "option --%s does not apply to %s",
+				   opts[i].name,
+				   c->cmd == CMD_SUITE ? "the quick suite "
+							 "(no command)"
+						       : c->cmd_name);
+	}
+	return 0;
+}
+
+static int one_default(struct u64_list *l, uint64_t v)
+{
+	if (l->n)
+		return 0;
+	l->v = malloc(sizeof(*l->v));
+	if (!l->v)
+		return error("out of memory");
+	l->v[0] = v;
+	l->n = 1;
+	return 0;
+}
+
+/* Fill what was not given with the command's defaults, then cross-check. */
+static int validate(struct cli_config *c)
+{
+	if ((c->set & SET_ITER) && (c->set & SET_DUR))
+		return usage_error("give one of them",
+				   "conflicting options: --iterations %llu and "
+				   "--duration",
+				   (unsigned long long)c->ro.iterations);
+	switch (c->cmd) {
+	case CMD_SUITE:
+		c->ro.iterations = 5000;
+		c->ro.warmup = 500;
+		break;
+	case CMD_RR:
+		if (!(c->set & SET_ITER))
+			c->ro.iterations = 10000;
+		if (!(c->set & SET_WARM))
+			c->ro.warmup = 1000;
+		break;
+	default:
+		if (!(c->set & SET_ITER))
+			c->ro.iterations = 10;
+		if (!(c->set & SET_WARM))
+			c->ro.warmup = 1;
+		break;
+	}
+	if (c->set & SET_DUR)
+		c->ro.iterations = 0;
+	if (one_default(&c->req, 1) || one_default(&c->resp, 1) ||
+	    one_default(&c->size, c->cmd == CMD_BULK ? 4096 : 65536) ||
+	    one_default(&c->count, c->cmd == CMD_SUITE ? 256 : 1000))
+		return EXIT_USAGE;
+	if (!c->total)
+		c->total = 4u << 20;
+	if (c->cmd == CMD_BULK)
+		for (size_t i = 0; i < c->size.n; i++)
+			if (c->size.v[i] == 0)
+				return usage_error(
+					"a chunk must hold at least 1 byte",
+					"--size: chunk size 0 is not possible "
+					"for bulk");
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_config *c)
+{
+	struct option lopts[NOPTS + 1];
+	char shorts[3 * NOPTS + 2], *sp = shorts;
+	unsigned given = 0;
+	int key, err;
+
+	memset(c, 0, sizeof(*c));
+	ipc_runopts_default(&c->ro);
+	c->transports = "all";
+	c->engines = "blocking";
+	c->format = "table";
+	c->cmd = CMD_SUITE;
+	c->cmd_name = "suite";
+	if (argc > 1 && argv[1][0] != '-') {
+		size_t i;
+
+		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			if (!strcmp(argv[1], cmds[i].name))
+				break;
+		if (i == sizeof(cmds) / sizeof(cmds[0]))
+			return usage_error("commands: rr, stream, bulk, list "
+					   "(none: the quick suite); see "
+					   "ipcperf --help",
+					   "unknown command '%s'", argv[1]);
+		c->cmd = cmds[i].cmd;
+		c->cmd_name = cmds[i].name;
+		argv++;
+		argc--;
+	}
+	*sp++ = ':'; /* report a missing argument as ':' */
+	for (size_t i = 0; i < NOPTS; i++) {
+		lopts[i] = (struct option){ opts[i].name,
+					    opts[i].arg ? required_argument
+							: no_argument,
+					    NULL, opts[i].key };
+		if (opts[i].key < 256) {
+			*sp++ = (char)opts[i].key;
+			if (opts[i].arg)
+				*sp++ = ':';
+		}
+	}
+	*sp = '\0';
+	memset(&lopts[NOPTS], 0, sizeof(lopts[NOPTS]));
+	opterr = 0;
+	optind = 1;
+	while ((key = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		size_t i;
+
+		if (key == '?')
+			return usage_error("see ipcperf --help",
+					   "unknown option '%s'",
+					   argv[optind - 1]);
+		if (key == ':')
+			return usage_error("see ipcperf --help",
+					   "option '%s' needs a value",
+					   argv[optind - 1]);
+		if (key == 'h') {
+			help(stdout, c->cmd, c->cmd_name);
+			return -1;
+		}
+		if (key == 'V') {
+			printf("ipcperf %s\n", IPCPERF_VERSION);
+			return -1;
+		}
+		for (i = 0; i < NOPTS; i++)
+			if (opts[i].key == key)
+				break;
+		given |= 1u << i;
+		err = opts[i].set(c, optarg);
+		if (err)
+			return EXIT_USAGE;
+	}
+	if (optind < argc)
+		return usage_error("options start with - or --; see ipcperf "
+				   "--help",
+				   "unexpected argument '%s'", argv[optind]);
+	err = check_applies(c, given);
+	if (err)
+		return err;
+	return validate(c);
+}
+
+void cli_config_fini(struct cli_config *c)
+{
+	u64_list_free(&c->req);
+	u64_list_free(&c->resp);
+	u64_list_free(&c->size);
+	u64_list_free(&c->count);
+}

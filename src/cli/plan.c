@@ -1,0 +1,225 @@
+/*
+ * The plan: the configuration expanded into cases, transports x engines x
+ * sizes, with whatever cannot run on this machine left out and said why.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_NAMES 64
+
+/* Split a comma list of names into @out; "all" gives every registered. */
+static int names(const char *list, const char *what, const char *const *all,
+		 const char **out, size_t *n)
+{
+	char buf[512], *tok, *save = NULL;
+	char known[512] = "";
+
+	*n = 0;
+	if (!strcmp(list, "all")) {
+		for (size_t i = 0; all[i] && *n < MAX_NAMES; i++)
+			out[(*n)++] = all[i];
+		return 0;
+	}
+	if (strlen(list) >= sizeof(buf))
+		return usage_error(NULL, "--%s: list too long", what);
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; all[i]; i++)
+			if (!strcmp(all[i], tok))
+				break;
+		if (!all[i]) {
+			for (size_t k = 0; all[k]; k++) {
+				strncat(known, k ? ", " : "",
+					sizeof(known) - strlen(known) - 1);
+				strncat(known, all[k],
+					sizeof(known) - strlen(known) - 1);
+			}
+			return usage_error(known[0] ? known : NULL,
+					   "unknown %s '%s'", what, tok);
+		}
+		for (size_t k = 0; k < *n; k++)
+			if (out[k] == all[i])
+				goto dup;
+		if (*n < MAX_NAMES)
+			out[(*n)++] = all[i];
+dup:;
+	}
+	if (!*n)
+		return usage_error(NULL, "--%s: empty list", what);
+	return 0;
+}
+
+static int add_skip(struct cli_plan *p, const char *what, const char *why)
+{
+	struct ipc_skip *s;
+
+	for (size_t i = 0; i < p->nskips; i++)
+		if (!strcmp(p->skips[i].what, what))
+			return 0;
+	s = realloc(p->skips, (p->nskips + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	p->skips = s;
+	s = &p->skips[p->nskips++];
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	snprintf(s->why, sizeof(s->why), "%s", why);
+	return 0;
+}
+
+static int add_case(struct cli_plan *p, const struct ipc_case *cs)
+{
+	struct ipc_case *n;
+
+	if (p->ncases % 64 == 0) {
+		n = realloc(p->cases, (p->ncases + 64) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		p->cases = n;
+	}
+	p->cases[p->ncases++] = *cs;
+	return 0;
+}
+
+/* Add @cs unless its messages are too large for its transport. */
+static int try_case(struct cli_plan *p, const struct ipc_case *cs,
+		    const struct ipc_runopts *ro)
+{
+	struct ipc_tp_opts o = ro->tp;
+	size_t need = cs->pat->max_msg(cs), limit;
+	char what[128], why[192];
+
+	o.max_msg = need;
+	limit = cs->tp->max_msg ? cs->tp->max_msg(&o) : SIZE_MAX;
+	if (need > limit) {
+		ipc_case_describe(cs, what, sizeof(what));
+		snprintf(why, sizeof(why),
+			 "a %zu-byte message is larger than the largest %s "
+			 "can carry (%zu bytes)",
+			 need, cs->tp->name, limit);
+		return add_skip(p, what, why);
+	}
+	return add_case(p, cs);
+}
+
+static int expand(const struct cli_config *cfg, const struct ipc_pattern_ops *pat,
+		  const struct ipc_transport_ops *tp,
+		  const struct ipc_engine_ops *eng, struct cli_plan *p)
+{
+	struct ipc_case cs = { .pat = pat, .tp = tp, .eng = eng };
+	int err = 0;
+
+	if (!strcmp(pat->name, "rr")) {
+		for (size_t i = 0; !err && i < cfg->req.n; i++)
+			for (size_t k = 0; !err && k < cfg->resp.n; k++) {
+				cs.req_size = cfg->req.v[i];
+				cs.resp_size = cfg->resp.v[k];
+				err = try_case(p, &cs, &cfg->ro);
+			}
+	} else if (!strcmp(pat->name, "stream")) {
+		for (size_t i = 0; !err && i < cfg->size.n; i++)
+			for (size_t k = 0; !err && k < cfg->count.n; k++) {
+				cs.msg_size = cfg->size.v[i];
+				cs.count = cfg->count.v[k];
+				err = try_case(p, &cs, &cfg->ro);
+			}
+	} else {
+		cs.total = cfg->total;
+		for (size_t i = 0; !err && i < cfg->size.n; i++) {
+			cs.chunk_size = cfg->size.v[i];
+			err = try_case(p, &cs, &cfg->ro);
+		}
+	}
+	return err;
+}
+
+int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
+{
+	const char *tnames[MAX_NAMES], *enames[MAX_NAMES], *all_t[MAX_NAMES],
+		*all_e[MAX_NAMES];
+	const struct ipc_pattern_ops *pats[3];
+	size_t nt, ne, np = 0, i;
+	char why[192], what[128];
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; ipc_transports[i] && i + 1 < MAX_NAMES; i++)
+		all_t[i] = ipc_transports[i]->name;
+	all_t[i] = NULL;
+	for (i = 0; ipc_engines[i] && i + 1 < MAX_NAMES; i++)
+		all_e[i] = ipc_engines[i]->name;
+	all_e[i] = NULL;
+	err = names(cfg->transports, "transport", all_t, tnames, &nt);
+	if (!err)
+		err = names(cfg->engines, "engine", all_e, enames, &ne);
+	if (err)
+		return EXIT_USAGE;
+	if (cfg->cmd == CMD_SUITE) {
+		pats[np++] = &ipc_pattern_rr;
+		pats[np++] = &ipc_pattern_stream;
+	} else {
+		pats[np++] = ipc_pattern_find(cfg->cmd_name);
+	}
+	for (size_t a = 0; a < np; a++) {
+		for (size_t t = 0; t < nt; t++) {
+			const struct ipc_transport_ops *tp =
+				ipc_transport_find(tnames[t]);
+
+			why[0] = '\0';
+			if (tp->probe && tp->probe(why, sizeof(why))) {
+				snprintf(what, sizeof(what), "transport %s",
+					 tp->name);
+				err = add_skip(p, what, why);
+				if (err)
+					goto oom;
+				continue;
+			}
+			for (size_t e = 0; e < ne; e++) {
+				const struct ipc_engine_ops *eng =
+					ipc_engine_find(enames[e]);
+
+				why[0] = '\0';
+				if (eng->probe && eng->probe(why, sizeof(why))) {
+					snprintf(what, sizeof(what),
+						 "engine %s", eng->name);
+					err = add_skip(p, what, why);
+				} else if (ipc_engine_can_drive(eng, tp, why,
+								sizeof(why))) {
+					snprintf(what, sizeof(what), "%s on %s",
+						 eng->name, tp->name);
+					err = add_skip(p, what, why);
+				} else {
+					err = expand(cfg, pats[a], tp, eng, p);
+				}
+				if (err)
+					goto oom;
+			}
+		}
+	}
+	if (!p->ncases) {
+		for (i = 0; i < p->nskips; i++)
+			fprintf(stderr, "ipcperf: cannot run %s: %s\n",
+				p->skips[i].what, p->skips[i].why);
+		cli_plan_free(p);
+		return usage_error("choose other transports or sizes; "
+				   "'ipcperf list' shows what works here",
+				   "nothing to run");
+	}
+	return 0;
+oom:
+	cli_plan_free(p);
+	return error("out of memory");
+}
+
+void cli_plan_free(struct cli_plan *p)
+{
+	free(p->cases);
+	free(p->skips);
+	memset(p, 0, sizeof(*p));
+}
