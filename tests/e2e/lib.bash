@@ -1,0 +1,96 @@
+# Shared helpers for the end-to-end tests: TAP output, running the built
+# binary under a name of its own (so leftovers can be found by name), and a
+# private TMPDIR that must be empty again after every run.
+# shellcheck shell=bash
+
+set -u
+IPCPERF_BIN=${IPCPERF:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/ipcperf}
+[ -x "$IPCPERF_BIN" ] || { echo "1..0 # skip no binary at $IPCPERF_BIN"; exit 77; }
+command -v jq >/dev/null || { echo "1..0 # skip jq is not installed"; exit 77; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ipcperf-e2e.XXXXXX")
+TAG="ipcperf-e2e-$$"
+ln -s "$IPCPERF_BIN" "$T/$TAG"
+IPCPERF="$T/$TAG"
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+trap 'pkill -KILL -f "$TAG" 2>/dev/null; rm -rf "$T"' EXIT
+
+tap_n=0
+tap_fail=0
+
+ok() { # ok COND-STATUS "description"
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_fail=$((tap_fail + 1))
+	fi
+}
+
+check() { # check "description" command...
+	local d=$1
+	shift
+	"$@" >/dev/null 2>&1
+	ok $? "$d"
+}
+
+diag() { echo "# $*"; }
+
+done_testing() {
+	echo "1..$tap_n"
+	[ $tap_fail = 0 ]
+}
+
+# run ARGS...: run ipcperf, leaving rc, out (stdout file) and err (stderr).
+out="$T/out"
+err="$T/err"
+run() {
+	"$IPCPERF" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# is_rc WANT "description": check the last run's exit status.
+is_rc() {
+	if [ "$rc" = "$1" ]; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		diag "exit status $rc, want $1; stderr:"
+		sed 's/^/#   /' "$err" | head -n 10
+	fi
+}
+
+# The private TMPDIR holds nothing, and no process runs under our name.
+no_leftovers() {
+	local left procs
+	sleep 0.2
+	left=$(find "$TMPDIR" -mindepth 1 2>/dev/null | head -n 5)
+	procs=$(pgrep -f "$TAG" 2>/dev/null | head -n 5)
+	if [ -z "$left" ] && [ -z "$procs" ]; then
+		ok 0 "$1: no file or process left behind"
+	else
+		ok 1 "$1: no file or process left behind"
+		[ -n "$left" ] && diag "left files: $left"
+		[ -n "$procs" ] && diag "left processes: $(ps -o pid,args -p "$(echo $procs | tr ' ' ,)" 2>/dev/null | tail -n +2)"
+		pkill -KILL -f "$TAG" 2>/dev/null
+		rm -rf "${TMPDIR:?}"/*
+	fi
+}
+
+# jqt "description" FILTER [FILE]: the jq filter is true of the JSON.
+jqt() {
+	local d=$1 f=$2 file=${3:-$out}
+	if jq -e "$f" "$file" >/dev/null 2>&1; then
+		ok 0 "$d"
+	else
+		ok 1 "$d"
+		diag "jq filter failed: $f"
+	fi
+}
+
+# Every transport this machine can run (from `ipcperf list`).
+transports_ok() {
+	"$IPCPERF" list | awk '/^transports:/{t=1;next} /^[a-z]/{t=0} t && $2=="ok"{print $1}'
+}

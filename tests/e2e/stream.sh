@@ -1,0 +1,34 @@
+# stream and bulk end to end: message and byte counts are exact, payloads
+# arrive intact, and the FIFO table shape works.
+. "$(dirname "$0")/lib.bash"
+
+run stream -t all --size 100 --count 37 -n 3 -w 1 -r 2 -f json
+is_rc 0 "stream on every transport"
+jqt "every stream result ok" 'all(.results[]; .status == "ok")'
+jqt "messages per run = batches x count" 'all(.results[].runs[]; .messages == 3 * 37)'
+jqt "bytes per run = messages x size" 'all(.results[].runs[]; .bytes == 3 * 37 * 100)'
+jqt "stream results carry msg_size and count" 'all(.results[]; .msg_size == 100 and .count == 37)'
+no_leftovers "stream"
+
+run stream -t fifo --size 64..4096 --count 100,1000 -n 2 -w 1 -r 1 -f json
+is_rc 0 "FIFO table shape (sizes x counts)"
+jqt "7 sizes x 2 counts" '.results | length == 14'
+jqt "sizes 64..4096 by doubling" '[.results[].msg_size] | unique == [64,128,256,512,1024,2048,4096]'
+
+run stream -t pipe,unix,udp --size 0 --count 50 -n 2 -r 1 -f json
+is_rc 0 "stream of size 0"
+jqt "size 0: no payload bytes counted" 'all(.results[].runs[]; .bytes == 0 and .messages == 100)'
+
+run bulk -t all --total 10000 --size 333 -n 4 -w 1 -r 1 -f json
+is_rc 0 "bulk on every transport"
+jqt "every bulk result ok" 'all(.results[]; .status == "ok")'
+jqt "bulk bytes = transfers x total" 'all(.results[].runs[]; .bytes == 4 * 10000)'
+jqt "bulk messages = transfers x ceil(total / chunk)" 'all(.results[].runs[]; .messages == 4 * 31)'
+jqt "bulk results carry total and chunk_size" 'all(.results[]; .total == 10000 and .chunk_size == 333)'
+
+run bulk -t tcp --total 64k --size 32..1024 -n 2 -r 1 -f json
+is_rc 0 "LLDB bulk shape (chunks 32..1024)"
+jqt "6 chunk sizes" '[.results[].chunk_size] == [32,64,128,256,512,1024]'
+no_leftovers "bulk"
+
+done_testing
