@@ -1,0 +1,149 @@
+/*
+ * The reference for ipcperf's overhead: the plainest ping-pong loop there
+ * is, one blocking write and one blocking read per direction, a timestamp
+ * on each side of the round trip, nothing else.  It prints the median
+ * round trip so bench/run can set ipcperf's next to it.
+ *
+ *   pingpong pipe|unix|tcp|udp ITERATIONS WARMUP
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Two connected descriptor pairs: cfd/sfd read and write each way. */
+static void make_pair(const char *kind, int c[2], int s[2])
+{
+	int one = 1, ls;
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (!strcmp(kind, "pipe")) {
+		int p1[2], p2[2];
+
+		if (pipe(p1) || pipe(p2))
+			die("pipe");
+		c[0] = p2[0], c[1] = p1[1]; /* client reads p2, writes p1 */
+		s[0] = p1[0], s[1] = p2[1];
+	} else if (!strcmp(kind, "unix")) {
+		struct sockaddr_un u = { .sun_family = AF_UNIX };
+
+		snprintf(u.sun_path, sizeof(u.sun_path), "/tmp/pingpong.%d",
+			 (int)getpid());
+		ls = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (ls < 0 || bind(ls, (void *)&u, sizeof(u)) || listen(ls, 1))
+			die("unix listen");
+		c[0] = c[1] = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (connect(c[0], (void *)&u, sizeof(u)))
+			die("unix connect");
+		s[0] = s[1] = accept(ls, NULL, NULL);
+		if (s[0] < 0)
+			die("unix accept");
+		close(ls);
+		unlink(u.sun_path);
+	} else if (!strcmp(kind, "tcp")) {
+		ls = socket(AF_INET, SOCK_STREAM, 0);
+		if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) || listen(ls, 1) ||
+		    getsockname(ls, (void *)&a, &alen))
+			die("tcp listen");
+		c[0] = c[1] = socket(AF_INET, SOCK_STREAM, 0);
+		if (connect(c[0], (void *)&a, sizeof(a)))
+			die("connect");
+		s[0] = s[1] = accept(ls, NULL, NULL);
+		if (s[0] < 0)
+			die("accept");
+		close(ls);
+		setsockopt(c[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(s[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	} else if (!strcmp(kind, "udp")) {
+		struct sockaddr_in b = a;
+		socklen_t blen = sizeof(b);
+
+		c[0] = c[1] = socket(AF_INET, SOCK_DGRAM, 0);
+		s[0] = s[1] = socket(AF_INET, SOCK_DGRAM, 0);
+		if (bind(c[0], (void *)&a, sizeof(a)) ||
+		    bind(s[0], (void *)&b, sizeof(b)) ||
+		    getsockname(c[0], (void *)&a, &alen) ||
+		    getsockname(s[0], (void *)&b, &blen) ||
+		    connect(c[0], (void *)&b, sizeof(b)) ||
+		    connect(s[0], (void *)&a, sizeof(a)))
+			die("udp");
+	} else {
+		fprintf(stderr, "pingpong: unknown transport '%s'\n", kind);
+		exit(2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int c[2], s[2];
+	long n, warm;
+	uint64_t *rtt, t0;
+	char b = 'x';
+	pid_t pid;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: pingpong pipe|unix|tcp|udp N WARMUP\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	warm = atol(argv[3]);
+	rtt = malloc(sizeof(*rtt) * (size_t)n);
+	if (n <= 0 || warm < 0 || !rtt)
+		return 2;
+	make_pair(argv[1], c, s);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		for (long i = 0; i < n + warm; i++)
+			if (read(s[0], &b, 1) != 1 || write(s[1], &b, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (long i = 0; i < warm; i++)
+		if (write(c[1], &b, 1) != 1 || read(c[0], &b, 1) != 1)
+			die("warm-up");
+	for (long i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (write(c[1], &b, 1) != 1 || read(c[0], &b, 1) != 1)
+			die("round trip");
+		rtt[i] = now_ns() - t0;
+	}
+	waitpid(pid, NULL, 0);
+	qsort(rtt, (size_t)n, sizeof(*rtt), cmp);
+	printf("%llu\n", (unsigned long long)rtt[(n + 1) / 2 - 1]);
+	free(rtt);
+	return 0;
+}
