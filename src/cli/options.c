@@ -391,13 +391,17 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 
 static int check_applies(const struct cli_config *c, unsigned given)
 {
+	char hint[64];
+
+	snprintf(hint, sizeof(hint), "see 'ipcperf%s%s --help' for its options",
+		 c->cmd == CMD_SUITE ? "" : " ",
+		 c->cmd == CMD_SUITE ? "" : c->cmd_name);
 	for (size_t i = 0; i < NOPTS; i++) {
 		unsigned bit = 1u << i;
 
 		if (!(given & bit) || (opts[i].cmds & c->cmd))
 			continue;
-		return usage_error("see 'ipcperf %s --help' for its options",
-				   "option --%s does not apply to %s",
+		return usage_error(hint, "option --%s does not apply to %s",
 				   opts[i].name,
 				   c->cmd == CMD_SUITE ? "the quick suite "
 							 "(no command)"

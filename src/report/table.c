@@ -262,7 +262,9 @@ static void grid_measure(struct grid *g)
 	}
 }
 
-static void print_cell(FILE *out, const char *s, size_t width, bool left)
+/* A cell; the last one of a line gets no padding after it. */
+static void print_cell(FILE *out, const char *s, size_t width, bool left,
+		       bool last)
 {
 	size_t w = dwidth(s);
 	size_t gap = width > w ? width - w : 0;
@@ -270,7 +272,7 @@ static void print_cell(FILE *out, const char *s, size_t width, bool left)
 	if (!left)
 		pad(out, gap);
 	fputs(s ? s : "", out);
-	if (left)
+	if (left && !last)
 		pad(out, gap);
 }
 
@@ -283,22 +285,27 @@ static void grid_print(struct grid *g, FILE *out)
 		if (c)
 			fputs("  ", out);
 		print_cell(out, head_of(g, g->order[c]), g->width[c],
-			   cols[g->order[c]].left);
+			   cols[g->order[c]].left, c + 1 == g->ncols);
 	}
 	fputc('\n', out);
 	for (i = 0; i < g->nlines; i++) {
 		const struct line *l = &g->lines[i];
 
 		for (c = 0; c < g->ncols; c++) {
+			const char *cell = l->cell[g->order[c]];
+
+			if (c + 1 == g->ncols && !l->span &&
+			    (!cell || !*cell) && cols[g->order[c]].left)
+				break; /* nothing to align after the last */
 			if (c)
 				fputs("  ", out);
 			if (l->span && c == g->nid) {
 				print_cell(out, l->span, width_from(g, c),
-					   true);
+					   true, true);
 				break;
 			}
 			print_cell(out, l->cell[g->order[c]], g->width[c],
-				   cols[g->order[c]].left);
+				   cols[g->order[c]].left, c + 1 == g->ncols);
 		}
 		fputc('\n', out);
 	}
@@ -1115,6 +1122,12 @@ static int table_end(struct ipc_report *r)
 			fprintf(r->out, "skipped: %s: %s\n", t->skips[i].what,
 				t->skips[i].why);
 	}
+	/* The timer's own cost: every sample holds one clock read. */
+	if (!err && t->nrows && meta && meta->host && meta->host->timer_ns)
+		fprintf(r->out,
+			"clock: one CLOCK_MONOTONIC read costs %llu ns here; "
+			"each sample includes one\n",
+			(unsigned long long)meta->host->timer_ns);
 out:
 	free(rest);
 	free(t->rows);
