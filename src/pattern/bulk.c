@@ -55,13 +55,8 @@ static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
 		(*seq)++;
-		if (t1 >= deadline) {
+		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
-			break;
-		}
-		if (*c->io.stop) { /* a signal that fell between calls */
-			i++;
-			err = msg_fail(c, -ECANCELED, "between iterations");
 			break;
 		}
 	}
@@ -75,16 +70,8 @@ static int bk_client(struct ipc_pctx *c)
 {
 	const uint64_t chunks =
 		(c->cs->total + c->cs->chunk_size - 1) / c->cs->chunk_size;
-	uint64_t seq = 0, warm = 0, warm_ns = 0;
-	int err;
+	int err = msg_client_phases(c, bk_loop);
 
-	err = bk_loop(c, c->warmup, UINT64_MAX, &seq, &warm, &warm_ns);
-	c->out.warmup_done = warm;
-	ipc_hist_reset(c->hist);
-	if (err)
-		return err;
-	err = bk_loop(c, c->iterations, msg_deadline(c, ipc_now_ns()), &seq,
-		      &c->out.done, &c->out.elapsed_ns);
 	c->out.messages = c->out.done * chunks;
 	c->out.bytes = c->out.done * c->cs->total;
 	return err;
@@ -99,13 +86,9 @@ static int bk_server(struct ipc_pctx *c)
 	int err;
 
 	for (seq = 0;; seq++) {
-		err = msg_recv(c, c->rbuf, BULK_REQ);
-		if (err == MSG_EOF || err == -ECANCELED)
+		err = msg_next(c, c->rbuf, BULK_REQ);
+		if (err > 0)
 			return 0;
-		if (err == -ETIMEDOUT) { /* an idle datagram peer */
-			seq--;
-			continue;
-		}
 		if (err)
 			return msg_fail(c, err, "receive request");
 		if (c->verify) {

@@ -14,6 +14,7 @@
 #define IPCPERF_PATTERN_MSG_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,10 +123,51 @@ static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf,
  */
 int msg_fail(struct ipc_pctx *c, int err, const char *doing);
 
-/* Whether the loop must stop on time: with a duration, t >= deadline. */
-static inline uint64_t msg_deadline(const struct ipc_pctx *c, uint64_t start)
+/*
+ * After a sample that ended at @t1: true when the loop must end, because
+ * the deadline passed or a stop was asked for between two calls (then *err
+ * says so).
+ */
+static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
+				  uint64_t deadline, int *err)
 {
-	return c->duration_ns ? start + c->duration_ns : UINT64_MAX;
+	if (t1 >= deadline)
+		return true;
+	if (*c->io.stop) {
+		*err = msg_fail(c, -ECANCELED, "between iterations");
+		return true;
+	}
+	return false;
 }
+
+/*
+ * A server's wait for the client's next message: 0 when it arrived, 1 when
+ * the client is done (end of stream, or the runner asked the peer to
+ * stop), -errno on failure.  A receive timeout on an idle datagram channel
+ * is not a failure: the server keeps waiting.
+ */
+static inline int msg_next(struct ipc_pctx *c, uint8_t *buf, size_t len)
+{
+	int err;
+
+	do
+		err = msg_recv(c, buf, len);
+	while (err == -ETIMEDOUT);
+	return err == MSG_EOF || err == -ECANCELED ? 1 : err;
+}
+
+/*
+ * One phase of a client loop: up to @n iterations, or until one ends at or
+ * after @deadline; adds what it completed to *done and *elapsed_ns even
+ * when it fails.  *seq is the next message's sequence number.
+ */
+typedef int (*msg_loop_fn)(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+			   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns);
+
+/*
+ * Run a client: c->warmup iterations whose samples are then forgotten,
+ * and the measured ones (by count, or for c->duration_ns) into c->out.
+ */
+int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop);
 
 #endif

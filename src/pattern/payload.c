@@ -78,3 +78,19 @@ int msg_fail(struct ipc_pctx *c, int err, const char *doing)
 	c->out.err = err;
 	return err;
 }
+
+int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
+{
+	uint64_t seq = 0, warm_ns = 0, start;
+	int err;
+
+	err = loop(c, c->warmup, UINT64_MAX, &seq, &c->out.warmup_done,
+		   &warm_ns);
+	ipc_hist_reset(c->hist);
+	if (err)
+		return err;
+	start = ipc_now_ns();
+	return loop(c, c->iterations,
+		    c->duration_ns ? start + c->duration_ns : UINT64_MAX, &seq,
+		    &c->out.done, &c->out.elapsed_ns);
+}

@@ -21,10 +21,7 @@ static size_t rr_buf_bytes(const struct ipc_case *cs)
 	return rr_max_msg(cs) + 64;
 }
 
-/*
- * Up to @n round trips, or until a round trip ends at or after @deadline.
- * Adds what it completed to *done and *elapsed_ns even when it fails.
- */
+/* The round-trip loop, a msg_loop_fn. */
 static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
 {
@@ -56,13 +53,8 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 				break;
 		}
 		(*seq)++;
-		if (t1 >= deadline) {
+		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
-			break;
-		}
-		if (*c->io.stop) { /* a signal that fell between calls */
-			i++;
-			err = msg_fail(c, -ECANCELED, "between iterations");
 			break;
 		}
 	}
@@ -73,19 +65,10 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 
 static int rr_client(struct ipc_pctx *c)
 {
-	const uint64_t req = c->cs->req_size, resp = c->cs->resp_size;
-	uint64_t seq = 0, warm = 0, warm_ns = 0;
-	int err;
+	int err = msg_client_phases(c, rr_loop);
 
-	err = rr_loop(c, c->warmup, UINT64_MAX, &seq, &warm, &warm_ns);
-	c->out.warmup_done = warm;
-	ipc_hist_reset(c->hist);
-	if (err)
-		return err;
-	err = rr_loop(c, c->iterations, msg_deadline(c, ipc_now_ns()), &seq,
-		      &c->out.done, &c->out.elapsed_ns);
 	c->out.messages = c->out.done;
-	c->out.bytes = c->out.done * (req + resp);
+	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
 	return err;
 }
 
@@ -97,13 +80,9 @@ static int rr_server(struct ipc_pctx *c)
 	int err;
 
 	for (seq = 0;; seq++) {
-		err = msg_recv(c, c->rbuf, req);
-		if (err == MSG_EOF || err == -ECANCELED)
+		err = msg_next(c, c->rbuf, req);
+		if (err > 0)
 			return 0;
-		if (err == -ETIMEDOUT) { /* an idle datagram peer */
-			seq--;
-			continue;
-		}
 		if (err)
 			return msg_fail(c, err, "receive request");
 		msg_stamp(c->sbuf, resp, seq);

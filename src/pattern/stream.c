@@ -42,13 +42,8 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		t1 = ipc_now_ns();
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
-		if (t1 >= deadline) {
+		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
-			break;
-		}
-		if (*c->io.stop) { /* a signal that fell between calls */
-			i++;
-			err = msg_fail(c, -ECANCELED, "between iterations");
 			break;
 		}
 	}
@@ -63,16 +58,8 @@ out:
 
 static int st_client(struct ipc_pctx *c)
 {
-	uint64_t seq = 0, warm = 0, warm_ns = 0;
-	int err;
+	int err = msg_client_phases(c, st_loop);
 
-	err = st_loop(c, c->warmup, UINT64_MAX, &seq, &warm, &warm_ns);
-	c->out.warmup_done = warm;
-	ipc_hist_reset(c->hist);
-	if (err)
-		return err;
-	err = st_loop(c, c->iterations, msg_deadline(c, ipc_now_ns()), &seq,
-		      &c->out.done, &c->out.elapsed_ns);
 	c->out.messages = c->out.done * c->cs->count;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
 	return err;
@@ -88,13 +75,11 @@ static int st_server(struct ipc_pctx *c)
 
 	for (uint64_t batch = 0;; batch++) {
 		for (k = 0; k < count; k++) {
-			err = msg_recv(c, c->rbuf, len);
-			if (k == 0 && (err == MSG_EOF || err == -ECANCELED))
+			/* Between batches the client may be done or idle. */
+			err = k ? msg_recv(c, c->rbuf, len)
+				: msg_next(c, c->rbuf, len);
+			if (err > 0)
 				return 0;
-			if (k == 0 && err == -ETIMEDOUT) { /* idle */
-				k--;
-				continue;
-			}
 			if (err)
 				return msg_fail(c, err, "receive message");
 			if (c->verify) {
