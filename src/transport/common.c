@@ -265,27 +265,28 @@ socklen_t tp_unix_addr(struct sockaddr_un *sun, const char *path)
 	return (socklen_t)sizeof(*sun);
 }
 
+int tp_socket_bound(int family, int type, const struct sockaddr *addr,
+		    socklen_t len)
+{
+	int fd, rc;
+
+	fd = socket(family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, addr, len) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 int tp_unix_bound(int type, const char *path)
 {
 	struct sockaddr_un sun;
 	socklen_t len = tp_unix_addr(&sun, path);
-	int fd, rc;
 
-	fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (bind(fd, (struct sockaddr *)&sun, len) < 0) {
-		rc = -errno;
-		goto err_close;
-	}
-	rc = fd;
-	goto out;
-err_close:
-	close(fd);
-out:
-	return rc;
+	return tp_socket_bound(AF_UNIX, type, (struct sockaddr *)&sun, len);
 }
 
 /*

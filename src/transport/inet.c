@@ -34,23 +34,8 @@ static int bound(int family, int type)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = loopback(&ss, family);
-	int fd, rc;
 
-	fd = socket(family, type | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
-		rc = -errno;
-		goto err_close;
-	}
-	rc = fd;
-	goto out;
-err_close:
-	close(fd);
-out:
-	return rc;
+	return tp_socket_bound(family, type, (struct sockaddr *)&ss, len);
 }
 
 int tp_inet6_probe(int type, char *why, size_t why_len)

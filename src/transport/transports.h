@@ -69,6 +69,9 @@ socklen_t tp_unix_addr(struct sockaddr_un *sun, const char *path);
  * A new AF_UNIX socket of @type (close-on-exec) bound to @path.  The
  * descriptor or -errno.
  */
+/* A new socket of @family and @type bound to @addr, or -errno. */
+int tp_socket_bound(int family, int type, const struct sockaddr *addr,
+		    socklen_t len);
 int tp_unix_bound(int type, const char *path);
 
 /*
