@@ -65,13 +65,11 @@ void tp_paths_unlink(struct ipc_chan *ch);
 /* Fill @sun for @path; returns the address length. */
 socklen_t tp_unix_addr(struct sockaddr_un *sun, const char *path);
 
-/*
- * A new AF_UNIX socket of @type (close-on-exec) bound to @path.  The
- * descriptor or -errno.
- */
-/* A new socket of @family and @type bound to @addr, or -errno. */
+/* A new socket of @family and @type (close-on-exec) bound to @addr. */
 int tp_socket_bound(int family, int type, const struct sockaddr *addr,
 		    socklen_t len);
+
+/* The same for an AF_UNIX socket at @path.  The descriptor or -errno. */
 int tp_unix_bound(int type, const char *path);
 
 /*
