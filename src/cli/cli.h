@@ -56,6 +56,35 @@ enum {
 };
 
 /*
+ * One command-line option.  A feature's options live in a table of their
+ * own (src/cli/opt_*.c), listed in cli_optgroups[] in options.c.
+ */
+struct cli_opt {
+	const char *name; /* long name */
+	int key;          /* short letter, or 0 for a long option only */
+	const char *arg;  /* metavariable; NULL for a flag */
+	unsigned cmds;    /* commands that accept it (CMD_* bits) */
+	const char *help; /* one line; "[default]" at the end */
+	/* Convert @arg into @c; EXIT_USAGE after printing why. */
+	int (*set)(struct cli_config *c, const char *arg);
+};
+
+struct cli_optgroup {
+	const struct cli_opt *opts;
+	size_t n;
+	/*
+	 * After every option was set: fill defaults, check combinations.
+	 * 0, or EXIT_USAGE after printing why.  May be NULL.
+	 */
+	int (*validate)(struct cli_config *c);
+};
+
+extern const struct cli_optgroup cli_opts_core;
+
+/* Scratch space for the parsers' one-sentence errors (units.h). */
+extern char cli_err[256];
+
+/*
  * Parse argv into @cfg (defaults applied, values validated).  Returns
  * EXIT_OK to go on, EXIT_USAGE after printing one line naming the bad
  * value, or -1 when --help or --version was printed and the program should

@@ -1,7 +1,8 @@
 /*
- * The option table: one entry per option drives getopt_long, --help and
- * which commands accept it.  Setters only convert; validate() checks the
- * combination and fills the defaults of the chosen command.
+ * The option tables: one entry per option drives getopt_long, --help and
+ * which commands accept it.  The core options are here; a feature adds its
+ * own table (src/cli/opt_*.c) to cli_optgroups[].  Setters only convert;
+ * validation checks the combination and fills the command's defaults.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,23 +14,14 @@
 
 #include "cli.h"
 
-struct cli_opt {
-	const char *name; /* long name */
-	int key;          /* short letter, or >= 256 for long only */
-	const char *arg;  /* metavariable; NULL for a flag */
-	unsigned cmds;    /* commands that accept it */
-	const char *help; /* one line; "[default]" at the end */
-	int (*set)(struct cli_config *c, const char *arg);
-};
-
 #define MEAS CMD_MEASURE
 #define ONE (CMD_RR | CMD_STREAM | CMD_BULK)
 
-static char err_buf[256];
+char cli_err[256];
 
 static int bad(const char *opt, const char *hint)
 {
-	return usage_error(hint, "%s: %s", opt, err_buf);
+	return usage_error(hint, "%s: %s", opt, cli_err);
 }
 
 static int set_transport(struct cli_config *c, const char *a)
@@ -46,7 +38,7 @@ static int set_engine(struct cli_config *c, const char *a)
 
 static int set_iter(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->ro.iterations, err_buf, sizeof(err_buf)))
+	if (parse_count(a, &c->ro.iterations, cli_err, sizeof(cli_err)))
 		return bad("--iterations", "give a whole number such as 1000 "
 					   "or 100k");
 	c->set |= SET_ITER;
@@ -55,7 +47,7 @@ static int set_iter(struct cli_config *c, const char *a)
 
 static int set_dur(struct cli_config *c, const char *a)
 {
-	if (parse_duration(a, &c->ro.duration_ns, err_buf, sizeof(err_buf)))
+	if (parse_duration(a, &c->ro.duration_ns, cli_err, sizeof(cli_err)))
 		return bad("--duration", "give a time such as 5, 5s or 500ms");
 	c->set |= SET_DUR;
 	return 0;
@@ -68,10 +60,10 @@ static int set_runs(struct cli_config *c, const char *a)
 	if (!strcmp(a, "auto"))
 		return usage_error("give a number of runs, such as -r 5",
 				   "--runs: 'auto' is not implemented yet");
-	if (parse_count(a, &n, err_buf, sizeof(err_buf)))
+	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
 		return bad("--runs", "give a whole number of runs, such as 5");
 	if (n > 100000) {
-		snprintf(err_buf, sizeof(err_buf), "'%s' is more than 100000",
+		snprintf(cli_err, sizeof(cli_err), "'%s' is more than 100000",
 			 a);
 		return bad("--runs", NULL);
 	}
@@ -90,7 +82,7 @@ static int set_warm(struct cli_config *c, const char *a)
 		uint64_t v;
 
 		/* Accept the suffixed forms -n takes, and 0. */
-		if (parse_count(a, &v, err_buf, sizeof(err_buf)))
+		if (parse_count(a, &v, cli_err, sizeof(cli_err)))
 			return bad("--warmup",
 				   "give a whole number of iterations, 0 for "
 				   "none");
@@ -104,8 +96,8 @@ static int set_list(struct u64_list *l, const char *a, const char *opt,
 		    bool counts)
 {
 	u64_list_free(l);
-	if ((counts ? parse_count_list : parse_size_list)(a, l, err_buf,
-							   sizeof(err_buf)))
+	if ((counts ? parse_count_list : parse_size_list)(a, l, cli_err,
+							   sizeof(cli_err)))
 		return bad(opt, counts ? "counts look like 1000, 100,1000,10k "
 					 "or 100..100000:x10"
 				       : "sizes look like 64, 4k, 0,4,8, "
@@ -139,10 +131,10 @@ static int set_count(struct cli_config *c, const char *a)
 
 static int set_total(struct cli_config *c, const char *a)
 {
-	if (parse_size(a, &c->total, err_buf, sizeof(err_buf)))
+	if (parse_size(a, &c->total, cli_err, sizeof(cli_err)))
 		return bad("--total", "give a size such as 4M");
 	if (!c->total) {
-		snprintf(err_buf, sizeof(err_buf), "'%s' is 0 bytes", a);
+		snprintf(cli_err, sizeof(cli_err), "'%s' is 0 bytes", a);
 		return bad("--total", "a transfer needs at least 1 byte");
 	}
 	c->set |= SET_TOTAL;
@@ -151,7 +143,7 @@ static int set_total(struct cli_config *c, const char *a)
 
 static int set_timeout(struct cli_config *c, const char *a)
 {
-	if (parse_duration(a, &c->ro.timeout_ns, err_buf, sizeof(err_buf)))
+	if (parse_duration(a, &c->ro.timeout_ns, cli_err, sizeof(cli_err)))
 		return bad("--timeout", "give a time such as 1s or 200ms");
 	return 0;
 }
@@ -266,10 +258,7 @@ static int set_quiet(struct cli_config *c, const char *a)
 	return 0;
 }
 
-enum { K_REQ = 256, K_RESP, K_SIZE, K_COUNT, K_TOTAL, K_TIMEOUT,
-       K_NOVERIFY, K_PIN, K_PLACEMENT };
-
-static const struct cli_opt opts[] = {
+static const struct cli_opt core_opts[] = {
 	{ "transport", 't', "LIST", MEAS,
 	  "transports, comma separated, or all [all]", set_transport },
 	{ "engine", 'e', "LIST", MEAS,
@@ -285,25 +274,25 @@ static const struct cli_opt opts[] = {
 	{ "warmup", 'w', "N", ONE,
 	  "iterations before each run, not recorded [rr 1000, others 1]",
 	  set_warm },
-	{ "req", K_REQ, "SIZES", CMD_RR, "request sizes [1]", set_req },
-	{ "resp", K_RESP, "SIZES", CMD_RR, "response sizes [1]", set_resp },
-	{ "size", K_SIZE, "SIZES", CMD_STREAM | CMD_BULK,
+	{ "req", 0, "SIZES", CMD_RR, "request sizes [1]", set_req },
+	{ "resp", 0, "SIZES", CMD_RR, "response sizes [1]", set_resp },
+	{ "size", 0, "SIZES", CMD_STREAM | CMD_BULK,
 	  "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
 	  "4k]",
 	  set_size },
-	{ "count", K_COUNT, "COUNTS", CMD_STREAM,
+	{ "count", 0, "COUNTS", CMD_STREAM,
 	  "messages per batch [1000]", set_count },
-	{ "total", K_TOTAL, "BYTES", CMD_BULK, "bytes per transfer [4M]",
+	{ "total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]",
 	  set_total },
-	{ "timeout", K_TIMEOUT, "TIME", MEAS,
-	  "longest wait for a datagram before it counts as lost [1s]",
+	{ "timeout", 0, "TIME", MEAS,
+	  "longest wait for a udp datagram; then the case fails [1s]",
 	  set_timeout },
-	{ "no-verify", K_NOVERIFY, NULL, MEAS,
+	{ "no-verify", 0, NULL, MEAS,
 	  "do not check received payloads (checked by default)",
 	  set_noverify },
-	{ "pin", K_PIN, "C,S", MEAS,
+	{ "pin", 0, "C,S", MEAS,
 	  "pin client and server to CPUs C and S; or same, split", set_pin },
-	{ "placement", K_PLACEMENT, "WHERE", MEAS,
+	{ "placement", 0, "WHERE", MEAS,
 	  "the peer as a separate process or a thread [process]",
 	  set_placement },
 	{ "format", 'f', "FMT", MEAS, "table, json or csv [table]",
@@ -317,7 +306,34 @@ static const struct cli_opt opts[] = {
 	{ "version", 'V', NULL, ~0u, "print the version", NULL },
 };
 
-#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+static int core_validate(struct cli_config *c);
+
+const struct cli_optgroup cli_opts_core = {
+	.opts = core_opts,
+	.n = sizeof(core_opts) / sizeof(core_opts[0]),
+	.validate = core_validate,
+};
+
+/* Every option group; a feature adds its line here. */
+static const struct cli_optgroup *const cli_optgroups[] = {
+	&cli_opts_core,
+	NULL,
+};
+
+#define MAXOPTS 128
+
+/* All options of all groups, flattened once: index i is getopt's 256 + i. */
+static const struct cli_opt *all[MAXOPTS];
+static size_t nall;
+
+static void flatten(void)
+{
+	nall = 0;
+	for (size_t g = 0; cli_optgroups[g]; g++)
+		for (size_t i = 0; i < cli_optgroups[g]->n && nall < MAXOPTS;
+		     i++)
+			all[nall++] = &cli_optgroups[g]->opts[i];
+}
 
 static const struct {
 	const char *name;
@@ -360,21 +376,31 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 					   "\noptions:\n",
 					name, cmds[i].help);
 	}
-	for (size_t i = 0; i < NOPTS; i++) {
-		if (!(opts[i].cmds & cmd) && cmd != CMD_SUITE)
+	for (size_t i = 0; i < nall; i++) {
+		const struct cli_opt *o = all[i];
+
+		char only[64] = "";
+
+		if (!(o->cmds & cmd) && cmd != CMD_SUITE)
 			continue;
-		if (cmd == CMD_SUITE && opts[i].cmds == CMD_RR)
-			continue;
-		if (opts[i].key < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s",
-				 opts[i].key, opts[i].name,
-				 opts[i].arg ? " " : "",
-				 opts[i].arg ? opts[i].arg : "");
+		if (cmd == CMD_SUITE && o->cmds != ~0u &&
+		    (o->cmds & CMD_MEASURE) != CMD_MEASURE)
+			for (size_t k = 0; k < sizeof(cmds) / sizeof(cmds[0]);
+			     k++)
+				if (o->cmds & cmds[k].cmd)
+					snprintf(only + strlen(only),
+						 sizeof(only) - strlen(only),
+						 "%s%s", only[0] ? "," : " (",
+						 cmds[k].name);
+		if (o->key)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key,
+				 o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s",
-				 opts[i].name, opts[i].arg ? " " : "",
-				 opts[i].arg ? opts[i].arg : "");
-		fprintf(f, "  %-24s %s\n", left, opts[i].help);
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-24s %s%s%s\n", left, o->help, only,
+			only[0] ? ")" : "");
 	}
 	fprintf(f,
 		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
@@ -389,20 +415,18 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		"(the others are\nstill reported); 2 bad usage or input.\n");
 }
 
-static int check_applies(const struct cli_config *c, unsigned given)
+static int check_applies(const struct cli_config *c, const bool *given)
 {
 	char hint[64];
 
 	snprintf(hint, sizeof(hint), "see 'ipcperf%s%s --help' for its options",
 		 c->cmd == CMD_SUITE ? "" : " ",
 		 c->cmd == CMD_SUITE ? "" : c->cmd_name);
-	for (size_t i = 0; i < NOPTS; i++) {
-		unsigned bit = 1u << i;
-
-		if (!(given & bit) || (opts[i].cmds & c->cmd))
+	for (size_t i = 0; i < nall; i++) {
+		if (!given[i] || (all[i]->cmds & c->cmd))
 			continue;
 		return usage_error(hint, "option --%s does not apply to %s",
-				   opts[i].name,
+				   all[i]->name,
 				   c->cmd == CMD_SUITE ? "the quick suite "
 							 "(no command)"
 						       : c->cmd_name);
@@ -423,7 +447,7 @@ static int one_default(struct u64_list *l, uint64_t v)
 }
 
 /* Fill what was not given with the command's defaults, then cross-check. */
-static int validate(struct cli_config *c)
+static int core_validate(struct cli_config *c)
 {
 	if ((c->set & SET_ITER) && (c->set & SET_DUR))
 		return usage_error("give one of them",
@@ -468,10 +492,11 @@ static int validate(struct cli_config *c)
 
 int cli_parse(int argc, char **argv, struct cli_config *c)
 {
-	struct option lopts[NOPTS + 1];
-	char shorts[3 * NOPTS + 2], *sp = shorts;
-	unsigned given = 0;
+	struct option lopts[MAXOPTS + 1];
+	char shorts[3 * MAXOPTS + 2], *sp = shorts;
+	bool given[MAXOPTS] = { false };
 	int key, err;
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	ipc_runopts_default(&c->ro);
@@ -480,9 +505,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 	c->format = "table";
 	c->cmd = CMD_SUITE;
 	c->cmd_name = "suite";
+	flatten();
 	if (argc > 1 && argv[1][0] != '-') {
-		size_t i;
-
 		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (!strcmp(argv[1], cmds[i].name))
 				break;
@@ -497,24 +521,23 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		argc--;
 	}
 	*sp++ = ':'; /* report a missing argument as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		lopts[i] = (struct option){ opts[i].name,
-					    opts[i].arg ? required_argument
+	for (i = 0; i < nall; i++) {
+		/* Long options answer 256 + their index, short ones their letter. */
+		lopts[i] = (struct option){ all[i]->name,
+					    all[i]->arg ? required_argument
 							: no_argument,
-					    NULL, opts[i].key };
-		if (opts[i].key < 256) {
-			*sp++ = (char)opts[i].key;
-			if (opts[i].arg)
+					    NULL, 256 + (int)i };
+		if (all[i]->key) {
+			*sp++ = (char)all[i]->key;
+			if (all[i]->arg)
 				*sp++ = ':';
 		}
 	}
 	*sp = '\0';
-	memset(&lopts[NOPTS], 0, sizeof(lopts[NOPTS]));
+	memset(&lopts[nall], 0, sizeof(lopts[nall]));
 	opterr = 0;
 	optind = 1;
 	while ((key = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
-		size_t i;
-
 		if (key == '?')
 			return usage_error("see ipcperf --help",
 					   "unknown option '%s'",
@@ -523,19 +546,25 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return usage_error("see ipcperf --help",
 					   "option '%s' needs a value",
 					   argv[optind - 1]);
-		if (key == 'h') {
+		if (key >= 256)
+			i = (size_t)key - 256;
+		else
+			for (i = 0; i < nall && all[i]->key != key; i++)
+				;
+		if (i >= nall)
+			return usage_error("see ipcperf --help",
+					   "unknown option '%s'",
+					   argv[optind - 1]);
+		if (!strcmp(all[i]->name, "help")) {
 			help(stdout, c->cmd, c->cmd_name);
 			return -1;
 		}
-		if (key == 'V') {
+		if (!strcmp(all[i]->name, "version")) {
 			printf("ipcperf %s\n", IPCPERF_VERSION);
 			return -1;
 		}
-		for (i = 0; i < NOPTS; i++)
-			if (opts[i].key == key)
-				break;
-		given |= 1u << i;
-		err = opts[i].set(c, optarg);
+		given[i] = true;
+		err = all[i]->set(c, optarg);
 		if (err)
 			return EXIT_USAGE;
 	}
@@ -544,9 +573,10 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 				   "--help",
 				   "unexpected argument '%s'", argv[optind]);
 	err = check_applies(c, given);
-	if (err)
-		return err;
-	return validate(c);
+	for (i = 0; !err && cli_optgroups[i]; i++)
+		if (cli_optgroups[i]->validate)
+			err = cli_optgroups[i]->validate(c);
+	return err;
 }
 
 void cli_config_fini(struct cli_config *c)
