@@ -7,6 +7,7 @@
 #define IPCPERF_TRANSPORT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,16 @@ enum ipc_side {
 	IPC_SERVER = 1, /* the peer: answers or sinks */
 };
 
+/* How a shm side waits for its peer (struct ipc_tp_opts.shm_wait). */
+enum ipc_shm_wait {
+	IPC_SHM_FUTEX = 0, /* sleep in futex(2) after a short look */
+	IPC_SHM_SPIN = 1,  /* busy-wait: lowest latency, needs a CPU each */
+};
+
+/* Defaults of the options below that are not the system's. */
+#define IPC_SHM_BYTES_DEFAULT (1u << 20) /* bytes of each shm ring */
+#define IPC_SERIAL_BAUD_DEFAULT 115200u  /* serial line speed */
+
 /* Options that shape a channel; filled by the runner from the case. */
 struct ipc_tp_opts {
 	const char *dir;     /* private directory for FIFOs and sockets */
@@ -36,6 +47,11 @@ struct ipc_tp_opts {
 	bool nodelay;        /* TCP_NODELAY where it applies */
 	int sndbuf;          /* SO_SNDBUF in bytes, 0: system default */
 	int rcvbuf;          /* SO_RCVBUF in bytes, 0: system default */
+	int busy_poll_us;    /* SO_BUSY_POLL in microseconds, 0: default */
+	size_t shm_bytes;    /* shm: bytes of each ring, 0: the default */
+	enum ipc_shm_wait shm_wait; /* shm: how a side waits */
+	const char *device[2]; /* serial: port of each side (enum ipc_side) */
+	unsigned baud;         /* serial: line speed, 0: the default */
 };
 
 #define IPC_CHAN_FDS 4
@@ -87,6 +103,13 @@ struct ipc_transport_ops {
 	 * and a one-sentence reason in why.  May be NULL (always available).
 	 */
 	int (*probe)(char *why, size_t why_len);
+
+	/*
+	 * Can it run with @opts (a device it needs, a size it allows)?  0 if
+	 * so; otherwise -errno and a one-sentence reason in why.  Called at
+	 * plan time after probe.  May be NULL (any options will do).
+	 */
+	int (*check)(const struct ipc_tp_opts *opts, char *why, size_t why_len);
 
 	/*
 	 * Largest message the transport can carry with these options, in
@@ -163,12 +186,29 @@ void ipc_chan_drop_other(struct ipc_chan *ch, enum ipc_side side);
 int ipc_chan_take(struct ipc_chan *ch, int i);
 void ipc_chan_close_slots(struct ipc_chan *ch);
 
+/*
+ * Signals and waits in user space.  A transport that waits without a
+ * system call (shm spins or sleeps in futex with a timeout) is not
+ * interrupted by a signal the way a blocked read() is.  The program's
+ * signal handlers call ipc_tp_signal_note(); such a wait then returns
+ * -EINTR once the count changed since the endpoint last saw it, as a
+ * system call would, and the engine checks its stop flag.
+ * Async-signal-safe.
+ */
+extern volatile sig_atomic_t ipc_tp_signals;
+
+static inline void ipc_tp_signal_note(void)
+{
+	ipc_tp_signals = ipc_tp_signals + 1;
+}
+
 /* Put @fd in non-blocking mode (or back).  0 or -errno. */
 int ipc_fd_set_nonblock(int fd, bool on);
 
 /*
- * Apply the socket options of @opts that fit @fd (buffer sizes, TCP_NODELAY
- * on TCP, receive timeout on lossy transports).  0 or -errno.
+ * Apply the socket options of @opts that fit @fd (buffer sizes, busy
+ * polling, TCP_NODELAY on TCP, receive timeout on lossy transports).  0 or
+ * -errno.
  */
 int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
 			bool lossy);

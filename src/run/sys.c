@@ -19,22 +19,29 @@ volatile sig_atomic_t ipc_interrupted;
 volatile sig_atomic_t run_stop;
 volatile sig_atomic_t peer_stop;
 
+/*
+ * Each handler also counts the signal for transports that wait in user
+ * space (shm): no system call returns EINTR to them.
+ */
 static void on_interrupt(int sig)
 {
 	ipc_interrupted = sig;
 	run_stop = 1;
+	ipc_tp_signal_note();
 }
 
 static void on_peer_gone(int sig)
 {
 	(void)sig;
 	run_stop = 1;
+	ipc_tp_signal_note();
 }
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	peer_stop = 1;
+	ipc_tp_signal_note();
 }
 
 static int handle(int sig, void (*fn)(int), int flags)

@@ -36,6 +36,8 @@
 /* Sequence number that makes file names unique within a process. */
 static atomic_uint path_seq;
 
+volatile sig_atomic_t ipc_tp_signals;
+
 void ipc_chan_init(struct ipc_chan *ch, const struct ipc_transport_ops *ops,
 		   const struct ipc_tp_opts *opts)
 {
@@ -112,6 +114,12 @@ int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
 	}
 	if (opts->rcvbuf > 0) {
 		rc = set_int(fd, SOL_SOCKET, SO_RCVBUF, opts->rcvbuf);
+		if (rc < 0)
+			goto out;
+	}
+	if (opts->busy_poll_us > 0) {
+		/* Raising it above net.core.busy_read needs CAP_NET_ADMIN. */
+		rc = set_int(fd, SOL_SOCKET, SO_BUSY_POLL, opts->busy_poll_us);
 		if (rc < 0)
 			goto out;
 	}
