@@ -1,0 +1,508 @@
+/*
+ * Shared memory: two single-producer single-consumer rings, one per
+ * direction, in one memfd that both sides map.  Each send copies one
+ * message into the ring and each receive copies it out, with message
+ * boundaries kept.  A side waits for its peer by spinning or by sleeping in
+ * futex(2); there is no descriptor to poll, so only the blocking engine
+ * drives it.  A memfd has no name: nothing can be left behind in /dev/shm.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport/transports.h"
+
+/*
+ * The memfd, for rings of N bytes:
+ *
+ *   0      struct shm_hdr: constants, closed flags, and per ring the
+ *          producer's head, the consumer's tail and two sleep flags, each
+ *          on its own 128 bytes
+ *   4096   ring C2S data, N bytes (client to server)
+ *   4096+N ring S2C data, N bytes (server to client)
+ *
+ * A record in a ring is an 8-byte length, then the payload, padded to 8
+ * bytes; it may wrap around the end of the ring.  head and tail count bytes
+ * since setup (64 bits never wrap); head - tail bytes are in use.
+ *
+ * Why 128 bytes: the producer writes head on every send and the consumer
+ * tail on every receive; on one cache line (or on two adjacent lines, which
+ * the spatial prefetcher fetches as a pair) each write would take the line
+ * from the other core.
+ */
+#define CTL_ALIGN 128
+#define HDR_BYTES 4096u
+#define REC_HDR 8u
+
+/* Ring sizes: a power of two, 4 KiB to 1 GiB, 1 MiB unless told. */
+#define RING_MIN (4u << 10)
+#define RING_MAX (1u << 30)
+#define RING_DEFAULT IPC_SHM_BYTES_DEFAULT
+
+/*
+ * futex mode looks this many times (a pause each, about 2 us on current
+ * x86) before it goes to sleep: a peer that answers within that time costs
+ * no system call on either side.  Spin mode yields the CPU after this many
+ * looks times 16, so that both sides on one CPU still make progress.
+ */
+#define FUTEX_SPINS 64u
+#define SPIN_YIELD (FUTEX_SPINS * 16u)
+
+/*
+ * A sleeping side wakes up this often to look again: a signal that lands
+ * between its last look and futex(2) does not interrupt the sleep.
+ */
+#define SLEEP_NS 20000000L
+
+#define MAGIC 0x69706373686d3031ull /* "ipcshm01" */
+
+enum { C2S = 0, S2C = 1 };
+
+struct shm_ring {
+	_Alignas(CTL_ALIGN) _Atomic uint64_t head; /* bytes written, producer */
+	_Alignas(CTL_ALIGN) _Atomic uint64_t tail; /* bytes read, consumer */
+	_Alignas(CTL_ALIGN) _Atomic uint32_t cons_sleep; /* 1: consumer sleeps */
+	_Alignas(CTL_ALIGN) _Atomic uint32_t prod_sleep; /* 1: producer sleeps */
+};
+
+struct shm_hdr {
+	uint64_t magic;
+	uint64_t ring_bytes;        /* bytes of each ring's data */
+	uint32_t spin;              /* enum ipc_shm_wait == IPC_SHM_SPIN */
+	_Atomic uint32_t closed[2]; /* side i closed its endpoint */
+	struct shm_ring ring[2];    /* [C2S], [S2C] */
+};
+
+_Static_assert(sizeof(struct shm_hdr) <= HDR_BYTES, "header fits a page");
+
+/* One side's view: its two rings and its private copies of the indices. */
+struct shm_ep {
+	struct shm_hdr *hdr;
+	size_t map_bytes;
+	struct shm_ring *tx, *rx; /* the ring it produces into, consumes from */
+	uint8_t *tx_data, *rx_data;
+	uint64_t mask;         /* ring bytes - 1 */
+	uint64_t tx_head;      /* == tx->head, written only by this side */
+	uint64_t tx_tail_seen; /* tx->tail when last read */
+	uint64_t rx_tail;      /* == rx->tail, written only by this side */
+	uint64_t rx_head_seen; /* rx->head when last read */
+	_Atomic uint32_t *closed;      /* this side's flag */
+	_Atomic uint32_t *peer_closed; /* the other side's */
+	bool spin;
+	sig_atomic_t sig_seen; /* ipc_tp_signals when last looked at */
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+static size_t ring_bytes(const struct ipc_tp_opts *opts)
+{
+	return opts->shm_bytes ? opts->shm_bytes : RING_DEFAULT;
+}
+
+static bool ring_ok(size_t n)
+{
+	return n >= RING_MIN && n <= RING_MAX && !(n & (n - 1));
+}
+
+static size_t map_bytes(size_t ring)
+{
+	return HDR_BYTES + 2 * ring;
+}
+
+static size_t shm_max_msg(const struct ipc_tp_opts *opts)
+{
+	size_t n = ring_bytes(opts);
+
+	return ring_ok(n) ? n - REC_HDR : 0;
+}
+
+static int shm_probe(char *why, size_t why_len)
+{
+	char err[128];
+	int fd = memfd_create("ipcperf-probe", MFD_CLOEXEC);
+
+	if (fd < 0) {
+		int rc = -errno;
+
+		snprintf(why, why_len, "memfd_create fails: %s",
+			 strerror_r(-rc, err, sizeof(err)));
+		return rc;
+	}
+	close(fd);
+	return 0;
+}
+
+static int shm_check(const struct ipc_tp_opts *opts, char *why,
+		     size_t why_len)
+{
+	size_t n = ring_bytes(opts);
+
+	if (ring_ok(n))
+		return 0;
+	snprintf(why, why_len,
+		 "a ring of %zu bytes is not a power of two from 4 KiB to "
+		 "1 GiB",
+		 n);
+	return -EINVAL;
+}
+
+/*
+ * The memfd of both rings, sized and with its header written.  Pages are
+ * allocated when each side maps it (open), not here.
+ */
+static int shm_setup(struct ipc_chan *ch)
+{
+	size_t ring = ring_bytes(&ch->opts);
+	struct shm_hdr *hdr;
+	int fd, rc = 0;
+
+	if (!ring_ok(ring)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	if (ch->opts.max_msg > ring - REC_HDR) {
+		rc = -EMSGSIZE;
+		goto out;
+	}
+	fd = memfd_create("ipcperf-shm", MFD_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	ch->fd[0] = fd;
+	ch->fd_side[0] = -1; /* both sides map it */
+	if (ftruncate(fd, (off_t)map_bytes(ring)) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	hdr = mmap(NULL, HDR_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (hdr == MAP_FAILED) {
+		rc = -errno;
+		goto err;
+	}
+	/* ftruncate zeroed the indices, flags and data. */
+	hdr->magic = MAGIC;
+	hdr->ring_bytes = ring;
+	hdr->spin = ch->opts.shm_wait == IPC_SHM_SPIN;
+	munmap(hdr, HDR_BYTES);
+	goto out;
+err:
+	tp_chan_release(ch);
+out:
+	return rc;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+static int shm_open_ep(struct ipc_chan *ch, enum ipc_side side,
+		       struct ipc_ep *ep)
+{
+	size_t ring = ring_bytes(&ch->opts), len = map_bytes(ring);
+	int tx = side == IPC_CLIENT ? C2S : S2C;
+	struct shm_ep *s;
+	uint8_t *map;
+	int rc = 0;
+
+	if (ch->fd[0] < 0) {
+		rc = -EBADF;
+		goto out;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ch->fd[0],
+		   0);
+	if (map == MAP_FAILED) {
+		rc = -errno;
+		goto err_free;
+	}
+	s->hdr = (struct shm_hdr *)map;
+	if (s->hdr->magic != MAGIC || s->hdr->ring_bytes != ring) {
+		rc = -EPROTO;
+		goto err_unmap;
+	}
+	/*
+	 * Fault every page in now, so that no page fault lands in a timed
+	 * loop the first time the ring wraps.  Without it (before 5.14) the
+	 * first pass through the ring pays for them.
+	 */
+	madvise(map, len, MADV_POPULATE_WRITE);
+	s->map_bytes = len;
+	s->tx = &s->hdr->ring[tx];
+	s->rx = &s->hdr->ring[!tx];
+	s->tx_data = map + HDR_BYTES + (size_t)tx * ring;
+	s->rx_data = map + HDR_BYTES + (size_t)!tx * ring;
+	s->mask = ring - 1;
+	s->tx_head = atomic_load(&s->tx->head);
+	s->tx_tail_seen = atomic_load(&s->tx->tail);
+	s->rx_tail = atomic_load(&s->rx->tail);
+	s->rx_head_seen = s->rx_tail;
+	s->closed = &s->hdr->closed[side];
+	s->peer_closed = &s->hdr->closed[!side];
+	s->spin = s->hdr->spin;
+	s->sig_seen = ipc_tp_signals;
+	ep->ops = ch->ops;
+	ep->rfd = -1;
+	ep->wfd = -1;
+	ep->priv = s;
+	goto out;
+err_unmap:
+	munmap(map, len);
+err_free:
+	free(s);
+out:
+	return rc;
+}
+
+static long futex(_Atomic uint32_t *addr, int op, uint32_t val,
+		  const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+/*
+ * After publishing a change the other side may sleep on: wake it if its
+ * flag says so.  The fence pairs with the one in wait_change (a store of
+ * the flag, then a load of the index): either the sleeper sees the change,
+ * or this load sees its flag.
+ */
+static inline void wake_sleeper(_Atomic uint32_t *flag)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(flag, memory_order_relaxed) &&
+	    atomic_exchange_explicit(flag, 0, memory_order_relaxed))
+		futex(flag, FUTEX_WAKE, 1, NULL);
+}
+
+/* A signal arrived since this side last looked: -EINTR, once. */
+static inline int signalled(struct shm_ep *s)
+{
+	sig_atomic_t now = ipc_tp_signals;
+
+	if (now == s->sig_seen)
+		return 0;
+	s->sig_seen = now;
+	return -EINTR;
+}
+
+/*
+ * Wait until *@word is no longer @seen or the peer closed: 0 (the caller
+ * looks again), or -EINTR after a signal.  Spin mode only spins; futex mode
+ * spins briefly, then raises @flag and sleeps until the other side clears
+ * it and wakes it (see wake_sleeper), or SLEEP_NS passed.
+ */
+static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
+		       _Atomic uint64_t *word, uint64_t seen)
+{
+	const struct timespec nap = { 0, SLEEP_NS };
+	unsigned i;
+	long rc;
+
+	for (i = 1;; i++) {
+		if (atomic_load_explicit(word, memory_order_acquire) != seen ||
+		    atomic_load_explicit(s->peer_closed, memory_order_acquire))
+			return 0;
+		if (signalled(s))
+			return -EINTR;
+		if (s->spin || i < FUTEX_SPINS) {
+			cpu_relax();
+			if (i % SPIN_YIELD == 0)
+				sched_yield();
+			continue;
+		}
+		atomic_store_explicit(flag, 1, memory_order_seq_cst);
+		if (atomic_load_explicit(word, memory_order_seq_cst) != seen ||
+		    atomic_load_explicit(s->peer_closed,
+					 memory_order_seq_cst)) {
+			atomic_store_explicit(flag, 0, memory_order_relaxed);
+			return 0;
+		}
+		rc = futex(flag, FUTEX_WAIT, 1, &nap);
+		atomic_store_explicit(flag, 0, memory_order_relaxed);
+		if (rc < 0 && errno == EINTR) {
+			s->sig_seen = ipc_tp_signals;
+			return -EINTR;
+		}
+		/* Woken, timed out, or the flag was already cleared. */
+	}
+}
+
+static void copy_in(uint8_t *ring, uint64_t mask, uint64_t pos,
+		    const void *src, size_t len)
+{
+	size_t off = pos & mask, room = mask + 1 - off;
+
+	if (len <= room) {
+		memcpy(ring + off, src, len);
+		return;
+	}
+	memcpy(ring + off, src, room);
+	memcpy(ring, (const uint8_t *)src + room, len - room);
+}
+
+static void copy_out(void *dst, const uint8_t *ring, uint64_t mask,
+		     uint64_t pos, size_t len)
+{
+	size_t off = pos & mask, room = mask + 1 - off;
+
+	if (len <= room) {
+		memcpy(dst, ring + off, len);
+		return;
+	}
+	memcpy(dst, ring + off, room);
+	memcpy((uint8_t *)dst + room, ring, len - room);
+}
+
+static inline uint64_t rec_bytes(uint64_t len)
+{
+	return REC_HDR + ((len + 7) & ~(uint64_t)7);
+}
+
+static ssize_t shm_send(struct ipc_ep *ep, const void *buf, size_t len)
+{
+	struct shm_ep *s = ep->priv;
+	uint64_t head, need;
+	int rc;
+
+	if (!s)
+		return -EBADF;
+	if (len > s->mask + 1 - REC_HDR)
+		return -EMSGSIZE;
+	if (atomic_load_explicit(s->peer_closed, memory_order_relaxed))
+		return -EPIPE;
+	head = s->tx_head;
+	need = rec_bytes(len);
+	while (s->mask + 1 - (head - s->tx_tail_seen) < need) {
+		s->tx_tail_seen =
+			atomic_load_explicit(&s->tx->tail, memory_order_acquire);
+		if (s->mask + 1 - (head - s->tx_tail_seen) >= need)
+			break;
+		if (atomic_load_explicit(s->peer_closed, memory_order_acquire))
+			return -EPIPE;
+		rc = wait_change(s, &s->tx->prod_sleep, &s->tx->tail,
+				 s->tx_tail_seen);
+		if (rc)
+			return rc;
+	}
+	*(uint64_t *)(s->tx_data + (head & s->mask)) = len;
+	copy_in(s->tx_data, s->mask, head + REC_HDR, buf, len);
+	s->tx_head = head + need;
+	atomic_store_explicit(&s->tx->head, s->tx_head, memory_order_release);
+	if (!s->spin)
+		wake_sleeper(&s->tx->cons_sleep);
+	return (ssize_t)len;
+}
+
+static ssize_t shm_recv(struct ipc_ep *ep, void *buf, size_t len)
+{
+	struct shm_ep *s = ep->priv;
+	uint64_t tail, head, n;
+	ssize_t rc;
+
+	if (!s)
+		return -EBADF;
+	tail = s->rx_tail;
+	while (s->rx_head_seen == tail) {
+		head = atomic_load_explicit(&s->rx->head, memory_order_acquire);
+		if (head != tail) {
+			s->rx_head_seen = head;
+			break;
+		}
+		if (atomic_load_explicit(s->peer_closed,
+					 memory_order_acquire)) {
+			/* What was sent before the close is still read. */
+			head = atomic_load_explicit(&s->rx->head,
+						    memory_order_acquire);
+			if (head == tail)
+				return 0;
+			continue;
+		}
+		rc = wait_change(s, &s->rx->cons_sleep, &s->rx->head, tail);
+		if (rc)
+			return rc;
+	}
+	n = *(const uint64_t *)(s->rx_data + (tail & s->mask));
+	if (n > s->mask + 1 - REC_HDR)
+		return -EPROTO; /* not a record: the ring is corrupt */
+	if (n > len) {
+		rc = -EMSGSIZE; /* dropped, as a datagram socket does */
+	} else {
+		copy_out(buf, s->rx_data, s->mask, tail + REC_HDR, n);
+		rc = (ssize_t)n;
+	}
+	s->rx_tail = tail + rec_bytes(n);
+	atomic_store_explicit(&s->rx->tail, s->rx_tail, memory_order_release);
+	if (!s->spin)
+		wake_sleeper(&s->rx->prod_sleep);
+	return rc;
+}
+
+/*
+ * Say so in shared memory, then wake the peer wherever it sleeps: waiting
+ * for data on our tx ring, or for room on our rx ring.  A receive that
+ * finds the ring empty and the peer closed returns end of stream (0), a
+ * send returns -EPIPE.
+ */
+static void shm_close(struct ipc_ep *ep)
+{
+	struct shm_ep *s = ep->priv;
+
+	if (s) {
+		atomic_store_explicit(s->closed, 1, memory_order_seq_cst);
+		wake_sleeper(&s->tx->cons_sleep);
+		wake_sleeper(&s->rx->prod_sleep);
+		munmap(s->hdr, s->map_bytes);
+		free(s);
+	}
+	ep->priv = NULL;
+	ep->rfd = -1;
+	ep->wfd = -1;
+}
+
+static void shm_teardown(struct ipc_chan *ch)
+{
+	tp_chan_release(ch);
+}
+
+/*
+ * No IPC_TP_EMPTY_MSG: a 0-byte receive means the peer closed, so a 0-byte
+ * message goes as a 1-byte token, as on unix-seqpacket.  No IPC_TP_FD:
+ * poll, epoll and io_uring have nothing to wait on.
+ */
+const struct ipc_transport_ops ipc_tp_shm = {
+	.name = "shm",
+	.help = "shared-memory rings (memfd), one per direction; "
+		"--shm-wait spin|futex",
+	.caps = IPC_TP_MSG,
+	.probe = shm_probe,
+	.check = shm_check,
+	.max_msg = shm_max_msg,
+	.setup = shm_setup,
+	.open = shm_open_ep,
+	.send = shm_send,
+	.recv = shm_recv,
+	.close = shm_close,
+	.teardown = shm_teardown,
+};
