@@ -17,6 +17,10 @@ const struct ipc_transport_ops *const ipc_transports[] = {
 	&ipc_tp_tcp6,
 	&ipc_tp_udp,
 	&ipc_tp_udp6,
+	&ipc_tp_shm,
+	&ipc_tp_mq,
+	&ipc_tp_pty,
+	&ipc_tp_serial,
 	NULL,
 };
 

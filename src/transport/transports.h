@@ -20,6 +20,10 @@ extern const struct ipc_transport_ops ipc_tp_tcp;
 extern const struct ipc_transport_ops ipc_tp_tcp6;
 extern const struct ipc_transport_ops ipc_tp_udp;
 extern const struct ipc_transport_ops ipc_tp_udp6;
+extern const struct ipc_transport_ops ipc_tp_shm;
+extern const struct ipc_transport_ops ipc_tp_mq;
+extern const struct ipc_transport_ops ipc_tp_pty;
+extern const struct ipc_transport_ops ipc_tp_serial;
 
 /*
  * Listen backlog of connection-oriented transports.  A connect/close
@@ -109,6 +113,15 @@ int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
 
 /* UDP over @family loopback: two sockets connected to each other. */
 int tp_udp_setup(struct ipc_chan *ch, int family);
+
+/*
+ * Terminals (pty, serial): raw mode with VMIN 1, and read()/write() that
+ * turn the EIO of a tty whose other side went away into end of stream (0)
+ * and -EPIPE.
+ */
+int tp_tty_raw(int fd);
+ssize_t tp_tty_send(struct ipc_ep *ep, const void *buf, size_t len);
+ssize_t tp_tty_recv(struct ipc_ep *ep, void *buf, size_t len);
 
 /* Take the fd slot of @side (slot i holds side i) as both rfd and wfd. */
 int tp_open_slot(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
