@@ -80,6 +80,7 @@ struct cli_optgroup {
 };
 
 extern const struct cli_optgroup cli_opts_core;
+extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

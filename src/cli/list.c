@@ -15,11 +15,15 @@ static void caps_words(unsigned caps, char *buf, size_t len)
 int cli_list(void)
 {
 	char why[192], caps[64];
+	struct ipc_runopts ro;
 
+	/* check() with the default options: what works without any. */
+	ipc_runopts_default(&ro);
 	printf("transports:\n");
 	for (size_t i = 0; ipc_transports[i]; i++) {
 		const struct ipc_transport_ops *tp = ipc_transports[i];
-		bool ok = !tp->probe || !tp->probe(why, sizeof(why));
+		bool ok = (!tp->probe || !tp->probe(why, sizeof(why))) &&
+			  (!tp->check || !tp->check(&ro.tp, why, sizeof(why)));
 
 		caps_words(tp->caps, caps, sizeof(caps));
 		printf("  %-15s %-4s %-24s %s\n", tp->name, ok ? "ok" : "no",

@@ -317,6 +317,7 @@ const struct cli_optgroup cli_opts_core = {
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_core,
+	&cli_opts_transport,
 	NULL,
 };
 

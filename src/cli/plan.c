@@ -172,7 +172,9 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 				ipc_transport_find(tnames[t]);
 
 			why[0] = '\0';
-			if (tp->probe && tp->probe(why, sizeof(why))) {
+			if ((tp->probe && tp->probe(why, sizeof(why))) ||
+			    (tp->check &&
+			     tp->check(&cfg->ro.tp, why, sizeof(why)))) {
 				snprintf(what, sizeof(what), "transport %s",
 					 tp->name);
 				err = add_skip(p, what, why);

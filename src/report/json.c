@@ -159,6 +159,30 @@ static json_t *jcpu(int cpu)
 	return cpu < 0 ? json_null() : json_integer(cpu);
 }
 
+/*
+ * The transport options added with shm, mq, pty and serial: busy polling,
+ * the shm ring, the serial ports (null when none was given).  Zero means
+ * the system's or the transport's default, as for sndbuf and rcvbuf.
+ */
+static void tp_config(struct jdoc *d, json_t *o, const struct ipc_tp_opts *tp)
+{
+	json_t *dev;
+
+	put(d, o, "busy_poll_us", json_integer(tp->busy_poll_us));
+	put_u64(d, o, "shm_bytes", tp->shm_bytes);
+	put(d, o, "shm_wait",
+	    json_string(tp->shm_wait == IPC_SHM_SPIN ? "spin" : "futex"));
+	if (tp->device[0] && tp->device[1]) {
+		dev = arr_new(d);
+		append(d, dev, jstr(tp->device[0]));
+		append(d, dev, jstr(tp->device[1]));
+	} else {
+		dev = json_null();
+	}
+	put(d, o, "device", dev);
+	put(d, o, "baud", json_integer(tp->baud));
+}
+
 static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 {
 	json_t *o = obj_new(d);
@@ -179,6 +203,7 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 	put(d, o, "nodelay", json_boolean(ro->tp.nodelay));
 	put(d, o, "sndbuf", json_integer(ro->tp.sndbuf));
 	put(d, o, "rcvbuf", json_integer(ro->tp.rcvbuf));
+	tp_config(d, o, &ro->tp);
 	return o;
 }
 
