@@ -14,7 +14,7 @@ is_rc 0 "--version exits 0"
 check "--version prints a version" grep -q "^ipcperf " "$out"
 run list
 is_rc 0 "list exits 0"
-for t in pipe fifo socketpair unix unix-dgram unix-seqpacket tcp tcp6 udp udp6; do
+for t in pipe fifo socketpair unix unix-dgram unix-seqpacket tcp tcp6 udp udp6 shm mq pty serial; do
 	check "list shows $t" grep -q "^  $t " "$out"
 done
 
