@@ -43,7 +43,12 @@
 #define HDR_BYTES 4096u
 #define REC_HDR 8u
 
-/* Ring sizes: a power of two, 4 KiB to 1 GiB, 1 MiB unless told. */
+/*
+ * Ring sizes: a power of two, 4 KiB to 1 GiB, 4 MiB unless told.  Why 4:
+ * the largest message of unix-dgram too, and stream throughput of 64 KiB
+ * messages grew with the ring on a 2-CPU Zen 4 (1 MiB L2 each, 32 MiB L3
+ * shared): medians of 7 runs 10, 11, 13, 17 GB/s for 1, 2, 4, 8 MiB.
+ */
 #define RING_MIN (4u << 10)
 #define RING_MAX (1u << 30)
 #define RING_DEFAULT IPC_SHM_BYTES_DEFAULT

@@ -370,7 +370,7 @@ static void limits(void)
 	is_int(tp->check(&o, why, sizeof(why)), "==", 0,
 	       "the default ring is fine");
 	is_int(tp->max_msg(&o), "==", IPC_SHM_BYTES_DEFAULT - 8,
-	       "the default ring carries 1 MiB - 8");
+	       "the default ring carries 4 MiB - 8");
 }
 
 int main(void)
