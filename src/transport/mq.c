@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/transports.h"
@@ -34,6 +35,7 @@ static atomic_uint mq_seq;
 /* One endpoint: the queue's message size, and a buffer that holds one. */
 struct mq_ep {
 	size_t msgsize;
+	sig_atomic_t sig_seen; /* ipc_tp_signals when last looked at */
 	unsigned char bounce[];
 };
 
@@ -172,6 +174,7 @@ static int mq_open_ep(struct ipc_chan *ch, enum ipc_side side,
 		goto out;
 	}
 	m->msgsize = (size_t)attr.mq_msgsize;
+	m->sig_seen = ipc_tp_signals;
 	ep->ops = ch->ops;
 	ep->rfd = ipc_chan_take(ch, r);
 	ep->wfd = ipc_chan_take(ch, w);
@@ -180,11 +183,61 @@ out:
 	return rc;
 }
 
+/*
+ * A queue whose peer died stays open and silent: nothing but the SIGCHLD
+ * (or the runner's SIGUSR1) ends a wait on it, and one that lands between
+ * the caller's look at its stop flag and the blocking call would be lost.
+ * So every wait first looks at the signal count and then blocks for
+ * TP_WAIT_SLICE_NS at a time (CLOCK_REALTIME, as mq_timed* want it).
+ * Costs one clock read per call.
+ */
+static void slice_end(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_nsec += TP_WAIT_SLICE_NS;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
 static ssize_t mq_send_msg(struct ipc_ep *ep, const void *buf, size_t len)
 {
-	if (mq_send((mqd_t)ep->wfd, buf, len, 0) < 0)
-		return -errno;
-	return (ssize_t)len;
+	struct mq_ep *m = ep->priv;
+	struct timespec ts;
+	int rc;
+
+	if (!m)
+		return -EBADF;
+	for (;;) {
+		rc = tp_signalled(&m->sig_seen);
+		if (rc)
+			return rc;
+		slice_end(&ts);
+		if (mq_timedsend((mqd_t)ep->wfd, buf, len, 0, &ts) == 0)
+			return (ssize_t)len;
+		if (errno != ETIMEDOUT)
+			return -errno;
+	}
+}
+
+static ssize_t mq_recv_wait(struct mq_ep *m, int fd, void *buf, size_t len)
+{
+	struct timespec ts;
+	ssize_t n;
+	int rc;
+
+	for (;;) {
+		rc = tp_signalled(&m->sig_seen);
+		if (rc)
+			return rc;
+		slice_end(&ts);
+		n = mq_timedreceive((mqd_t)fd, buf, len, NULL, &ts);
+		if (n >= 0)
+			return n;
+		if (errno != ETIMEDOUT)
+			return -errno;
+	}
 }
 
 /*
@@ -199,13 +252,11 @@ static ssize_t mq_recv_msg(struct ipc_ep *ep, void *buf, size_t len)
 
 	if (!m)
 		return -EBADF;
-	if (len >= m->msgsize) {
-		n = mq_receive((mqd_t)ep->rfd, buf, len, NULL);
-		return n < 0 ? -errno : n;
-	}
-	n = mq_receive((mqd_t)ep->rfd, (char *)m->bounce, m->msgsize, NULL);
+	if (len >= m->msgsize)
+		return mq_recv_wait(m, ep->rfd, buf, len);
+	n = mq_recv_wait(m, ep->rfd, m->bounce, m->msgsize);
 	if (n < 0)
-		return -errno;
+		return n;
 	if ((size_t)n > len)
 		return -EMSGSIZE;
 	memcpy(buf, m->bounce, (size_t)n);

@@ -36,6 +36,16 @@ static const struct {
 	{ 3000000, B3000000 }, { 3500000, B3500000 }, { 4000000, B4000000 },
 };
 
+/*
+ * One endpoint: what to put back on its port, and the signal count.  A
+ * serial line shows nothing when the peer dies, so a read wakes up every
+ * VTIME to see whether a signal (SIGCHLD) came just before it blocked.
+ */
+struct serial_ep {
+	struct termios saved;
+	sig_atomic_t sig_seen;
+};
+
 /* What setup saved of each port, to put back when it is closed. */
 struct serial_chan {
 	struct termios saved[2]; /* by side */
@@ -102,8 +112,9 @@ static int port_setup(int fd, speed_t code, struct termios *saved,
 	t.c_cflag &= ~(tcflag_t)(CSIZE | PARENB | CSTOPB | CRTSCTS | HUPCL);
 	t.c_cflag |= CS8 | CLOCAL | CREAD;
 	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
+	/* A read returns at the first byte, or after VTIME with none. */
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = TP_WAIT_SLICE_NS / 100000000L; /* tenths of a second */
 	if (cfsetispeed(&t, code) < 0 || cfsetospeed(&t, code) < 0 ||
 	    tcsetattr(fd, TCSANOW, &t) < 0)
 		return -errno;
@@ -234,27 +245,51 @@ static int serial_open(struct ipc_chan *ch, enum ipc_side side,
 		       struct ipc_ep *ep)
 {
 	struct serial_chan *sc = ch->priv;
-	struct termios *saved;
+	struct serial_ep *se;
 	int rc;
 
 	if (!sc || ch->fd[side] < 0)
 		return -EBADF;
-	saved = malloc(sizeof(*saved));
-	if (!saved)
+	se = malloc(sizeof(*se));
+	if (!se)
 		return -ENOMEM;
-	*saved = sc->saved[side];
+	se->saved = sc->saved[side];
+	se->sig_seen = ipc_tp_signals;
 	rc = tp_open_slot(ch, side, ep);
 	if (rc < 0) {
-		free(saved);
+		free(se);
 		return rc;
 	}
-	ep->priv = saved;
+	ep->priv = se;
 	return 0;
+}
+
+/* A read that timed out (VTIME) is not end of stream: look and read again. */
+static ssize_t serial_recv(struct ipc_ep *ep, void *buf, size_t len)
+{
+	struct serial_ep *se = ep->priv;
+	ssize_t n;
+	int rc;
+
+	if (!se)
+		return -EBADF;
+	for (;;) {
+		rc = tp_signalled(&se->sig_seen);
+		if (rc)
+			return rc;
+		n = read(ep->rfd, buf, len);
+		if (n > 0)
+			return n;
+		if (n < 0)
+			return errno == EIO ? 0 : -errno;
+	}
 }
 
 static void serial_close(struct ipc_ep *ep)
 {
-	port_close(&ep->rfd, ep->priv);
+	struct serial_ep *se = ep->priv;
+
+	port_close(&ep->rfd, se ? &se->saved : NULL);
 	ep->wfd = -1;
 	free(ep->priv);
 	ep->priv = NULL;
@@ -281,7 +316,7 @@ const struct ipc_transport_ops ipc_tp_serial = {
 	.setup = serial_setup,
 	.open = serial_open,
 	.send = tp_tty_send,
-	.recv = tp_tty_recv,
+	.recv = serial_recv,
 	.close = serial_close,
 	.teardown = serial_teardown,
 };

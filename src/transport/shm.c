@@ -301,17 +301,6 @@ static inline void wake_sleeper(_Atomic uint32_t *flag)
 		futex(flag, FUTEX_WAKE, 1, NULL);
 }
 
-/* A signal arrived since this side last looked: -EINTR, once. */
-static inline int signalled(struct shm_ep *s)
-{
-	sig_atomic_t now = ipc_tp_signals;
-
-	if (now == s->sig_seen)
-		return 0;
-	s->sig_seen = now;
-	return -EINTR;
-}
-
 /*
  * Wait until *@word is no longer @seen or the peer closed: 0 (the caller
  * looks again), or -EINTR after a signal.  Spin mode only spins; futex mode
@@ -329,7 +318,7 @@ static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
 		if (atomic_load_explicit(word, memory_order_acquire) != seen ||
 		    atomic_load_explicit(s->peer_closed, memory_order_acquire))
 			return 0;
-		if (signalled(s))
+		if (tp_signalled(&s->sig_seen))
 			return -EINTR;
 		if (s->spin || i < FUTEX_SPINS) {
 			cpu_relax();

@@ -6,6 +6,7 @@
 #ifndef IPCPERF_TRANSPORTS_H
 #define IPCPERF_TRANSPORTS_H
 
+#include <errno.h>
 #include <sys/un.h>
 
 #include "ipcperf/transport.h"
@@ -113,6 +114,25 @@ int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
 
 /* UDP over @family loopback: two sockets connected to each other. */
 int tp_udp_setup(struct ipc_chan *ch, int family);
+
+/*
+ * -EINTR once for each signal counted (ipc_tp_signal_note) since *@seen,
+ * else 0.  A transport whose peer's death shows as nothing (no end of
+ * stream: mq, serial) checks it before it blocks and again every
+ * TP_WAIT_SLICE_NS of blocking: a SIGCHLD that lands just before the call
+ * then still ends the wait.
+ */
+static inline int tp_signalled(sig_atomic_t *seen)
+{
+	sig_atomic_t now = ipc_tp_signals;
+
+	if (now == *seen)
+		return 0;
+	*seen = now;
+	return -EINTR;
+}
+
+#define TP_WAIT_SLICE_NS 100000000L
 
 /*
  * Terminals (pty, serial): raw mode with VMIN 1, and read()/write() that
