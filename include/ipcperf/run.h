@@ -69,6 +69,7 @@ struct ipc_run_stats {
 	double bytes_per_s;  /* bytes / elapsed */
 	struct ipc_lat lat;  /* per-iteration time, ns */
 	uint64_t timer_ns;   /* cost of one clock read, measured before */
+	struct ipc_sock_info sock; /* the client's socket options as granted */
 };
 
 /* Everything measured for one case. */

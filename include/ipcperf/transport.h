@@ -202,6 +202,21 @@ static inline void ipc_tp_signal_note(void)
 	ipc_tp_signals = ipc_tp_signals + 1;
 }
 
+/* What the kernel granted a socket: its options read back after setup. */
+struct ipc_sock_info {
+	bool valid;       /* the endpoint is a socket and was read */
+	int sndbuf;       /* SO_SNDBUF, bytes (Linux doubles what is asked) */
+	int rcvbuf;       /* SO_RCVBUF, bytes */
+	int busy_poll_us; /* SO_BUSY_POLL, microseconds */
+	int nodelay;      /* TCP_NODELAY 0 or 1; -1 when not TCP */
+};
+
+/*
+ * Read back the options of @ep's send descriptor into @info.  0, or
+ * -ENOTSOCK (info->valid false) when the endpoint has no socket.
+ */
+int ipc_ep_sock_info(const struct ipc_ep *ep, struct ipc_sock_info *info);
+
 /* Put @fd in non-blocking mode (or back).  0 or -errno. */
 int ipc_fd_set_nonblock(int fd, bool on);
 

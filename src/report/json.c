@@ -183,6 +183,21 @@ static void tp_config(struct jdoc *d, json_t *o, const struct ipc_tp_opts *tp)
 	put(d, o, "baud", json_integer(tp->baud));
 }
 
+/* The client socket's options as the kernel granted them (first run). */
+static json_t *sock_obj(struct jdoc *d, const struct ipc_sock_info *si)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put(d, o, "sndbuf", json_integer(si->sndbuf));
+	put(d, o, "rcvbuf", json_integer(si->rcvbuf));
+	put(d, o, "busy_poll_us", json_integer(si->busy_poll_us));
+	put(d, o, "nodelay",
+	    si->nodelay < 0 ? json_null() : json_boolean(si->nodelay));
+	return o;
+}
+
 static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 {
 	json_t *o = obj_new(d);
@@ -386,6 +401,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		append(d, runs, run);
 	}
 	put(d, o, "runs", runs);
+	if (res->nruns && res->runs[0].sock.valid)
+		put(d, o, "socket", sock_obj(d, &res->runs[0].sock));
 	put(d, o, "summary", summary_obj(d, res));
 	append(d, d->results, o);
 	return d->err;

@@ -295,6 +295,7 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	char *err_buf = f->what;
 	const size_t err_len = sizeof(f->what);
 	struct ipc_ep ep = { .rfd = -1, .wfd = -1 };
+	struct ipc_sock_info sock;
 	struct ipc_tp_opts tpo = ro->tp;
 	struct peer p = { .cs = cs, .ro = ro, .b = b, .ctl = ctl };
 	struct ipc_chan ch;
@@ -343,6 +344,7 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			 strerror(-err));
 		goto out_peer;
 	}
+	ipc_ep_sock_info(&ep, &sock); /* before an engine changes flags */
 	pctx_init(&pc, &p, IPC_CLIENT, &ep, &run_stop);
 	err = cs->eng->attach(&pc.io);
 	if (err) {
@@ -354,6 +356,7 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	timer_ns = ipc_timer_cost_ns();
 	err = cs->pat->client(&pc);
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
+	st->sock = sock;
 	f->warm_done = pc.out.warmup_done;
 	if (err)
 		snprintf(err_buf, err_len, "%s", pc.out.what);

@@ -142,6 +142,37 @@ out:
 	return rc;
 }
 
+static int get_int(int fd, int level, int name, int *val)
+{
+	socklen_t len = sizeof(*val);
+
+	return getsockopt(fd, level, name, val, &len) < 0 ? -errno : 0;
+}
+
+int ipc_ep_sock_info(const struct ipc_ep *ep, struct ipc_sock_info *info)
+{
+	int fd = ep->wfd, type, rc;
+
+	memset(info, 0, sizeof(*info));
+	info->nodelay = -1;
+	if (fd < 0 || get_int(fd, SOL_SOCKET, SO_TYPE, &type) < 0)
+		return -ENOTSOCK;
+	rc = get_int(fd, SOL_SOCKET, SO_SNDBUF, &info->sndbuf);
+	if (!rc)
+		rc = get_int(fd, SOL_SOCKET, SO_RCVBUF, &info->rcvbuf);
+	if (!rc)
+		rc = get_int(fd, SOL_SOCKET, SO_BUSY_POLL, &info->busy_poll_us);
+	if (rc)
+		return rc;
+	/* TCP_NODELAY is refused by every socket but TCP's. */
+	if (type == SOCK_STREAM &&
+	    get_int(fd, IPPROTO_TCP, TCP_NODELAY, &info->nodelay) < 0)
+		info->nodelay = -1;
+	info->nodelay = info->nodelay > 0 ? 1 : info->nodelay;
+	info->valid = true;
+	return 0;
+}
+
 void tp_close_fd(int *fd)
 {
 	if (*fd >= 0)

@@ -130,7 +130,14 @@ fi
 is_rc 0 "socket options on tcp, unix, udp"
 jqt "sizes recorded" 'all(.results[]; .config.sndbuf == 65536 and .config.rcvbuf == 131072)'
 jqt "nodelay off recorded" 'all(.results[]; .config.nodelay == false)'
-[ -z "${skip_reason:-}" ] && jqt "busy poll recorded" 'all(.results[]; .config.busy_poll_us == 20)'
+jqt "what the kernel granted: at least the buffers asked for" \
+	'all(.results[]; .socket.sndbuf >= 65536 and .socket.rcvbuf >= 131072)'
+jqt "granted TCP_NODELAY off on tcp, null elsewhere" \
+	'all(.results[]; if .transport == "tcp" then .socket.nodelay == false else .socket.nodelay == null end)'
+[ -z "${skip_reason:-}" ] && jqt "busy poll recorded and granted" \
+	'all(.results[]; .config.busy_poll_us == 20 and .socket.busy_poll_us == 20)'
+run rr -t pipe,shm -n 10 -r 1 -f json
+jqt "no socket, no socket object" 'all(.results[]; has("socket") | not)'
 run rr -t tcp --sndbuf 0 -n 10
 is_rc 2 "--sndbuf 0: exit 2"
 run rr -t tcp --busy-poll -5 -n 10
