@@ -361,8 +361,9 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"usage: ipcperf [COMMAND] [OPTIONS]\n\n"
 			"Measure how fast messages cross a channel: round-trip "
 			"latency and\nthroughput of message passing over pipes, "
-			"FIFOs, Unix sockets, TCP\nand UDP on this machine, "
-			"with every payload checked.\n\ncommands:\n"
+			"FIFOs, Unix sockets, TCP\nand UDP, shared memory, "
+			"message queues, ptys and serial ports on this\n"
+			"machine, with every payload checked.\n\ncommands:\n"
 			"  %-8s %s\n", "(none)",
 			"the quick suite: rr 1 B and stream 64 KiB on every "
 			"transport");
@@ -409,9 +410,9 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		"        suffixes k, M, G (1024-based)\n"
 		"COUNTS  the same forms; suffixes k, M (1000-based)\n"
 		"TIME    5 (seconds), 5s, 500ms, 100us, 2m\n"
-		"\nA size of 0 is an empty datagram on udp, udp6 and "
-		"unix-dgram, and a\n1-byte token on byte streams and "
-		"unix-seqpacket (rates count payload\nbytes only).\n"
+		"\nA size of 0 is an empty datagram on udp, udp6, "
+		"unix-dgram and mq, and a\n1-byte token on byte streams, "
+		"unix-seqpacket and shm (rates count\npayload bytes only).\n"
 		"\nexit status: 0 all measured; 1 a measurement failed "
 		"(the others are\nstill reported); 2 bad usage or input.\n");
 }
