@@ -116,8 +116,9 @@ static int set_device(struct cli_config *c, const char *a)
 				   "--device: '%s' is not two ports", a);
 	if (n0 >= sizeof(device_buf[0]) ||
 	    strlen(second) >= sizeof(device_buf[1]))
-		return usage_error(NULL, "--device: a name in '%s' is too "
-					 "long",
+		return usage_error(NULL,
+				   "--device: a name in '%s' is too "
+				   "long",
 				   a);
 	memcpy(device_buf[0], a, n0);
 	device_buf[0][n0] = '\0';
@@ -142,29 +143,28 @@ static int set_baud(struct cli_config *c, const char *a)
 }
 
 static const struct cli_opt tp_opts[] = {
-	{ "sndbuf", 0, "BYTES", CMD_MEASURE,
-	  "SO_SNDBUF of socket transports [system default]", set_sndbuf },
-	{ "rcvbuf", 0, "BYTES", CMD_MEASURE,
-	  "SO_RCVBUF of socket transports [system default]", set_rcvbuf },
-	{ "nodelay", 0, NULL, CMD_MEASURE,
-	  "TCP_NODELAY on tcp and tcp6 [on]", set_nodelay },
-	{ "no-nodelay", 0, NULL, CMD_MEASURE,
-	  "leave Nagle's algorithm on (TCP_NODELAY off)", set_no_nodelay },
-	{ "busy-poll", 0, "USEC", CMD_MEASURE,
-	  "SO_BUSY_POLL on socket transports [system default]",
-	  set_busy_poll },
-	{ "shm-wait", 0, "MODE", CMD_MEASURE,
-	  "shm: spin (a CPU each, use --pin) or futex (sleep) [futex]",
-	  set_shm_wait },
-	{ "shm-size", 0, "BYTES", CMD_MEASURE,
-	  "shm: bytes of each ring, a power of two; messages up to 8 less "
-	  "[4M]",
-	  set_shm_size },
-	{ "device", 0, "C,S", CMD_MEASURE,
-	  "serial: the client's and the server's port (null-modem cable)",
-	  set_device },
-	{ "baud", 0, "N", CMD_MEASURE, "serial: line speed, 8N1 [115200]",
-	  set_baud },
+	{"sndbuf", 0, "BYTES", CMD_MEASURE,
+	 "SO_SNDBUF of socket transports [system default]", set_sndbuf},
+	{"rcvbuf", 0, "BYTES", CMD_MEASURE,
+	 "SO_RCVBUF of socket transports [system default]", set_rcvbuf},
+	{"nodelay", 0, NULL, CMD_MEASURE, "TCP_NODELAY on tcp and tcp6 [on]",
+	 set_nodelay},
+	{"no-nodelay", 0, NULL, CMD_MEASURE,
+	 "leave Nagle's algorithm on (TCP_NODELAY off)", set_no_nodelay},
+	{"busy-poll", 0, "USEC", CMD_MEASURE,
+	 "SO_BUSY_POLL on socket transports [system default]", set_busy_poll},
+	{"shm-wait", 0, "MODE", CMD_MEASURE,
+	 "shm: spin (a CPU each, use --pin) or futex (sleep) [futex]",
+	 set_shm_wait},
+	{"shm-size", 0, "BYTES", CMD_MEASURE,
+	 "shm: bytes of each ring, a power of two; messages up to 8 less "
+	 "[4M]",
+	 set_shm_size},
+	{"device", 0, "C,S", CMD_MEASURE,
+	 "serial: the client's and the server's port (null-modem cable)",
+	 set_device},
+	{"baud", 0, "N", CMD_MEASURE, "serial: line speed, 8N1 [115200]",
+	 set_baud},
 };
 
 /* Does the -t list name @name (or say all)? */
@@ -196,10 +196,11 @@ static int check_busy_poll(int us)
 	close(fd);
 	if (!rc)
 		return 0;
-	return usage_error("raising it above sysctl net.core.busy_read "
-			   "needs CAP_NET_ADMIN",
-			   "--busy-poll %d: the kernel refuses SO_BUSY_POLL: %s",
-			   us, strerror(-rc));
+	return usage_error(
+		"raising it above sysctl net.core.busy_read "
+		"needs CAP_NET_ADMIN",
+		"--busy-poll %d: the kernel refuses SO_BUSY_POLL: %s", us,
+		strerror(-rc));
 }
 
 static int tp_validate(struct cli_config *c)
@@ -235,12 +236,13 @@ static int tp_validate(struct cli_config *c)
 		c->ro.tp.baud = IPC_SERIAL_BAUD_DEFAULT;
 	tp = ipc_transport_find("serial");
 	if (tp && tp->check && tp->check(&c->ro.tp, why, sizeof(why)))
-		return usage_error(strstr(why, " baud ")
-					   ? "give a standard speed such as "
-					     "9600 or 115200"
-					   : "see the ports with: ls /dev/ttyS* "
-					     "/dev/ttyUSB* /dev/ttyACM*",
-				   "serial: %s", why);
+		return usage_error(
+			strstr(why, " baud ")
+				? "give a standard speed such as "
+				  "9600 or 115200"
+				: "see the ports with: ls /dev/ttyS* "
+				  "/dev/ttyUSB* /dev/ttyACM*",
+			"serial: %s", why);
 	return 0;
 }
 
