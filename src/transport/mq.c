@@ -65,7 +65,7 @@ static int mq_probe(char *why, size_t why_len)
 	mqd_t q;
 
 	snprintf(name, sizeof(name), "/ipcperf.%d.probe", (int)getpid());
-	q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
+	q = mq_open(name, O_RDWR | O_CREAT, 0600, &attr);
 	if (q == (mqd_t)-1) {
 		int rc = -errno;
 
@@ -90,6 +90,14 @@ static int queue_pair(const char *name, struct mq_attr *attr, int *rfd,
 	int rc = 0;
 
 	r = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, attr);
+	if (r == (mqd_t)-1 && errno == EEXIST) {
+		/*
+		 * Our PID is in the name: this one is a dead process's, one
+		 * killed inside its setup before it could unlink.
+		 */
+		mq_unlink(name);
+		r = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, attr);
+	}
 	if (r == (mqd_t)-1)
 		return -errno;
 	w = mq_open(name, O_WRONLY);
