@@ -63,8 +63,11 @@ for tp in shm mq pty; do
 done
 
 # shm's two ways of waiting, and a small ring that messages wrap around.
-run rr -t shm --shm-wait spin --pin split -n 2000 -r 2 -f json
-is_rc 0 "shm spin on two CPUs"
+# Spinning wants a CPU per side; on one CPU it still ends, yielding.
+SPLIT=""
+[ "$(nproc)" -ge 2 ] && SPLIT="--pin split"
+run rr -t shm --shm-wait spin $SPLIT -n 2000 -r 2 -f json
+is_rc 0 "shm spin ${SPLIT:-on one CPU}"
 jqt "shm spin recorded" '.results[0].config.shm_wait == "spin" and .results[0].status == "ok"'
 run stream -t shm --shm-size 4k --size 1000 --count 100 -n 3 -r 1 -f json
 is_rc 0 "shm with a 4 KiB ring"
@@ -202,11 +205,11 @@ interrupt() { # interrupt SIGNAL TRANSPORT PLACEMENT [OPTIONS...]
 }
 
 kill_peer shm
-kill_peer shm --shm-wait spin --pin split
+kill_peer shm --shm-wait spin $SPLIT
 kill_peer mq
 kill_peer pty
 interrupt INT shm process
-interrupt INT shm thread --shm-wait spin --pin split
+interrupt INT shm thread --shm-wait spin $SPLIT
 interrupt TERM mq process
 interrupt INT pty thread
 
