@@ -15,6 +15,9 @@ extern volatile sig_atomic_t run_stop;
 /* A forked peer's stop flag: set when the runner sends SIGUSR1. */
 extern volatile sig_atomic_t peer_stop;
 
+/* Stop the timer a stop request armed (see sys.c); after each run. */
+void run_nudge_disarm(void);
+
 /* In a freshly forked peer: its own signal dispositions. */
 void run_signals_peer_process(void);
 

@@ -160,6 +160,7 @@ static int peer_start(struct peer *p)
 		sigaddset(&block, SIGHUP);
 		sigaddset(&block, SIGCHLD);
 		sigaddset(&block, SIGUSR2);
+		sigaddset(&block, SIGALRM);
 		pthread_sigmask(SIG_BLOCK, &block, &old);
 		p->client = pthread_self();
 		err = -pthread_create(&p->thread, NULL, peer_thread, p);
@@ -190,7 +191,8 @@ static void sleep_ms(long ms)
 	struct timespec ts = { .tv_sec = ms / 1000,
 			       .tv_nsec = (ms % 1000) * 1000000L };
 
-	nanosleep(&ts, NULL);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		; /* the stop timer may interrupt it */
 }
 
 /*
@@ -380,6 +382,7 @@ out_peer:
 		f->story[0] = '\0';
 	}
 out_teardown:
+	run_nudge_disarm();
 	cs->tp->teardown(&ch);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved), &saved);

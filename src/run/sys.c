@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_internal.h"
@@ -18,6 +20,36 @@
 volatile sig_atomic_t ipc_interrupted;
 volatile sig_atomic_t run_stop;
 volatile sig_atomic_t peer_stop;
+
+/*
+ * A stop (Ctrl-C, a dead peer) is seen by a blocked call as EINTR.  But a
+ * signal that lands just before the client enters a blocking receive is
+ * seen by nobody, and on a transport with no end of stream (unix-dgram,
+ * mq) that receive would wait forever.  So a stop also arms this timer,
+ * which keeps interrupting every 20 ms until the runner disarms it after
+ * the run.
+ */
+static timer_t nudge;
+static bool nudge_ok;
+
+static void nudge_arm(void)
+{
+	const struct itimerspec every = {
+		.it_interval = { .tv_nsec = 20000000 },
+		.it_value = { .tv_nsec = 20000000 },
+	};
+
+	if (nudge_ok)
+		timer_settime(nudge, 0, &every, NULL); /* async-signal-safe */
+}
+
+void run_nudge_disarm(void)
+{
+	const struct itimerspec off = { 0 };
+
+	if (nudge_ok)
+		timer_settime(nudge, 0, &off, NULL);
+}
 
 /*
  * Each handler also counts the signal for transports that wait in user
@@ -28,12 +60,21 @@ static void on_interrupt(int sig)
 	ipc_interrupted = sig;
 	run_stop = 1;
 	ipc_tp_signal_note();
+	nudge_arm();
 }
 
 static void on_peer_gone(int sig)
 {
 	(void)sig;
 	run_stop = 1;
+	ipc_tp_signal_note();
+	nudge_arm();
+}
+
+/* The nudge only interrupts; the flag that says why was set already. */
+static void on_nudge(int sig)
+{
+	(void)sig;
 	ipc_tp_signal_note();
 }
 
@@ -66,6 +107,15 @@ int ipc_signals_install(void)
 	err = err ?: handle(SIGUSR2, on_peer_gone, 0);
 	err = err ?: handle(SIGUSR1, on_stop, 0);
 	err = err ?: handle(SIGPIPE, SIG_IGN, 0);
+	err = err ?: handle(SIGALRM, on_nudge, 0);
+	if (!err && !nudge_ok) {
+		struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL,
+				       .sigev_signo = SIGALRM };
+
+		if (timer_create(CLOCK_MONOTONIC, &ev, &nudge))
+			return -errno;
+		nudge_ok = true;
+	}
 	return err;
 }
 
@@ -76,6 +126,7 @@ void run_signals_peer_process(void)
 	handle(SIGTERM, SIG_DFL, 0);
 	handle(SIGCHLD, SIG_DFL, 0);
 	handle(SIGUSR2, SIG_DFL, 0);
+	handle(SIGALRM, SIG_IGN, 0);
 	handle(SIGUSR1, on_stop, 0);
 	handle(SIGPIPE, SIG_IGN, 0);
 }
