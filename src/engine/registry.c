@@ -10,6 +10,11 @@
 const struct ipc_engine_ops *const ipc_engines[] = {
 	&ipc_eng_blocking,
 	&ipc_eng_poll,
+	&ipc_eng_epoll,
+#if IPC_HAVE_URING
+	&ipc_eng_io_uring,
+#endif
+	&ipc_eng_busy,
 	NULL,
 };
 
