@@ -102,10 +102,11 @@ struct ipc_engine_ops {
 	void (*detach)(struct ipc_io *io);
 
 	/*
-	 * Optional.  Move an attached @io to another endpoint @ep (a new
-	 * connection), keeping what does not depend on the endpoint: an
-	 * epoll set, a ring.  The old endpoint is the caller's to close
-	 * afterwards.  NULL: the caller detaches and attaches again.
+	 * Optional.  Move an attached @io from io->ep (still open, or NULL)
+	 * to endpoint @ep (a new connection, or NULL to let go of io->ep
+	 * before the caller closes it), keeping what does not depend on the
+	 * endpoint: an epoll set, a ring.  detach() works whatever io->ep
+	 * is.  NULL slot: the caller detaches and attaches again.
 	 */
 	int (*reattach)(struct ipc_io *io, struct ipc_ep *ep);
 

@@ -64,6 +64,8 @@ static void bz_detach(struct ipc_io *io)
 {
 	struct ipc_ep *ep = io->ep;
 
+	if (!ep)
+		return;
 	if (ep->rfd >= 0)
 		ipc_fd_set_nonblock(ep->rfd, false);
 	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
@@ -76,6 +78,8 @@ static int bz_reattach(struct ipc_io *io, struct ipc_ep *ep)
 	int err;
 
 	io->ep = ep;
+	if (!ep)
+		return 0;
 	err = bz_attach(io);
 	if (err)
 		io->ep = old;

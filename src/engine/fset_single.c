@@ -92,10 +92,13 @@ void eng_fs1_detach(struct ipc_io *io)
 int eng_fs1_reattach(struct ipc_io *io, struct ipc_ep *ep)
 {
 	const struct ipc_engine_ops *e = io->eng;
-	int err;
+	int err = 0;
 
-	err = e->fs_del(set_of(io), FLOW);
+	if (io->ep)
+		err = e->fs_del(set_of(io), FLOW);
 	if (!err)
+		io->ep = NULL;
+	if (!err && ep)
 		err = e->fs_add(set_of(io), FLOW, ep);
 	if (!err)
 		io->ep = ep;

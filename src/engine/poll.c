@@ -90,6 +90,8 @@ static int pl_reattach(struct ipc_io *io, struct ipc_ep *ep)
 	int err;
 
 	io->ep = ep;
+	if (!ep)
+		return 0;
 	err = pl_attach(io);
 	if (err)
 		io->ep = old;
@@ -107,6 +109,8 @@ static void pl_detach(struct ipc_io *io)
 {
 	struct ipc_ep *ep = io->ep;
 
+	if (!ep)
+		return;
 	if (ep->rfd >= 0)
 		ipc_fd_set_nonblock(ep->rfd, false);
 	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
