@@ -53,6 +53,7 @@ struct cflow {
 	uint64_t t0;          /* when the current request began (sample) */
 	uint64_t due;         /* open loop: when the next one is due */
 	uint64_t count;       /* measured replies */
+	uint64_t end;         /* when its last measured reply came */
 	size_t sent, got;     /* progress of the current exchange */
 	bool busy;            /* a request is in flight */
 };
@@ -290,6 +291,7 @@ static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	if (rec) {
 		ipc_hist_record(th->hist, t1 - x->t0);
 		x->count++;
+		x->end = t1;
 		th->replies++;
 		th->end_ns = t1;
 	} else {
@@ -498,34 +500,36 @@ out:
 	return NULL;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_rate(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* Each flow's replies per second over the run: slowest, median, fastest. */
+/*
+ * Each flow's replies per second, over its own time from the start to its
+ * last reply (with -n every flow does the same count; a slighted flow
+ * takes longer), then the slowest, the median and the fastest.  A flow
+ * that got no reply at all runs at 0.
+ */
 static void fairness(struct ipc_pctx *c, const struct cflow *fl, uint64_t n,
-		     uint64_t *counts)
+		     uint64_t start, double *rates)
 {
-	double s = c->out.elapsed_ns / 1e9;
-
 	for (uint64_t g = 0; g < n; g++)
-		counts[g] = fl[g].count;
-	qsort(counts, n, sizeof(*counts), cmp_u64);
+		rates[g] = fl[g].count && fl[g].end > start
+				   ? fl[g].count / ((fl[g].end - start) / 1e9)
+				   : 0;
+	qsort(rates, n, sizeof(*rates), cmp_rate);
 	c->out.flows.flows = n;
-	if (s <= 0)
-		return;
-	c->out.flows.rate_min = counts[0] / s;
-	c->out.flows.rate_max = counts[n - 1] / s;
+	c->out.flows.rate_min = rates[0];
+	c->out.flows.rate_max = rates[n - 1];
 	c->out.flows.rate_median =
-		n % 2 ? counts[n / 2] / s
-		      : (counts[n / 2 - 1] + counts[n / 2]) / 2.0 / s;
+		n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
 }
 
 /* After the threads: merge what they measured into c->out and c->hist. */
-static void gather(struct ipc_pctx *c, struct shared *sh, uint64_t *counts,
+static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		   const struct cflow *fl)
 {
 	const struct ipc_pout *first = NULL;
@@ -555,7 +559,7 @@ static void gather(struct ipc_pctx *c, struct shared *sh, uint64_t *counts,
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
 	if (c->out.done)
-		fairness(c, fl, c->cs->flows, counts);
+		fairness(c, fl, c->cs->flows, sh->start_ns, rates);
 	if (first && !c->out.err) {
 		c->out.err = first->err;
 		snprintf(c->out.what, sizeof(c->out.what), "%s", first->what);
@@ -615,7 +619,7 @@ static int ld_client(struct ipc_pctx *c)
 	struct cflow *fl = calloc(nfl, sizeof(*fl));
 	uint8_t *bufs = malloc(nfl * (ss + rs));
 	uint32_t *heaps = calloc(nfl, sizeof(*heaps));
-	uint64_t *counts = calloc(nfl, sizeof(*counts));
+	double *rates = calloc(nfl, sizeof(*rates));
 	struct shared sh = {.nth = nth};
 	uint64_t g = 0, opened = 0;
 	bool barriers = false;
@@ -623,7 +627,7 @@ static int ld_client(struct ipc_pctx *c)
 
 	c->out.loss.counted = false;
 	sh.th = calloc(nth, sizeof(*sh.th));
-	if (!fl || !bufs || !heaps || !counts || !sh.th) {
+	if (!fl || !bufs || !heaps || !rates || !sh.th) {
 		err = msg_fail(c, -ENOMEM, "allocate the flows");
 		goto out_free;
 	}
@@ -670,7 +674,7 @@ static int ld_client(struct ipc_pctx *c)
 		}
 	}
 	start_threads(&sh);
-	gather(c, &sh, counts, fl);
+	gather(c, &sh, rates, fl);
 	err = c->out.err;
 out_close:
 	for (g = 0; g < opened; g++)
@@ -685,7 +689,7 @@ out_free:
 	for (unsigned i = 0; sh.th && i < nth; i++)
 		ipc_hist_free(sh.th[i].hist);
 	free(sh.th);
-	free(counts);
+	free(rates);
 	free(heaps);
 	free(bufs);
 	free(fl);
