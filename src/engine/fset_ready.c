@@ -44,6 +44,7 @@ struct ipc_fset {
 	struct epoll_event *evs; /* their event buffer, max entries */
 	struct pollfd *pfds;     /* poll: 2 per flow (rfd, then wfd) */
 	uint32_t npfds;          /* poll: entries in use */
+	bool no_pwait2;          /* epoll_pwait2 is missing (before 5.11) */
 };
 
 static bool split(const struct ipc_ep *ep)
@@ -393,10 +394,22 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 		}
 		return n;
 	}
-	if (fs->how == EW_SPIN)
+	if (fs->how == EW_SPIN) {
 		n = epoll_wait(fs->epfd, fs->evs, (int)fs->max, 0);
-	else
+	} else if (!fs->no_pwait2) {
 		n = epoll_pwait2(fs->epfd, fs->evs, (int)fs->max, tp, NULL);
+		if (n < 0 && errno == ENOSYS) {
+			fs->no_pwait2 = true;
+			return backend_wait(fs, timeout_ns);
+		}
+	} else {
+		/* Milliseconds, rounded up: never wake before the time. */
+		int ms = timeout_ns < 0	   ? -1
+			 : timeout_ns == 0 ? 0
+					   : eng_timeout_ms((uint64_t)timeout_ns);
+
+		n = epoll_wait(fs->epfd, fs->evs, (int)fs->max, ms);
+	}
 	if (n < 0)
 		return -errno;
 	for (i = 0; i < (uint32_t)n; i++) {
