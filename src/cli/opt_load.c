@@ -56,8 +56,8 @@ static int load_validate(struct cli_config *c)
 				   (unsigned long long)c->threads,
 				   (unsigned long long)c->flows);
 	if (!(c->set & (SET_ITER | SET_DUR)))
-		c->ro.iterations = c->flows * 10 > 10000 ? c->flows * 10
-							 : 10000;
+		c->ro.iterations =
+			c->flows * 10 > 10000 ? c->flows * 10 : 10000;
 	if ((c->set & SET_ITER) && c->ro.iterations < c->flows)
 		return usage_error("give each flow at least one request",
 				   "--iterations %llu is fewer than the %llu "
@@ -72,14 +72,14 @@ static int load_validate(struct cli_config *c)
 }
 
 static const struct cli_opt load_opts[] = {
-	{ "flows", 'c', "N", CMD_LOAD,
-	  "concurrent flows (connections) [10]", set_flows },
-	{ "threads", 0, "T", CMD_LOAD,
-	  "client threads the flows are spread over [1]", set_threads },
-	{ "rate", 0, "R", CMD_LOAD,
-	  "open loop: R requests/s in total, latency from each request's "
-	  "intended send time [closed loop]",
-	  set_rate },
+	{"flows", 'c', "N", CMD_LOAD, "concurrent flows (connections) [10]",
+	 set_flows},
+	{"threads", 0, "T", CMD_LOAD,
+	 "client threads the flows are spread over [1]", set_threads},
+	{"rate", 0, "R", CMD_LOAD,
+	 "open loop: R requests/s in total, latency from each request's "
+	 "intended send time [closed loop]",
+	 set_rate},
 };
 
 const struct cli_optgroup cli_opts_load = {

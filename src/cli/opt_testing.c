@@ -44,19 +44,21 @@ static int set_stall(struct cli_config *c, const char *a)
 	c->ro.faults.stall_every = every;
 	return 0;
 bad:
-	return usage_error("write --peer-stall N:TIME, such as 1000:50ms (every "
-			   "1000th request waits 50 ms)",
-			   "--peer-stall: bad value '%s'", a);
+	return usage_error(
+		"write --peer-stall N:TIME, such as 1000:50ms (every "
+		"1000th request waits 50 ms)",
+		"--peer-stall: bad value '%s'", a);
 }
 
 static const struct cli_opt testing_opts[] = {
-	{ "peer-drop", 0, "PCT", CMD_RR | CMD_STREAM,
-	  "testing aid: on lossy transports the peer ignores PCT% of requests "
-	  "(rr) or messages (stream), spread evenly [0]",
-	  set_drop },
-	{ "peer-stall", 0, "N:TIME", CMD_RR | CMD_CRR | CMD_LOAD,
-	  "testing aid: the peer waits TIME before answering every Nth "
-	  "request", set_stall },
+	{"peer-drop", 0, "PCT", CMD_RR | CMD_STREAM,
+	 "testing aid: on lossy transports the peer ignores PCT% of requests "
+	 "(rr) or messages (stream), spread evenly [0]",
+	 set_drop},
+	{"peer-stall", 0, "N:TIME", CMD_RR | CMD_CRR | CMD_LOAD,
+	 "testing aid: the peer waits TIME before answering every Nth "
+	 "request",
+	 set_stall},
 };
 
 const struct cli_optgroup cli_opts_testing = {

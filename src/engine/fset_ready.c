@@ -24,7 +24,7 @@
 
 struct rflow {
 	struct ipc_ep *ep; /* NULL: no such flow */
-	void *rbuf;        /* pending receive */
+	void *rbuf;	   /* pending receive */
 	size_t rlen;
 	const void *sbuf; /* pending send */
 	size_t slen;
@@ -40,11 +40,11 @@ struct ipc_fset {
 	struct rflow *flows;
 	struct ipc_fdone *q; /* completions not yet reported: a ring */
 	uint32_t qhead, qlen, qcap;
-	int epfd;                /* epoll and busy */
+	int epfd;		 /* epoll and busy */
 	struct epoll_event *evs; /* their event buffer, max entries */
-	struct pollfd *pfds;     /* poll: 2 per flow (rfd, then wfd) */
-	uint32_t npfds;          /* poll: entries in use */
-	bool no_pwait2;          /* epoll_pwait2 is missing (before 5.11) */
+	struct pollfd *pfds;	 /* poll: 2 per flow (rfd, then wfd) */
+	uint32_t npfds;		 /* poll: entries in use */
+	bool no_pwait2;		 /* epoll_pwait2 is missing (before 5.11) */
 };
 
 static bool split(const struct ipc_ep *ep)
@@ -52,8 +52,7 @@ static bool split(const struct ipc_ep *ep)
 	return ep->wfd != ep->rfd;
 }
 
-static void q_push(struct ipc_fset *fs, uint32_t flow, uint32_t op,
-		   ssize_t res)
+static void q_push(struct ipc_fset *fs, uint32_t flow, uint32_t op, ssize_t res)
 {
 	struct ipc_fdone *d = &fs->q[(fs->qhead + fs->qlen) % fs->qcap];
 
@@ -64,8 +63,7 @@ static void q_push(struct ipc_fset *fs, uint32_t flow, uint32_t op,
 	fs->qlen++;
 }
 
-static uint32_t q_pop(struct ipc_fset *fs, struct ipc_fdone *done,
-		      uint32_t max)
+static uint32_t q_pop(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max)
 {
 	uint32_t n = 0;
 
@@ -145,9 +143,9 @@ static int arm(struct ipc_fset *fs, uint32_t flow)
 
 	if (split(f->ep))
 		return reg(fs, flow, f->ep->rfd, false, &f->rmask,
-			   f->rmask | in) ?:
-		       reg(fs, flow, f->ep->wfd, true, &f->wmask,
-			   f->wmask | out);
+			   f->rmask | in)
+			       ?: reg(fs, flow, f->ep->wfd, true, &f->wmask,
+				      f->wmask | out);
 	return reg(fs, flow, f->ep->rfd, false, &f->rmask, f->rmask | in | out);
 }
 
@@ -158,8 +156,9 @@ static int disarm(struct ipc_fset *fs, uint32_t flow)
 	unsigned in = f->rpend ? EV_IN : 0, out = f->spend ? EV_OUT : 0;
 
 	if (split(f->ep))
-		return reg(fs, flow, f->ep->rfd, false, &f->rmask, in) ?:
-		       reg(fs, flow, f->ep->wfd, true, &f->wmask, out);
+		return reg(fs, flow, f->ep->rfd, false, &f->rmask, in)
+			       ?: reg(fs, flow, f->ep->wfd, true, &f->wmask,
+				      out);
 	return reg(fs, flow, f->ep->rfd, false, &f->rmask, in | out);
 }
 
@@ -266,8 +265,7 @@ int eng_ready_add(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep)
 	struct rflow *f;
 	int err;
 
-	if (flow >= fs->max || fs->flows[flow].ep || ep->rfd < 0 ||
-	    ep->wfd < 0)
+	if (flow >= fs->max || fs->flows[flow].ep || ep->rfd < 0 || ep->wfd < 0)
 		return -EINVAL;
 	err = ipc_fd_set_nonblock(ep->rfd, true);
 	if (!err && split(ep))
@@ -404,9 +402,10 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 		}
 	} else {
 		/* Milliseconds, rounded up: never wake before the time. */
-		int ms = timeout_ns < 0	   ? -1
-			 : timeout_ns == 0 ? 0
-					   : eng_timeout_ms((uint64_t)timeout_ns);
+		int ms = timeout_ns < 0 ? -1
+			 : timeout_ns == 0
+				 ? 0
+				 : eng_timeout_ms((uint64_t)timeout_ns);
 
 		n = epoll_wait(fs->epfd, fs->evs, (int)fs->max, ms);
 	}
@@ -414,8 +413,8 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 		return -errno;
 	for (i = 0; i < (uint32_t)n; i++) {
 		uint32_t e = fs->evs[i].events;
-		unsigned ev = (e & EPOLLIN ? EV_IN : 0) |
-			      (e & EPOLLOUT ? EV_OUT : 0);
+		unsigned ev =
+			(e & EPOLLIN ? EV_IN : 0) | (e & EPOLLOUT ? EV_OUT : 0);
 
 		if (e & (EPOLLERR | EPOLLHUP))
 			ev = EV_IN | EV_OUT;

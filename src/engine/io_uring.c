@@ -28,7 +28,7 @@ struct uflow {
 	int rfd, wfd;
 	bool used;
 	bool rsock, wsock; /* descriptor is a socket */
-	bool msg;          /* message transport: receive with MSG_TRUNC */
+	bool msg;	   /* message transport: receive with MSG_TRUNC */
 	bool rpend, spend;
 	size_t rlen; /* length of the pending receive */
 };
@@ -214,8 +214,7 @@ static struct io_uring_sqe *sqe_get(struct ipc_fset *fs)
 	return sqe;
 }
 
-static int ur_fs_recv(struct ipc_fset *fs, uint32_t flow, void *buf,
-		      size_t len)
+static int ur_fs_recv(struct ipc_fset *fs, uint32_t flow, void *buf, size_t len)
 {
 	struct io_uring_sqe *sqe;
 	struct uflow *f;
@@ -309,8 +308,8 @@ static uint32_t reap(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max)
 	return n;
 }
 
-static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done,
-		      uint32_t max, int64_t timeout_ns)
+static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
+		      int64_t timeout_ns)
 {
 	struct io_uring_cqe *cqe;
 	struct __kernel_timespec ts;
@@ -355,8 +354,7 @@ static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done,
 	}
 }
 
-static ssize_t ur_fs_cancel(struct ipc_fset *fs, uint32_t flow,
-			    enum ipc_fop op)
+static ssize_t ur_fs_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op)
 {
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;

@@ -86,10 +86,10 @@ static inline bool seq_same(uint64_t a, uint64_t b, unsigned bytes)
  * how many arrived after a later one (reordered), iperf3-style.
  */
 struct seqtrack {
-	uint64_t next;      /* the number expected next */
+	uint64_t next;	    /* the number expected next */
 	uint64_t received;  /* messages counted */
 	uint64_t reordered; /* messages older than one already seen */
-	unsigned bytes;     /* sequence bytes each message carries, 0..8 */
+	unsigned bytes;	    /* sequence bytes each message carries, 0..8 */
 };
 
 static inline void seq_note(struct seqtrack *t, const uint8_t *buf)

@@ -38,24 +38,24 @@
 #include "fault.h"
 #include "msg.h"
 
-#define BATCH 64       /* completions taken per wait */
+#define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait: how soon a stop is seen, 50 ms */
-#define SLACK 64       /* receive buffer beyond the message, to see a long one */
+#define SLACK 64 /* receive buffer beyond the message, to see a long one */
 
 /* A client flow. */
 struct cflow {
 	struct ipc_ep ep;
 	uint8_t *sbuf, *rbuf; /* this flow's request and response buffers */
-	uint64_t g;           /* flow number over all threads */
-	uint64_t seq;         /* sequence number of the current request */
-	uint64_t left;        /* requests left in this phase */
-	uint64_t k;           /* open loop: requests of this phase so far */
-	uint64_t t0;          /* when the current request began (sample) */
-	uint64_t due;         /* open loop: when the next one is due */
-	uint64_t count;       /* measured replies */
-	uint64_t end;         /* when its last measured reply came */
+	uint64_t g;	      /* flow number over all threads */
+	uint64_t seq;	      /* sequence number of the current request */
+	uint64_t left;	      /* requests left in this phase */
+	uint64_t k;	      /* open loop: requests of this phase so far */
+	uint64_t t0;	      /* when the current request began (sample) */
+	uint64_t due;	      /* open loop: when the next one is due */
+	uint64_t count;	      /* measured replies */
+	uint64_t end;	      /* when its last measured reply came */
 	size_t sent, got;     /* progress of the current exchange */
-	bool busy;            /* a request is in flight */
+	bool busy;	      /* a request is in flight */
 };
 
 /*
@@ -66,12 +66,12 @@ struct cflow {
 struct shared {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	bool open;               /* the gate */
-	bool abort;              /* do not measure: a thread is missing or
+	bool open;		/* the gate */
+	bool abort;		/* do not measure: a thread is missing or
 				    failed during warm-up */
-	pthread_barrier_t warm;  /* every thread finished warming up */
-	pthread_barrier_t go;    /* the start time is set */
-	uint64_t start_ns;       /* start of the measured phase */
+	pthread_barrier_t warm; /* every thread finished warming up */
+	pthread_barrier_t go;	/* the start time is set */
+	uint64_t start_ns;	/* start of the measured phase */
 	struct lthread *th;
 	unsigned nth;
 };
@@ -169,8 +169,10 @@ static int ld_fail(struct ipc_pctx *c, int err, const char *doing, uint64_t g,
 
 	if (err == -EMFILE || err == -ENFILE) {
 		soft = ipc_nofile_raise(&hard);
-		snprintf(what, sizeof(what), "%s flow %llu of %llu (limit %llu "
-			 "descriptors)", doing, (unsigned long long)g + 1,
+		snprintf(what, sizeof(what),
+			 "%s flow %llu of %llu (limit %llu "
+			 "descriptors)",
+			 doing, (unsigned long long)g + 1,
 			 (unsigned long long)n, (unsigned long long)soft);
 	} else {
 		snprintf(what, sizeof(what), "%s flow %llu of %llu", doing,
@@ -270,7 +272,8 @@ static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 		if (x->sent < req)
 			err = e->fs_send(th->fs, d->flow, x->sbuf + x->sent,
 					 req - x->sent);
-	} else if (!d->res && (stream || !(th->pc.tp_caps & IPC_TP_EMPTY_MSG))) {
+	} else if (!d->res &&
+		   (stream || !(th->pc.tp_caps & IPC_TP_EMPTY_MSG))) {
 		return ld_fail(&th->pc, MSG_EOF, "receive on", x->g,
 			       th->pc.cs->flows);
 	} else if (!stream && (size_t)d->res != resp) {
@@ -336,7 +339,8 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 			return ld_fail(&th->pc, n, "wait for", th->base,
 				       th->pc.cs->flows);
 		if (*th->pc.io.stop)
-			return msg_fail(&th->pc, -ECANCELED, "between requests");
+			return msg_fail(&th->pc, -ECANCELED,
+					"between requests");
 		for (int i = 0; i < n; i++) {
 			struct cflow *x = &th->fl[done[i].flow];
 
@@ -424,7 +428,8 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			return ld_fail(&th->pc, n, "wait for", th->base,
 				       th->pc.cs->flows);
 		if (*th->pc.io.stop)
-			return msg_fail(&th->pc, -ECANCELED, "between requests");
+			return msg_fail(&th->pc, -ECANCELED,
+					"between requests");
 		for (int i = 0; i < n && !err; i++) {
 			err = on_done(th, &done[i], true, &fin);
 			if (err)
@@ -701,7 +706,7 @@ out_free:
 struct sflow {
 	struct ipc_ep ep;
 	uint8_t *rbuf, *sbuf;
-	uint64_t seq;     /* requests answered on this flow */
+	uint64_t seq;	  /* requests answered on this flow */
 	size_t got, sent; /* progress of the current request, response */
 	bool closed;
 };
@@ -759,7 +764,8 @@ static int srv_done(struct server *sv, const struct ipc_fdone *d)
 		return err ? ld_fail(sv->c, err, "send on", d->flow, sv->nfl)
 			   : 0;
 	}
-	if (d->res == 0 && (sv->stream || !(sv->c->tp_caps & IPC_TP_EMPTY_MSG))) {
+	if (d->res == 0 &&
+	    (sv->stream || !(sv->c->tp_caps & IPC_TP_EMPTY_MSG))) {
 		x->closed = true; /* the client is done with this flow */
 		sv->open--;
 		return 0;
@@ -777,8 +783,7 @@ static int srv_done(struct server *sv, const struct ipc_fdone *d)
 	if (x->got < sv->req) {
 		err = e->fs_recv(sv->fs, d->flow, x->rbuf + x->got,
 				 sv->req - x->got);
-		return err ? ld_fail(sv->c, err, "receive on", d->flow,
-				     sv->nfl)
+		return err ? ld_fail(sv->c, err, "receive on", d->flow, sv->nfl)
 			   : 0;
 	}
 	return answer(sv, d->flow);

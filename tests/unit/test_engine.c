@@ -242,8 +242,9 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 		goto out;
 	}
 	r = eng->recv(&io, got, sizeof(got));
-	is_int(r, "==", -ETIMEDOUT, "%s on %s: a receive with no data times out",
-	       eng->name, tp->name);
+	is_int(r, "==", -ETIMEDOUT,
+	       "%s on %s: a receive with no data times out", eng->name,
+	       tp->name);
 	fill(msg, sizeof(msg), 99);
 	r = tp->send(&s, msg, sizeof(msg));
 	is_int(r, "==", (ssize_t)sizeof(msg), "%s on %s: peer sends later",
@@ -356,30 +357,33 @@ static void flowset_echo(const struct ipc_engine_ops *eng,
 			if (!srv && done[k].op == IPC_FOP_SEND) {
 				x->sent += (size_t)r;
 				if (x->sent < sizeof(x->tx))
-					rc = eng->fs_send(fs, id, x->tx + x->sent,
-							  sizeof(x->tx) - x->sent);
+					rc = eng->fs_send(
+						fs, id, x->tx + x->sent,
+						sizeof(x->tx) - x->sent);
 				else
 					rc = eng->fs_recv(fs, id, x->rx,
 							  sizeof(x->rx));
 			} else if (srv && done[k].op == IPC_FOP_RECV) {
 				x->egot += (size_t)r;
 				if (stream && x->egot < sizeof(x->echo))
-					rc = eng->fs_recv(fs, id, x->echo + x->egot,
-							  sizeof(x->echo) - x->egot);
+					rc = eng->fs_recv(
+						fs, id, x->echo + x->egot,
+						sizeof(x->echo) - x->egot);
 				else
 					rc = eng->fs_send(fs, id, x->echo,
 							  sizeof(x->echo));
 			} else if (srv) {
 				x->esent += (size_t)r;
 				if (x->esent < sizeof(x->echo))
-					rc = eng->fs_send(fs, id,
-							  x->echo + x->esent,
-							  sizeof(x->echo) - x->esent);
+					rc = eng->fs_send(
+						fs, id, x->echo + x->esent,
+						sizeof(x->echo) - x->esent);
 			} else {
 				x->got += (size_t)r;
 				if (stream && x->got < sizeof(x->rx)) {
-					rc = eng->fs_recv(fs, id, x->rx + x->got,
-							  sizeof(x->rx) - x->got);
+					rc = eng->fs_recv(
+						fs, id, x->rx + x->got,
+						sizeof(x->rx) - x->got);
 				} else {
 					intact &= !memcmp(x->tx, x->rx,
 							  sizeof(x->rx));
@@ -388,8 +392,8 @@ static void flowset_echo(const struct ipc_engine_ops *eng,
 			}
 		}
 	}
-	is_int(rc, "==", 0, "%s on %s: %d flows in one set complete",
-	       eng->name, tp->name, NFLOWS);
+	is_int(rc, "==", 0, "%s on %s: %d flows in one set complete", eng->name,
+	       tp->name, NFLOWS);
 	is_int(finished, "==", NFLOWS, "%s on %s: every flow got its echo",
 	       eng->name, tp->name);
 	ok(intact, "%s on %s: every echo intact", eng->name, tp->name);
@@ -443,8 +447,8 @@ static void flowset_cancel(const struct ipc_engine_ops *eng,
 	rc = eng->fs_recv(fs, 0, buf, sizeof(buf));
 	n = rc ? rc : eng->fs_wait(fs, &d, 1, (int64_t)TIMEOUT_NS);
 	ok(r == 5 && n == 1 && d.res == 5 && !memcmp(buf, "hello", 5),
-	   "%s on %s: a new receive gets what came after the cancel",
-	   eng->name, tp->name);
+	   "%s on %s: a new receive gets what came after the cancel", eng->name,
+	   tp->name);
 	rc = eng->fs_del(fs, 0);
 	if (!rc)
 		rc = eng->fs_add(fs, 0, &s);
