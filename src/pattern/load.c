@@ -651,6 +651,8 @@ static int ld_client(struct ipc_pctx *c)
 			goto out_close;
 		}
 		err = tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
+		if (err == -EINTR && *c->io.stop)
+			err = -ECANCELED; /* a signal asked us to stop */
 		if (err) {
 			ld_fail(c, err, "open", g, nfl);
 			goto out_close;
