@@ -16,6 +16,39 @@
 
 /* Capability bits of an engine (struct ipc_engine_ops.caps). */
 #define IPC_ENG_NEEDS_FD (1u << 0) /* only drives IPC_TP_FD transports */
+#define IPC_ENG_NEEDS_RW (1u << 1) /* does its own I/O: IPC_TP_RW only */
+
+/*
+ * Many flows: a flow set drives many endpoints from one thread, the way an
+ * event loop does.  It is a completion interface (a proactor): the caller
+ * starts a receive or a send on a flow, and a later wait reports that it
+ * completed with its result.  Readiness engines (poll, epoll, busy) do the
+ * I/O when a descriptor is ready; io_uring hands it to the kernel.  Flows
+ * are numbered by the caller, 0 .. max_flows - 1, so that nothing is
+ * allocated after the set is made.
+ *
+ *   caller                     flow set
+ *   fs_send(f, buf, n)  ──►    tries now, or when f is writable
+ *   fs_recv(f, buf, n)  ──►    when f is readable (or in the kernel)
+ *   fs_wait(done[])     ◄──    {f, IPC_FOP_SEND, 4}, {g, IPC_FOP_RECV, 64}
+ *
+ * At most one receive and one send may be pending per flow, and their
+ * buffers belong to the set until they complete (or fs_cancel returns).
+ */
+struct ipc_fset;
+
+enum ipc_fop {
+	IPC_FOP_RECV = 1,
+	IPC_FOP_SEND = 2,
+};
+
+/* One completed operation. */
+struct ipc_fdone {
+	uint32_t flow; /* the number given to fs_add */
+	uint32_t op;   /* enum ipc_fop */
+	ssize_t res;   /* bytes moved; 0: end of stream (or an empty
+			  message); -errno: the operation failed */
+};
 
 /*
  * One side's I/O context: the endpoint, how long a receive may wait, and
@@ -68,6 +101,50 @@ struct ipc_engine_ops {
 
 	/* Undo attach.  Safe after a failed attach. */
 	void (*detach)(struct ipc_io *io);
+
+	/*
+	 * Optional.  Move an attached @io from io->ep (still open, or NULL)
+	 * to endpoint @ep (a new connection, or NULL to let go of io->ep
+	 * before the caller closes it), keeping what does not depend on the
+	 * endpoint: an epoll set, a ring.  detach() works whatever io->ep
+	 * is.  NULL slot: the caller detaches and attaches again.
+	 */
+	int (*reattach)(struct ipc_io *io, struct ipc_ep *ep);
+
+	/*
+	 * Optional flow-set slots (see struct ipc_fset above).  NULL
+	 * fs_new: the engine cannot drive many flows from one thread (the
+	 * load pattern refuses it).  All return 0 or -errno unless said.
+	 *
+	 * fs_new: a set for flows 0 .. @max_flows - 1; a wait returns
+	 *   -ECANCELED once *@stop is nonzero (a signal interrupts it).
+	 * fs_add: drive endpoint @ep as flow @flow (made non-blocking).
+	 * fs_del: forget @flow; no operation may be pending on it.
+	 * fs_recv, fs_send: start one receive of up to @len bytes (one
+	 *   message on message transports), or one send of up to @len bytes
+	 *   (a byte stream may take fewer: the completion says how many).
+	 * fs_wait: wait for completions, up to @max into @done; returns how
+	 *   many (at least 1), 0 when @timeout_ns passed first (< 0: no
+	 *   limit, 0: do not wait), or -errno.
+	 * fs_cancel: cancel the pending @op of @flow.  Returns -ECANCELED if
+	 *   it was cancelled, else the result it completed with meanwhile
+	 *   (then no wait reports it).
+	 * fs_free: cancel what is pending and free the set; NULL is a
+	 *   no-op.  The endpoints stay open: they are the caller's.
+	 */
+	int (*fs_new)(struct ipc_fset **fs, uint32_t max_flows,
+		      const volatile sig_atomic_t *stop);
+	int (*fs_add)(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep);
+	int (*fs_del)(struct ipc_fset *fs, uint32_t flow);
+	int (*fs_recv)(struct ipc_fset *fs, uint32_t flow, void *buf,
+		       size_t len);
+	int (*fs_send)(struct ipc_fset *fs, uint32_t flow, const void *buf,
+		       size_t len);
+	int (*fs_wait)(struct ipc_fset *fs, struct ipc_fdone *done,
+		       uint32_t max, int64_t timeout_ns);
+	ssize_t (*fs_cancel)(struct ipc_fset *fs, uint32_t flow,
+			     enum ipc_fop op);
+	void (*fs_free)(struct ipc_fset *fs);
 };
 
 /* The registry: every engine compiled in, NULL-terminated. */

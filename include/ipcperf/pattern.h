@@ -16,6 +16,60 @@
 #include "transport.h"
 
 struct ipc_case;
+struct ipc_runopts;
+
+/* Bits of struct ipc_pattern_ops.flags. */
+#define IPC_PAT_OWN_EP (1u << 0) /* opens and closes its endpoints itself,
+				    through ipc_pctx.ch (crr, load) */
+
+/*
+ * Loss on a lossy transport (IPC_TP_LOSSY), counted over the measured part
+ * of a run.  Loss is data, not a failure.
+ *
+ * rr:     sent = requests sent; received = replies that came within
+ *         --timeout; lost = requests that got none in time; late = replies
+ *         that came after their request had timed out (told apart by
+ *         sequence number) and were discarded.  sent = received + lost.
+ * stream: sent = messages sent in batches the receiver reported on;
+ *         received = messages the receiver counted; lost = sent -
+ *         received; reordered = messages that arrived after a later one.
+ */
+struct ipc_loss {
+	bool counted;       /* the pattern kept these counts */
+	bool reorder_known; /* messages carry enough sequence bytes to see
+			       reordering (stream, 1 byte or more) */
+	uint64_t sent;
+	uint64_t received;
+	uint64_t lost;
+	uint64_t late;
+	uint64_t reordered;
+};
+
+/*
+ * Fairness between the flows of a load run: each flow's replies per
+ * second over the run, summarized.
+ */
+struct ipc_flows {
+	uint64_t flows;     /* flows in the run, 0: not a many-flow pattern */
+	double rate_min;    /* the slowest flow, replies/s */
+	double rate_median; /* the median flow */
+	double rate_max;    /* the fastest flow */
+	uint64_t lag_max_ns; /* open loop: latest a send left after its
+				intended time (the generator's own lag) */
+};
+
+/*
+ * Testing aids for the server side (--peer-drop, --peer-stall): faults
+ * injected on purpose, so that tests can check that loss and stalls are
+ * counted.  Zero everywhere means none.
+ */
+struct ipc_faults {
+	unsigned drop_pct;    /* lossy transports: leave this percentage of
+				 requests unanswered (rr) or messages
+				 uncounted (stream), spread evenly */
+	uint64_t stall_every; /* rr, crr, load: every Nth request ... */
+	uint64_t stall_ns;    /* ... waits this long before its answer */
+};
 
 /* Which per-run number a pattern's results are judged by. */
 enum ipc_metric {
@@ -35,6 +89,8 @@ struct ipc_pout {
 	uint64_t bytes;      /* measured payload bytes moved */
 	int err;             /* 0, or -errno of the failure */
 	char what[160];      /* what failed, in words ("" when err == 0) */
+	struct ipc_loss loss;   /* lossy transports */
+	struct ipc_flows flows; /* many-flow patterns */
 };
 
 /*
@@ -57,12 +113,26 @@ struct ipc_pctx {
 	size_t buf_bytes;
 	struct ipc_hist *hist; /* client: one sample per iteration */
 	struct ipc_pout out;
+	struct ipc_chan *ch;   /* the channel (IPC_PAT_OWN_EP patterns open
+				  their endpoints on it) */
+	const struct ipc_faults *faults; /* server testing aids, never NULL */
+	void *pat_priv; /* the pattern's own state during one call */
 };
 
 struct ipc_pattern_ops {
 	const char *name; /* the command: rr, stream, bulk */
 	const char *help; /* one line for `ipcperf list` and --help */
 	enum ipc_metric metric;
+	unsigned flags; /* IPC_PAT_* bits */
+
+	/*
+	 * Optional: can @cs run with @ro at all?  0 if so; otherwise -errno
+	 * and one sentence in @why, for the plan-time refusal (an engine
+	 * without flow sets for load, a transport without connections for
+	 * crr, more descriptors than the limit allows).
+	 */
+	int (*check)(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		     char *why, size_t why_len);
 
 	/* Bytes of buffer each side needs for @cs. */
 	size_t (*buf_bytes)(const struct ipc_case *cs);
@@ -83,6 +153,8 @@ struct ipc_pattern_ops {
 extern const struct ipc_pattern_ops ipc_pattern_rr;
 extern const struct ipc_pattern_ops ipc_pattern_stream;
 extern const struct ipc_pattern_ops ipc_pattern_bulk;
+extern const struct ipc_pattern_ops ipc_pattern_crr;
+extern const struct ipc_pattern_ops ipc_pattern_load;
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];

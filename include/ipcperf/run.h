@@ -28,6 +28,9 @@ struct ipc_case {
 	uint64_t count;    /* stream: messages per batch */
 	uint64_t total;    /* bulk: bytes per transfer */
 	size_t chunk_size; /* bulk: bytes per message */
+	uint64_t flows;    /* load: concurrent flows (connections) */
+	unsigned threads;  /* load: client threads the flows are spread on */
+	uint64_t rate;     /* load: requests/s in total, 0: closed loop */
 };
 
 enum ipc_placement {
@@ -48,6 +51,7 @@ struct ipc_runopts {
 	int pin_server;       /* CPU for the server, -1: not pinned */
 	struct ipc_tp_opts tp; /* socket options (dir and max_msg are set
 				  by the runner) */
+	struct ipc_faults faults; /* testing aids for the server side */
 };
 
 /* Fill @ro with the defaults (documented in --help). */
@@ -70,6 +74,8 @@ struct ipc_run_stats {
 	struct ipc_lat lat;  /* per-iteration time, ns */
 	uint64_t timer_ns;   /* cost of one clock read, measured before */
 	struct ipc_sock_info sock; /* the client's socket options as granted */
+	struct ipc_loss loss;   /* lossy transports (loss.counted) */
+	struct ipc_flows flows; /* load (flows.flows > 0) */
 };
 
 /* Everything measured for one case. */
@@ -126,6 +132,16 @@ int ipc_signals_install(void);
 int ipc_tmpdir_create(void);
 const char *ipc_tmpdir(void);
 void ipc_tmpdir_remove(void);
+
+/*
+ * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
+ * its hard limit, for patterns with many flows.  Returns the soft limit in
+ * force afterwards; *hard (if not NULL) gets the hard limit.
+ */
+uint64_t ipc_nofile_raise(uint64_t *hard);
+
+/* The hard limit on open descriptors, without changing anything. */
+uint64_t ipc_nofile_hard(void);
 
 /* Facts about this machine recorded with every result. */
 struct ipc_host {

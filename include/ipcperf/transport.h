@@ -22,6 +22,12 @@
 #define IPC_TP_FD (1u << 4)        /* endpoints are pollable descriptors */
 #define IPC_TP_CONNECT (1u << 5)   /* listen/connect: new connections */
 #define IPC_TP_NET (1u << 6)       /* crosses the IP stack */
+/*
+ * The descriptors carry the payload with plain read/write (send/recv on
+ * sockets) and no translation, so an engine may issue the I/O itself
+ * (io_uring) instead of calling the transport's send and recv.
+ */
+#define IPC_TP_RW (1u << 7)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {

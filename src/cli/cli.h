@@ -23,8 +23,11 @@ enum cli_cmd {
 	CMD_STREAM = 1u << 2,
 	CMD_BULK = 1u << 3,
 	CMD_LIST = 1u << 4,
+	CMD_CRR = 1u << 5,
+	CMD_LOAD = 1u << 6,
 };
-#define CMD_MEASURE (CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK)
+#define CMD_MEASURE \
+	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD)
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -39,6 +42,9 @@ struct cli_config {
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
 	unsigned set;       /* OPT_* bits of options given explicitly */
+	uint64_t flows;     /* load: -c */
+	uint64_t threads;   /* load: --threads */
+	uint64_t rate;      /* load: --rate, requests/s in total, 0: closed */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -53,6 +59,7 @@ enum {
 	SET_COUNT = 1u << 7,
 	SET_TOTAL = 1u << 8,
 	SET_PIN = 1u << 9,
+	SET_ENGINE = 1u << 10,
 };
 
 /*
@@ -81,6 +88,8 @@ struct cli_optgroup {
 
 extern const struct cli_optgroup cli_opts_core;
 extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */
+extern const struct cli_optgroup cli_opts_load;
+extern const struct cli_optgroup cli_opts_testing;
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

@@ -15,7 +15,8 @@
 #include "cli.h"
 
 #define MEAS CMD_MEASURE
-#define ONE (CMD_RR | CMD_STREAM | CMD_BULK)
+#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD)
+#define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 
 char cli_err[256];
 
@@ -33,6 +34,7 @@ static int set_transport(struct cli_config *c, const char *a)
 static int set_engine(struct cli_config *c, const char *a)
 {
 	c->engines = a;
+	c->set |= SET_ENGINE;
 	return 0;
 }
 
@@ -262,20 +264,24 @@ static const struct cli_opt core_opts[] = {
 	{ "transport", 't', "LIST", MEAS,
 	  "transports, comma separated, or all [all]", set_transport },
 	{ "engine", 'e', "LIST", MEAS,
-	  "I/O engines: blocking, poll [blocking]", set_engine },
+	  "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
+	  "load: epoll]", set_engine },
 	{ "iterations", 'n', "N", ONE,
 	  "measured iterations per run: round trips (rr), batches (stream), "
-	  "transfers (bulk) [rr 10000, stream/bulk 10]",
+	  "transfers (bulk), transactions (crr), requests over all flows "
+	  "(load) [rr 10000, crr 1000, load 10 per flow but 10000 at least, "
+	  "stream/bulk 10]",
 	  set_iter },
 	{ "duration", 'd', "TIME", ONE,
 	  "measure each run for TIME instead of -n", set_dur },
 	{ "runs", 'r', "N", MEAS,
 	  "independent runs per case, each on fresh endpoints [3]", set_runs },
 	{ "warmup", 'w', "N", ONE,
-	  "iterations before each run, not recorded [rr 1000, others 1]",
+	  "iterations before each run, not recorded [rr 1000, crr 10, load 1 "
+	  "per flow, others 1]",
 	  set_warm },
-	{ "req", 0, "SIZES", CMD_RR, "request sizes [1]", set_req },
-	{ "resp", 0, "SIZES", CMD_RR, "response sizes [1]", set_resp },
+	{ "req", 0, "SIZES", REQ, "request sizes [1]", set_req },
+	{ "resp", 0, "SIZES", REQ, "response sizes [1]", set_resp },
 	{ "size", 0, "SIZES", CMD_STREAM | CMD_BULK,
 	  "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
 	  "4k]",
@@ -285,7 +291,8 @@ static const struct cli_opt core_opts[] = {
 	{ "total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]",
 	  set_total },
 	{ "timeout", 0, "TIME", MEAS,
-	  "longest wait for a udp datagram; then the case fails [1s]",
+	  "longest wait for a udp response or report; then it counts as lost "
+	  "[1s]",
 	  set_timeout },
 	{ "no-verify", 0, NULL, MEAS,
 	  "do not check received payloads (checked by default)",
@@ -318,6 +325,8 @@ const struct cli_optgroup cli_opts_core = {
 static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_core,
 	&cli_opts_transport,
+	&cli_opts_load,
+	&cli_opts_testing,
 	NULL,
 };
 
@@ -348,6 +357,10 @@ static const struct {
 	  "one-way messages in batches: time per batch, throughput" },
 	{ "bulk", CMD_BULK, "--total BYTES --size SIZES",
 	  "one request, TOTAL bytes back in chunks: transfer rate" },
+	{ "crr", CMD_CRR, "--req SIZES --resp SIZES",
+	  "connect, request, response, close: time per transaction" },
+	{ "load", CMD_LOAD, "-c FLOWS --threads T --rate R",
+	  "many flows, closed or open loop: rate, latency, fairness" },
 	{ "list", CMD_LIST, "",
 	  "transports, engines and formats available on this machine" },
 };
@@ -467,6 +480,14 @@ static int core_validate(struct cli_config *c)
 		if (!(c->set & SET_WARM))
 			c->ro.warmup = 1000;
 		break;
+	case CMD_CRR:
+		if (!(c->set & SET_ITER))
+			c->ro.iterations = 1000;
+		if (!(c->set & SET_WARM))
+			c->ro.warmup = 10;
+		break;
+	case CMD_LOAD:
+		break; /* from the number of flows: opt_load.c */
 	default:
 		if (!(c->set & SET_ITER))
 			c->ro.iterations = 10;
@@ -513,7 +534,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			if (!strcmp(argv[1], cmds[i].name))
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("commands: rr, stream, bulk, list "
+			return usage_error("commands: rr, stream, bulk, crr, "
+					   "load, list "
 					   "(none: the quick suite); see "
 					   "ipcperf --help",
 					   "unknown command '%s'", argv[1]);

@@ -96,6 +96,10 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	char what[128], why[192];
 
 	o.max_msg = need;
+	if (cs->pat->check && cs->pat->check(cs, ro, why, sizeof(why))) {
+		ipc_case_describe(cs, what, sizeof(what));
+		return add_skip(p, what, why);
+	}
 	limit = cs->tp->max_msg ? cs->tp->max_msg(&o) : SIZE_MAX;
 	if (need > limit) {
 		ipc_case_describe(cs, what, sizeof(what));
@@ -115,7 +119,11 @@ static int expand(const struct cli_config *cfg, const struct ipc_pattern_ops *pa
 	struct ipc_case cs = { .pat = pat, .tp = tp, .eng = eng };
 	int err = 0;
 
-	if (!strcmp(pat->name, "rr")) {
+	cs.flows = cfg->flows;
+	cs.threads = (unsigned)cfg->threads;
+	cs.rate = cfg->rate;
+	if (!strcmp(pat->name, "rr") || !strcmp(pat->name, "crr") ||
+	    !strcmp(pat->name, "load")) {
 		for (size_t i = 0; !err && i < cfg->req.n; i++)
 			for (size_t k = 0; !err && k < cfg->resp.n; k++) {
 				cs.req_size = cfg->req.v[i];

@@ -3,11 +3,44 @@
  * made by the transport, the way a plain ping-pong loop is written.  Waiting
  * is the kernel's: nothing of ours runs between the call and its return.
  */
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
 #include "engines.h"
+
+/*
+ * A blocking receive can only be bounded by the socket's SO_RCVTIMEO.
+ * The engine keeps the value it set and sets it again only when
+ * io->timeout_ns changed (a pattern shortening one wait), so the common
+ * path costs nothing.  On descriptors that are not sockets (pipes, which
+ * are never lossy) setting it fails and nothing is bounded.
+ */
+struct blk {
+	uint64_t applied_ns; /* SO_RCVTIMEO in force, 0: none */
+};
+
+static void apply_timeout(struct ipc_io *io, struct blk *b)
+{
+	struct timeval tv;
+
+	tv.tv_sec = (time_t)(io->timeout_ns / 1000000000u);
+	tv.tv_usec = (suseconds_t)(io->timeout_ns % 1000000000u / 1000u);
+	if (io->timeout_ns && !tv.tv_sec && !tv.tv_usec)
+		tv.tv_usec = 1; /* 0 would mean forever */
+	setsockopt(io->ep->rfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	b->applied_ns = io->timeout_ns;
+}
 
 static int blk_attach(struct ipc_io *io)
 {
-	(void)io;
+	struct blk *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	io->priv = b;
+	if (io->timeout_ns)
+		apply_timeout(io, b);
 	return 0;
 }
 
@@ -32,8 +65,11 @@ static ssize_t blk_send(struct ipc_io *io, const void *buf, size_t len)
 static ssize_t blk_recv(struct ipc_io *io, void *buf, size_t len)
 {
 	struct ipc_ep *ep = io->ep;
+	struct blk *b = io->priv;
 	ssize_t n;
 
+	if (b && b->applied_ns != io->timeout_ns)
+		apply_timeout(io, b);
 	for (;;) {
 		n = ep->ops->recv(ep, buf, len);
 		if (n == -EAGAIN)
@@ -45,9 +81,21 @@ static ssize_t blk_recv(struct ipc_io *io, void *buf, size_t len)
 	}
 }
 
+/* A new connection: nothing to prepare, and no timeout set on it yet. */
+static int blk_reattach(struct ipc_io *io, struct ipc_ep *ep)
+{
+	struct blk *b = io->priv;
+
+	io->ep = ep;
+	if (b)
+		b->applied_ns = 0;
+	return 0;
+}
+
 static void blk_detach(struct ipc_io *io)
 {
-	(void)io;
+	free(io->priv);
+	io->priv = NULL;
 }
 
 const struct ipc_engine_ops ipc_eng_blocking = {
@@ -58,4 +106,5 @@ const struct ipc_engine_ops ipc_eng_blocking = {
 	.send = blk_send,
 	.recv = blk_recv,
 	.detach = blk_detach,
+	.reattach = blk_reattach,
 };

@@ -6,11 +6,19 @@
 #define IPCPERF_ENGINES_H
 
 #include <errno.h>
+#include <stdbool.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ipcperf/engine.h"
 
 extern const struct ipc_engine_ops ipc_eng_blocking;
 extern const struct ipc_engine_ops ipc_eng_poll;
+extern const struct ipc_engine_ops ipc_eng_epoll;
+extern const struct ipc_engine_ops ipc_eng_busy;
+#if IPC_HAVE_URING
+extern const struct ipc_engine_ops ipc_eng_io_uring;
+#endif
 
 /*
  * What an interrupted wait means: if the side was asked to stop, the wait
@@ -31,5 +39,49 @@ static inline int eng_timeout_ms(uint64_t ns)
 	ms = (ns + 999999) / 1000000;
 	return ms > 0x7fffffff ? 0x7fffffff : (int)ms;
 }
+
+/* CLOCK_MONOTONIC in ns, for the engines' own deadlines. */
+static inline uint64_t eng_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The flow set of the readiness engines (fset_ready.c): how it waits.
+ * The functions are the engines' fs_* slots with the wait kind added to
+ * the constructor.
+ */
+enum eng_wait {
+	EW_POLL = 0,  /* ppoll(2) over an array of every flow */
+	EW_EPOLL = 1, /* epoll_pwait2(2) */
+	EW_SPIN = 2,  /* epoll_wait(2) with a zero timeout, in a loop */
+};
+
+int eng_ready_new(struct ipc_fset **fs, uint32_t max, enum eng_wait how,
+		  const volatile sig_atomic_t *stop);
+int eng_ready_add(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep);
+int eng_ready_del(struct ipc_fset *fs, uint32_t flow);
+int eng_ready_recv(struct ipc_fset *fs, uint32_t flow, void *buf, size_t len);
+int eng_ready_send(struct ipc_fset *fs, uint32_t flow, const void *buf,
+		   size_t len);
+int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
+		   int64_t timeout_ns);
+ssize_t eng_ready_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op);
+void eng_ready_free(struct ipc_fset *fs);
+
+/*
+ * One endpoint driven through the engine's own flow set of one flow
+ * (fset_single.c): the attach, send, recv, detach and reattach slots of
+ * the engines whose single-endpoint path is their flow set (epoll,
+ * io_uring).  io->eng must be set; io->priv holds the set.
+ */
+int eng_fs1_attach(struct ipc_io *io);
+ssize_t eng_fs1_send(struct ipc_io *io, const void *buf, size_t len);
+ssize_t eng_fs1_recv(struct ipc_io *io, void *buf, size_t len);
+void eng_fs1_detach(struct ipc_io *io);
+int eng_fs1_reattach(struct ipc_io *io, struct ipc_ep *ep);
 
 #endif

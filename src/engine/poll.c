@@ -83,10 +83,34 @@ static ssize_t pl_recv(struct ipc_io *io, void *buf, size_t len)
 	}
 }
 
+/* A new connection: only its descriptors need to become non-blocking. */
+static int pl_reattach(struct ipc_io *io, struct ipc_ep *ep)
+{
+	struct ipc_ep *old = io->ep;
+	int err;
+
+	io->ep = ep;
+	if (!ep)
+		return 0;
+	err = pl_attach(io);
+	if (err)
+		io->ep = old;
+	return err;
+}
+
+/* Many flows: one ppoll(2) over the array of all of them. */
+static int pl_fs_new(struct ipc_fset **fs, uint32_t max,
+		     const volatile sig_atomic_t *stop)
+{
+	return eng_ready_new(fs, max, EW_POLL, stop);
+}
+
 static void pl_detach(struct ipc_io *io)
 {
 	struct ipc_ep *ep = io->ep;
 
+	if (!ep)
+		return;
 	if (ep->rfd >= 0)
 		ipc_fd_set_nonblock(ep->rfd, false);
 	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
@@ -101,4 +125,13 @@ const struct ipc_engine_ops ipc_eng_poll = {
 	.send = pl_send,
 	.recv = pl_recv,
 	.detach = pl_detach,
+	.reattach = pl_reattach,
+	.fs_new = pl_fs_new,
+	.fs_add = eng_ready_add,
+	.fs_del = eng_ready_del,
+	.fs_recv = eng_ready_recv,
+	.fs_send = eng_ready_send,
+	.fs_wait = eng_ready_wait,
+	.fs_cancel = eng_ready_cancel,
+	.fs_free = eng_ready_free,
 };

@@ -10,6 +10,11 @@
 const struct ipc_engine_ops *const ipc_engines[] = {
 	&ipc_eng_blocking,
 	&ipc_eng_poll,
+	&ipc_eng_epoll,
+#if IPC_HAVE_URING
+	&ipc_eng_io_uring,
+#endif
+	&ipc_eng_busy,
 	NULL,
 };
 
@@ -29,6 +34,13 @@ int ipc_engine_can_drive(const struct ipc_engine_ops *eng,
 		snprintf(why, why_len,
 			 "engine %s waits on file descriptors and transport "
 			 "%s has none",
+			 eng->name, tp->name);
+		return -EINVAL;
+	}
+	if ((eng->caps & IPC_ENG_NEEDS_RW) && !(tp->caps & IPC_TP_RW)) {
+		snprintf(why, why_len,
+			 "engine %s reads and writes descriptors itself and "
+			 "transport %s needs its own calls",
 			 eng->name, tp->name);
 		return -EINVAL;
 	}

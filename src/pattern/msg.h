@@ -144,7 +144,9 @@ static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
  * A server's wait for the client's next message: 0 when it arrived, 1 when
  * the client is done (end of stream, or the runner asked the peer to
  * stop), -errno on failure.  A receive timeout on an idle datagram channel
- * is not a failure: the server keeps waiting.
+ * is not a failure: the server keeps waiting.  On a lossy transport a
+ * refused connection is the client's socket gone after the run (a late
+ * answer bounced): the client is done.
  */
 static inline int msg_next(struct ipc_pctx *c, uint8_t *buf, size_t len)
 {
@@ -153,6 +155,8 @@ static inline int msg_next(struct ipc_pctx *c, uint8_t *buf, size_t len)
 	do
 		err = msg_recv(c, buf, len);
 	while (err == -ETIMEDOUT);
+	if (err == -ECONNREFUSED && (c->tp_caps & IPC_TP_LOSSY))
+		return 1;
 	return err == MSG_EOF || err == -ECANCELED ? 1 : err;
 }
 

@@ -89,6 +89,9 @@ int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
 	ipc_hist_reset(c->hist);
 	if (err)
 		return err;
+	/* Loss is counted over the measured iterations only. */
+	c->out.loss.sent = c->out.loss.received = c->out.loss.lost = 0;
+	c->out.loss.late = c->out.loss.reordered = 0;
 	start = ipc_now_ns();
 	return loop(c, c->iterations,
 		    c->duration_ns ? start + c->duration_ns : UINT64_MAX, &seq,

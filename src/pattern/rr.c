@@ -5,8 +5,21 @@
  * the response.  Payload checks happen outside that interval: the client
  * checks a response after its timestamp, the server checks a request after
  * it has sent the response.
+ *
+ * On a lossy transport (udp) each request waits at most --timeout for its
+ * response.  One that does not come in time is counted lost and the loop
+ * goes on with the next request; a response that arrives later is told
+ * apart by its sequence number (the server echoes the request's), counted
+ * late and discarded.  Loss is data: only a peer that answers nothing at
+ * all (RR_GIVE_UP_FIRST requests in a row from the start of a run, or
+ * RR_GIVE_UP requests in a row later) ends the run with an error, instead
+ * of waiting out every timeout of a long run.
  */
+#include "fault.h"
 #include "msg.h"
+
+#define RR_GIVE_UP_FIRST 10
+#define RR_GIVE_UP 100
 
 static size_t rr_max_msg(const struct ipc_case *cs)
 {
@@ -63,30 +76,170 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	return err;
 }
 
+/*
+ * Sequence bytes a request and its response both carry: what the client
+ * can match a response to its request by.  0 (an empty request or
+ * response) means any response is taken as the current one.
+ */
+static unsigned rr_seq_bytes(size_t req, size_t resp)
+{
+	size_t n = req < resp ? req : resp;
+
+	return n < 8 ? (unsigned)n : 8;
+}
+
+/*
+ * Wait for the response to request @seq sent at @t0: 0 when it came (*t1
+ * is when), 1 when none came within the timeout, -errno on failure.  Late
+ * responses to earlier requests are counted and skipped; the wait for the
+ * current one keeps its original deadline.
+ */
+static int rr_await(struct ipc_pctx *c, size_t resp, unsigned sb, uint64_t seq,
+		    uint64_t t0, uint64_t *t1)
+{
+	const uint64_t timeout = c->io.timeout_ns;
+	int err;
+
+	for (;;) {
+		err = msg_recv(c, c->rbuf, resp);
+		*t1 = ipc_now_ns();
+		if (err == -ETIMEDOUT) {
+			err = 1;
+			break;
+		}
+		if (err)
+			break;
+		if (seq_same(seq_read(c->rbuf, resp), seq, sb))
+			break;
+		c->out.loss.late++;
+		if (!timeout)
+			continue;
+		if (*t1 >= t0 + timeout) {
+			err = 1;
+			break;
+		}
+		c->io.timeout_ns = t0 + timeout - *t1;
+	}
+	c->io.timeout_ns = timeout;
+	return err;
+}
+
+/* The round-trip loop over a lossy transport, a msg_loop_fn. */
+static int rr_loop_lossy(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+			 uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
+{
+	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
+	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
+	const unsigned sb = rr_seq_bytes(req, resp);
+	struct ipc_hist *h = c->hist;
+	uint64_t i, t0, t1, sum = 0, ok = 0, row = 0;
+	bool any = c->out.warmup_done || c->out.done;
+	char ms[32];
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		msg_stamp(c->sbuf, req, *seq);
+		t0 = ipc_now_ns();
+		err = msg_send(c, c->sbuf, req);
+		if (err) {
+			msg_fail(c, err, "send request");
+			break;
+		}
+		c->out.loss.sent++;
+		err = rr_await(c, resp, sb, *seq, t0, &t1);
+		if (err < 0) {
+			msg_fail(c, err, "receive response");
+			break;
+		}
+		if (err == 0) {
+			ipc_hist_record(h, t1 - t0);
+			sum += t1 - t0;
+			ok++;
+			any = true;
+			row = 0;
+			c->out.loss.received++;
+			if (c->verify) {
+				err = msg_check(c, c->rbuf, resp, *seq);
+				if (err)
+					break;
+			}
+		} else {
+			err = 0;
+			c->out.loss.lost++;
+			if (++row >= (any ? RR_GIVE_UP : RR_GIVE_UP_FIRST)) {
+				snprintf(ms, sizeof(ms), "%.3g ms",
+					 c->io.timeout_ns / 1e6);
+				snprintf(c->out.what, sizeof(c->out.what),
+					 "peer not answering: %llu requests in "
+					 "a row got no response within %s",
+					 (unsigned long long)row, ms);
+				err = c->out.err = -ETIMEDOUT;
+				(*seq)++;
+				i++;
+				break;
+			}
+		}
+		(*seq)++;
+		if (msg_sample_end(c, t1, deadline, &err)) {
+			i++;
+			break;
+		}
+	}
+	*done += ok;
+	*elapsed_ns += sum;
+	return err;
+}
+
 static int rr_client(struct ipc_pctx *c)
 {
-	int err = msg_client_phases(c, rr_loop);
+	int err;
+
+	if (c->tp_caps & IPC_TP_LOSSY) {
+		c->out.loss.counted = true;
+		err = msg_client_phases(c, rr_loop_lossy);
+		c->out.messages = c->out.done;
+		c->out.bytes =
+			c->out.done * (c->cs->req_size + c->cs->resp_size);
+		return err;
+	}
+	err = msg_client_phases(c, rr_loop);
 
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
 	return err;
 }
 
+/*
+ * The server answers every request in turn.  On a lossy transport requests
+ * may be missing, so it takes each one's sequence number from the request
+ * (the full number nearest to the one it expected) and echoes it in the
+ * response; --peer-drop leaves some unanswered on purpose.
+ */
 static int rr_server(struct ipc_pctx *c)
 {
 	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
 	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
-	uint64_t seq;
+	const bool lossy = c->tp_caps & IPC_TP_LOSSY;
+	const unsigned qb = req < 8 ? (unsigned)req : 8;
+	uint64_t seq = 0, i;
 	int err;
 
-	for (seq = 0;; seq++) {
+	for (i = 0;; i++, seq++) {
 		err = msg_next(c, c->rbuf, req);
 		if (err > 0)
 			return 0;
 		if (err)
 			return msg_fail(c, err, "receive request");
+		if (lossy) {
+			seq = seq_full(seq_read(c->rbuf, req), qb, seq);
+			if (fault_drop(c->faults, i))
+				continue;
+		}
+		fault_stall(c->faults, i);
 		msg_stamp(c->sbuf, resp, seq);
 		err = msg_send(c, c->sbuf, resp);
+		if (err == -ECONNREFUSED && lossy)
+			return 0; /* a late answer to a client that is gone */
 		if (err)
 			return msg_fail(c, err, "send response");
 		if (c->verify) {

@@ -4,11 +4,16 @@
  * all of them arrived; one batch, from the first send to the ack, is one
  * sample.  The ack adds one small one-way trip to each batch (what rr with
  * 1-byte messages measures), which is why batches should be long.
+ *
+ * On lossy transports the loops of stream_dgram.c count loss instead.
  */
 #include "msg.h"
+#include "stream_dgram.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {
+	if (cs->tp && (cs->tp->caps & IPC_TP_LOSSY))
+		return st_dgram_max_msg(msg_wire(cs->msg_size, cs->tp->caps));
 	return cs->msg_size ? cs->msg_size : 1;
 }
 
@@ -58,7 +63,11 @@ out:
 
 static int st_client(struct ipc_pctx *c)
 {
-	int err = msg_client_phases(c, st_loop);
+	int err;
+
+	if (c->tp_caps & IPC_TP_LOSSY)
+		return st_dgram_client(c);
+	err = msg_client_phases(c, st_loop);
 
 	c->out.messages = c->out.done * c->cs->count;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
@@ -73,6 +82,8 @@ static int st_server(struct ipc_pctx *c)
 	uint8_t ack;
 	int err;
 
+	if (c->tp_caps & IPC_TP_LOSSY)
+		return st_dgram_server(c);
 	for (uint64_t batch = 0;; batch++) {
 		for (k = 0; k < count; k++) {
 			/* Between batches the client may be done or idle. */

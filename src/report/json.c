@@ -219,7 +219,63 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 	put(d, o, "sndbuf", json_integer(ro->tp.sndbuf));
 	put(d, o, "rcvbuf", json_integer(ro->tp.rcvbuf));
 	tp_config(d, o, &ro->tp);
+	put(d, o, "peer_drop_pct", json_integer(ro->faults.drop_pct));
+	put_u64(d, o, "peer_stall_every", ro->faults.stall_every);
+	put_u64(d, o, "peer_stall_ns", ro->faults.stall_ns);
 	return o;
+}
+
+/*
+ * Loss on a lossy transport: the counts that apply to the pattern (late
+ * responses for rr, reordering for stream), and the lost share in percent.
+ */
+static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
+			const char *pat)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "sent", l->sent);
+	put_u64(d, o, "received", l->received);
+	put_u64(d, o, "lost", l->lost);
+	if (l->sent)
+		put_real(d, o, "lost_pct", 100.0 * (double)l->lost /
+						   (double)l->sent);
+	if (!strcmp(pat, "rr"))
+		put_u64(d, o, "late", l->late);
+	if (!strcmp(pat, "stream") && l->reorder_known)
+		put_u64(d, o, "reordered", l->reordered);
+	return o;
+}
+
+/* Fairness between the flows of a load run. */
+static json_t *flows_obj(struct jdoc *d, const struct ipc_flows *f,
+			 bool open_loop)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "flows", f->flows);
+	put_real(d, o, "rate_min", f->rate_min);
+	put_real(d, o, "rate_median", f->rate_median);
+	put_real(d, o, "rate_max", f->rate_max);
+	if (open_loop)
+		put_u64(d, o, "lag_max_ns", f->lag_max_ns);
+	return o;
+}
+
+/* The loss and fairness records a run or summary has, if any. */
+static void put_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
+		       const struct ipc_run_stats *s)
+{
+	const char *p = cs->pat ? cs->pat->name : "";
+
+	if (s->loss.counted)
+		put(d, o, "loss", loss_obj(d, &s->loss, p));
+	if (s->flows.flows)
+		put(d, o, "flows", flows_obj(d, &s->flows, cs->rate != 0));
 }
 
 static int json_begin(struct ipc_report *r)
@@ -307,6 +363,16 @@ static void put_sizes(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 	} else if (!strcmp(p, "bulk")) {
 		put_u64(d, o, "total", cs->total);
 		put_u64(d, o, "chunk_size", cs->chunk_size);
+	} else if (!strcmp(p, "crr")) {
+		put_u64(d, o, "req_size", cs->req_size);
+		put_u64(d, o, "resp_size", cs->resp_size);
+	} else if (!strcmp(p, "load")) {
+		put_u64(d, o, "req_size", cs->req_size);
+		put_u64(d, o, "resp_size", cs->resp_size);
+		put_u64(d, o, "flows", cs->flows);
+		put_u64(d, o, "threads", cs->threads);
+		put(d, o, "loop", json_string(cs->rate ? "open" : "closed"));
+		put_u64(d, o, "rate", cs->rate);
 	}
 }
 
@@ -346,6 +412,10 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	if (!o)
 		return NULL;
 	put_u64(d, o, "runs", res->nruns);
+	/* Loss is counted even over runs that failed: it was measured. */
+	if (s->loss.counted)
+		put(d, o, "loss",
+		    loss_obj(d, &s->loss, res->cs.pat ? res->cs.pat->name : ""));
 
 	/*
 	 * A case that measured nothing gets no numbers at all: zeros here
@@ -354,6 +424,9 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	if (!res->nruns && !s->iterations)
 		return o;
 	put_counts(d, o, s);
+	if (s->flows.flows)
+		put(d, o, "flows",
+		    flows_obj(d, &s->flows, res->cs.rate != 0));
 	put(d, o, "latency_ns", lat_obj(d, &s->lat));
 	if (res->nruns >= 2)
 		put_real(d, o, "cv", res->metric.cv);
@@ -398,6 +471,7 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		put_counts(d, run, s);
 		put_u64(d, run, "timer_ns", s->timer_ns);
 		put(d, run, "latency_ns", lat_obj(d, &s->lat));
+		put_extras(d, run, cs, s);
 		append(d, runs, run);
 	}
 	put(d, o, "runs", runs);

@@ -64,6 +64,17 @@ enum col {
 	C_ST_BW,
 	C_ST_MSGS,
 	C_NOTES,
+	C_FLOWS,
+	C_THREADS,
+	C_LOOP,
+	C_RPS,
+	C_FMIN,
+	C_FMED,
+	C_FMAX,
+	C_LAG,
+	C_LOST,
+	C_LATE,
+	C_REORD,
 	NCOL
 };
 
@@ -102,9 +113,20 @@ static const struct {
 	[C_ST_BW] = {"stream bandwidth", false},
 	[C_ST_MSGS] = {"stream msgs/s", false},
 	[C_NOTES] = {"notes", true},
+	[C_FLOWS] = {"flows", false},
+	[C_THREADS] = {"threads", false},
+	[C_LOOP] = {"loop", true},
+	[C_RPS] = {"replies/s", false},
+	[C_FMIN] = {"flow min", false},
+	[C_FMED] = {"flow median", false},
+	[C_FMAX] = {"flow max", false},
+	[C_LAG] = {"send lag", false},
+	[C_LOST] = {"lost", false},
+	[C_LATE] = {"late", false},
+	[C_REORD] = {"reordered", false},
 };
 
-#define MAXCOLS 20
+#define MAXCOLS 24
 
 /* One printed row: cells by column id, or one text over the measured part. */
 struct line {
@@ -123,6 +145,11 @@ struct grid {
 	size_t nlines, cap;
 	int err; /* -ENOMEM once anything failed */
 };
+
+static const char dgram_note[] =
+	"note: over udp the receiver counts what arrives and reports it at "
+	"the end of each batch; msgs/s and bandwidth count delivered "
+	"messages";
 
 static const char zero_note[] =
 	"note: size 0 on a byte stream is carried as a 1-byte token; rates "
@@ -404,6 +431,43 @@ static void cell_bps(struct grid *g, char **dst, double bps)
 	setf(g, dst, "%s", ipc_fmt_bps(bps, buf, sizeof(buf)));
 }
 
+/*
+ * Loss cells: "38 (9.5%)" lost, late responses, reordered messages; "-"
+ * where the case counted none.  Filled even for a case that measured no
+ * latency: loss was still counted.
+ */
+static void fill_loss(struct grid *g, char **c, const struct trow *t)
+{
+	const struct ipc_loss *l = &t->sum.loss;
+
+	if (!l->counted) {
+		setf(g, &c[C_LOST], "-");
+		setf(g, &c[C_LATE], "-");
+		setf(g, &c[C_REORD], "-");
+		return;
+	}
+	if (l->sent)
+		setf(g, &c[C_LOST], "%llu (%.3g%%)",
+		     (unsigned long long)l->lost,
+		     100.0 * (double)l->lost / (double)l->sent);
+	else
+		setf(g, &c[C_LOST], "%llu", (unsigned long long)l->lost);
+	setf(g, &c[C_LATE], "%llu", (unsigned long long)l->late);
+	if (l->reorder_known)
+		setf(g, &c[C_REORD], "%llu", (unsigned long long)l->reordered);
+	else
+		setf(g, &c[C_REORD], "-");
+}
+
+/* Does any row count loss? */
+static bool any_loss(const struct trow *const *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->sum.loss.counted)
+			return true;
+	return false;
+}
+
 /* Every cell a result can fill; a layout shows the ones it has columns for. */
 static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 {
@@ -419,6 +483,17 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 	setf(g, &c[C_COUNT], "%llu", (unsigned long long)t->cs.count);
 	cell_bytes(g, &c[C_TOTAL], (double)t->cs.total);
 	cell_bytes(g, &c[C_CHUNK], (double)t->cs.chunk_size);
+	setf(g, &c[C_FLOWS], "%llu", (unsigned long long)t->cs.flows);
+	setf(g, &c[C_THREADS], "%u", t->cs.threads);
+	if (t->cs.rate) {
+		char r[32];
+
+		setf(g, &c[C_LOOP], "open, %s",
+		     ipc_fmt_rate((double)t->cs.rate, r, sizeof(r)));
+	} else {
+		setf(g, &c[C_LOOP], "closed");
+	}
+	fill_loss(g, c, t);
 
 	if (!measured(t)) {
 		if (t->status == IPC_STATUS_OK)
@@ -447,6 +522,16 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 	cell_ns(g, &c[C_XFER], (double)lat->p50);
 	cell_rate(g, &c[C_MSGS], t->sum.msgs_per_s);
 	cell_bps(g, &c[C_BW], t->sum.bytes_per_s);
+	cell_rate(g, &c[C_RPS], t->sum.msgs_per_s);
+	if (t->sum.flows.flows) {
+		cell_rate(g, &c[C_FMIN], t->sum.flows.rate_min);
+		cell_rate(g, &c[C_FMED], t->sum.flows.rate_median);
+		cell_rate(g, &c[C_FMAX], t->sum.flows.rate_max);
+	}
+	if (t->cs.rate)
+		cell_ns(g, &c[C_LAG], (double)t->sum.flows.lag_max_ns);
+	else
+		setf(g, &c[C_LAG], "-");
 	setf(g, &c[C_RUNS], "%zu", t->nruns);
 	if (t->nruns >= 2 && isfinite(m->cv) && m->cv >= 0)
 		setf(g, &c[C_CV], "%.1f%%", m->cv * 100);
@@ -592,6 +677,17 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 		else
 			fputs("TOTAL bytes", out);
 		fprintf(out, " back in chunks%s", how);
+	} else if (!strcmp(pat, "crr")) {
+		how_run(how, sizeof(how), ro, "transactions");
+		fprintf(out, "crr: connect, request, response, close per "
+			     "transaction%s",
+			how);
+	} else if (!strcmp(pat, "load")) {
+		how_run(how, sizeof(how), ro, "requests over all flows");
+		fprintf(out, "load: many flows at once; latency per request "
+			     "from its send (closed loop) or its due time (open "
+			     "loop)%s",
+			how);
 	} else {
 		how_run(how, sizeof(how), ro, "iterations");
 		fprintf(out, "%s%s", pat, how);
@@ -640,6 +736,10 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_col(&g, C_MEAN);
 		grid_col(&g, C_SD);
 		grid_col(&g, C_TRANS);
+		if (any_loss(rows, n)) {
+			grid_col(&g, C_LOST);
+			grid_col(&g, C_LATE);
+		}
 	} else if (!strcmp(pat, "stream")) {
 		grid_col(&g, C_SIZE);
 		grid_col(&g, C_COUNT);
@@ -648,6 +748,43 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_col(&g, C_PERMSG);
 		grid_col(&g, C_MSGS);
 		grid_col(&g, C_BW);
+		if (any_loss(rows, n)) {
+			grid_col(&g, C_LOST);
+			grid_col(&g, C_REORD);
+		}
+	} else if (!strcmp(pat, "crr")) {
+		grid_col(&g, C_REQ);
+		grid_col(&g, C_RESP);
+		g.nid = g.ncols;
+		grid_col(&g, C_P50);
+		grid_col(&g, C_P90);
+		grid_col(&g, C_P99);
+		grid_col(&g, C_P999);
+		grid_col(&g, C_MAX);
+		grid_col(&g, C_MEAN);
+		grid_col(&g, C_TRANS);
+	} else if (!strcmp(pat, "load")) {
+		bool open = false;
+
+		for (i = 0; i < n; i++)
+			open |= rows[i]->cs.rate != 0;
+		grid_col(&g, C_FLOWS);
+		grid_col(&g, C_THREADS);
+		grid_col(&g, C_LOOP);
+		grid_col(&g, C_REQ);
+		grid_col(&g, C_RESP);
+		g.nid = g.ncols;
+		grid_col(&g, C_P50);
+		grid_col(&g, C_P90);
+		grid_col(&g, C_P99);
+		grid_col(&g, C_P999);
+		grid_col(&g, C_MAX);
+		grid_col(&g, C_RPS);
+		grid_col(&g, C_FMIN);
+		grid_col(&g, C_FMED);
+		grid_col(&g, C_FMAX);
+		if (open)
+			grid_col(&g, C_LAG);
 	} else if (!strcmp(pat, "bulk")) {
 		grid_col(&g, C_TOTAL);
 		grid_col(&g, C_CHUNK);
@@ -680,6 +817,8 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_print(&g, out);
 		if (zero)
 			fprintf(out, "%s\n", zero_note);
+		if (!strcmp(pat, "stream") && any_loss(rows, n))
+			fprintf(out, "%s\n", dgram_note);
 	}
 	err = g.err;
 	grid_free(&g);

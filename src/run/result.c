@@ -61,7 +61,20 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 	}
 	if (!cs->pat)
 		return buf;
-	if (!strcmp(cs->pat->name, "rr"))
+	if (!strcmp(cs->pat->name, "load")) {
+		n += snprintf(buf + n, len - (size_t)n, " flows=%llu",
+			      (unsigned long long)cs->flows);
+		if (cs->threads > 1 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " threads=%u",
+				      cs->threads);
+		if (cs->rate && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " rate=%llu/s",
+				      (unsigned long long)cs->rate);
+		if ((size_t)n >= len)
+			return buf;
+	}
+	if (!strcmp(cs->pat->name, "rr") || !strcmp(cs->pat->name, "crr") ||
+	    !strcmp(cs->pat->name, "load"))
 		snprintf(buf + n, len - (size_t)n, " req=%s resp=%s",
 			 size_word(cs->req_size, a, sizeof(a)),
 			 size_word(cs->resp_size, b, sizeof(b)));

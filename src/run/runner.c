@@ -71,6 +71,8 @@ static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
 	pc->verify = ro->verify;
 	pc->expect = p->b->expect;
 	pc->buf_bytes = p->b->len;
+	pc->ch = p->ch;
+	pc->faults = &ro->faults;
 	if (side == IPC_CLIENT) {
 		pc->sbuf = p->b->c_send;
 		pc->rbuf = p->b->c_recv;
@@ -92,6 +94,24 @@ static int pin_self(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
+/*
+ * The peer of a pattern that opens its own endpoints (crr, load): it gets
+ * the channel and does the rest.
+ */
+static void serve_own(struct peer *p, const volatile sig_atomic_t *stop)
+{
+	struct peer_ctl *ctl = p->ctl;
+	struct ipc_pctx pc;
+	int err;
+
+	pctx_init(&pc, p, IPC_SERVER, NULL, stop);
+	err = p->cs->pat->server(&pc);
+	ctl->out = pc.out;
+	if (err)
+		ctl->out.err = err;
+	ctl->failed = err != 0;
+}
+
 /* The peer's whole life: open, answer, close; result into p->ctl. */
 static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 {
@@ -106,6 +126,10 @@ static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 			 "pin the server to CPU %d: %s", p->ro->pin_server,
 			 strerror(-err));
 		goto fail;
+	}
+	if (p->cs->pat->flags & IPC_PAT_OWN_EP) {
+		serve_own(p, stop);
+		return;
 	}
 	err = p->cs->tp->open(p->ch, IPC_SERVER, &ep);
 	if (err) {
@@ -277,6 +301,8 @@ static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
 	st->bytes_per_s = s > 0 ? o->bytes / s : 0;
 	ipc_hist_summary(h, &st->lat);
 	st->timer_ns = timer_ns;
+	st->loss = o->loss;
+	st->flows = o->flows;
 }
 
 /*
@@ -339,6 +365,16 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		snprintf(err_buf, err_len, "start the peer: %s",
 			 strerror(-err));
 		goto out_teardown;
+	}
+	if (cs->pat->flags & IPC_PAT_OWN_EP) {
+		pctx_init(&pc, &p, IPC_CLIENT, NULL, &run_stop);
+		timer_ns = ipc_timer_cost_ns();
+		err = cs->pat->client(&pc);
+		run_stats(st, &pc.out, b->run_hist, timer_ns);
+		f->warm_done = pc.out.warmup_done;
+		if (err)
+			snprintf(err_buf, err_len, "%s", pc.out.what);
+		goto out_peer;
 	}
 	err = cs->tp->open(&ch, IPC_CLIENT, &ep);
 	if (err) {
@@ -444,6 +480,57 @@ static int result_add_run(struct ipc_result *res, const struct ipc_run_stats *st
 	return 0;
 }
 
+/* Add the loss counts of one run (completed or not) to @sum. */
+static void loss_add(struct ipc_loss *sum, const struct ipc_loss *l)
+{
+	if (!l->counted)
+		return;
+	sum->counted = true;
+	sum->reorder_known |= l->reorder_known;
+	sum->sent += l->sent;
+	sum->received += l->received;
+	sum->lost += l->lost;
+	sum->late += l->late;
+	sum->reordered += l->reordered;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Fairness over all runs: the slowest flow of any run, the median of the
+ * runs' median flows, the fastest flow of any run.
+ */
+static void flows_summarize(struct ipc_result *res, struct ipc_flows *out)
+{
+	double med[res->nruns ? res->nruns : 1];
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < res->nruns; i++) {
+		const struct ipc_flows *f = &res->runs[i].flows;
+
+		if (!f->flows)
+			continue;
+		if (!n || f->rate_min < out->rate_min)
+			out->rate_min = f->rate_min;
+		if (f->rate_max > out->rate_max)
+			out->rate_max = f->rate_max;
+		if (f->lag_max_ns > out->lag_max_ns)
+			out->lag_max_ns = f->lag_max_ns;
+		out->flows = f->flows;
+		med[n++] = f->rate_median;
+	}
+	if (!n)
+		return;
+	qsort(med, n, sizeof(med[0]), cmp_double);
+	out->rate_median = n % 2 ? med[n / 2] : (med[n / 2 - 1] + med[n / 2]) / 2;
+}
+
 /* Summary over all runs and the run-to-run spread of the metric. */
 static void result_summarize(struct ipc_result *res)
 {
@@ -469,6 +556,7 @@ static void result_summarize(struct ipc_result *res)
 	s->msgs_per_s = secs > 0 ? s->messages / secs : 0;
 	s->bytes_per_s = secs > 0 ? s->bytes / secs : 0;
 	ipc_hist_summary(res->hist, &s->lat);
+	flows_summarize(res, &s->flows);
 	ipc_runs_summarize(vals, res->nruns, 0.95, &res->metric);
 }
 
@@ -505,6 +593,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	struct peer_ctl *ctl;
 	struct ipc_run_stats st;
 	struct run_fail f;
+	struct ipc_loss loss = {0};
 	char where[128];
 	int err = 0;
 	unsigned r;
@@ -541,6 +630,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			break;
 		}
 		err = run_once(cs, ro, &b, ctl, &st, &f);
+		loss_add(&loss, &st.loss); /* failed runs' losses count too */
 		if (st.iterations) {
 			ipc_hist_merge(res->hist, b.run_hist);
 			if (result_add_run(res, &st) && !err)
@@ -553,6 +643,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		}
 	}
 	result_summarize(res);
+	res->summary.loss = loss;
 	if (err) {
 		res->status = res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s %s%s%s", f.what,

@@ -29,9 +29,12 @@ extern const struct ipc_transport_ops ipc_tp_serial;
 /*
  * Listen backlog of connection-oriented transports.  A connect/close
  * pattern keeps opening connections while the server accepts them one at a
- * time; 128 pending ones is plenty, and the kernel caps it at somaxconn.
+ * time, and load opens thousands at once: when the accept queue is full
+ * the kernel drops the SYN and the client retries after a second.  4096
+ * is Linux's somaxconn since 5.4 (the kernel caps it there) and costs
+ * nothing until used.
  */
-#define TP_BACKLOG 128
+#define TP_BACKLOG 4096
 
 /* Close *@fd if it is open and set it to -1. */
 void tp_close_fd(int *fd);

@@ -34,7 +34,7 @@ const struct ipc_transport_ops ipc_tp_udp = {
 	.name = "udp",
 	.help = "UDP over the IPv4 loopback (127.0.0.1), connected sockets",
 	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_LOSSY | IPC_TP_FD |
-		IPC_TP_NET,
+		IPC_TP_NET | IPC_TP_RW,
 	.max_msg = udp_max_msg,
 	.setup = udp_setup,
 	.open = tp_open_slot,

@@ -42,7 +42,7 @@ const struct ipc_transport_ops ipc_tp_udp6 = {
 	.name = "udp6",
 	.help = "UDP over the IPv6 loopback (::1), connected sockets",
 	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_LOSSY | IPC_TP_FD |
-		IPC_TP_NET,
+		IPC_TP_NET | IPC_TP_RW,
 	.probe = udp6_probe,
 	.max_msg = udp6_max_msg,
 	.setup = udp6_setup,

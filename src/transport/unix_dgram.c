@@ -65,7 +65,7 @@ static void dgram_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_unix_dgram = {
 	.name = "unix-dgram",
 	.help = "AF_UNIX datagram sockets bound to files, connected pairwise",
-	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_FD,
+	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_FD | IPC_TP_RW,
 	.max_msg = tp_unix_msg_max,
 	.setup = dgram_setup,
 	.open = tp_open_slot,

@@ -1,0 +1,459 @@
+/*
+ * The flow set of the readiness engines (poll, epoll, busy): completions
+ * emulated over readiness, as an event loop does it.  A send is tried at
+ * once and waits for writability only when the descriptor is full; a
+ * receive waits for readability, then reads.  The three engines differ only
+ * in how they wait: poll(2) over an array, epoll_wait(2), or epoll_wait
+ * with a zero timeout in a spin.
+ *
+ * Interest is disarmed lazily: a flow stays registered for input after its
+ * receive completed, because in a request/response loop the next receive
+ * comes soon; only a readiness report with no operation pending removes it.
+ * In steady state that costs no epoll_ctl at all.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include "engines.h"
+
+#define EV_IN 1u
+#define EV_OUT 2u
+
+struct rflow {
+	struct ipc_ep *ep; /* NULL: no such flow */
+	void *rbuf;	   /* pending receive */
+	size_t rlen;
+	const void *sbuf; /* pending send */
+	size_t slen;
+	bool rpend, spend;
+	unsigned rmask; /* events registered for rfd */
+	unsigned wmask; /* events registered for wfd when it is not rfd */
+};
+
+struct ipc_fset {
+	enum eng_wait how;
+	const volatile sig_atomic_t *stop;
+	uint32_t max;
+	struct rflow *flows;
+	struct ipc_fdone *q; /* completions not yet reported: a ring */
+	uint32_t qhead, qlen, qcap;
+	int epfd;		 /* epoll and busy */
+	struct epoll_event *evs; /* their event buffer, max entries */
+	struct pollfd *pfds;	 /* poll: 2 per flow (rfd, then wfd) */
+	uint32_t npfds;		 /* poll: entries in use */
+	bool no_pwait2;		 /* epoll_pwait2 is missing (before 5.11) */
+};
+
+static bool split(const struct ipc_ep *ep)
+{
+	return ep->wfd != ep->rfd;
+}
+
+static void q_push(struct ipc_fset *fs, uint32_t flow, uint32_t op, ssize_t res)
+{
+	struct ipc_fdone *d = &fs->q[(fs->qhead + fs->qlen) % fs->qcap];
+
+	/* Cannot overflow: one receive and one send per flow at most. */
+	d->flow = flow;
+	d->op = op;
+	d->res = res;
+	fs->qlen++;
+}
+
+static uint32_t q_pop(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (fs->qlen && n < max) {
+		done[n++] = fs->q[fs->qhead];
+		fs->qhead = (fs->qhead + 1) % fs->qcap;
+		fs->qlen--;
+	}
+	return n;
+}
+
+/* Take the queued completion of @flow's @op out of the queue, if any. */
+static bool q_take(struct ipc_fset *fs, uint32_t flow, uint32_t op,
+		   ssize_t *res)
+{
+	uint32_t i, at, nx;
+
+	for (i = 0; i < fs->qlen; i++) {
+		at = (fs->qhead + i) % fs->qcap;
+		if (fs->q[at].flow != flow || fs->q[at].op != op)
+			continue;
+		*res = fs->q[at].res;
+		for (; i + 1 < fs->qlen; i++) {
+			at = (fs->qhead + i) % fs->qcap;
+			nx = (fs->qhead + i + 1) % fs->qcap;
+			fs->q[at] = fs->q[nx];
+		}
+		fs->qlen--;
+		return true;
+	}
+	return false;
+}
+
+static uint32_t ep_events(unsigned mask)
+{
+	return (mask & EV_IN ? EPOLLIN : 0) | (mask & EV_OUT ? EPOLLOUT : 0);
+}
+
+/*
+ * Register @fd of @flow for @mask (0: remove it) where @*cur says what is
+ * registered now.  @w tells the wfd registration of a split flow apart.
+ */
+static int reg(struct ipc_fset *fs, uint32_t flow, int fd, bool w,
+	       unsigned *cur, unsigned mask)
+{
+	struct epoll_event ev = {0};
+	struct pollfd *p;
+	int op;
+
+	if (*cur == mask)
+		return 0;
+	if (fs->how == EW_POLL) {
+		p = &fs->pfds[2 * flow + (w ? 1 : 0)];
+		p->fd = mask ? fd : -1;
+		p->events = (short)((mask & EV_IN ? POLLIN : 0) |
+				    (mask & EV_OUT ? POLLOUT : 0));
+		p->revents = 0;
+		if (mask && 2 * flow + 2 > fs->npfds)
+			fs->npfds = 2 * flow + 2;
+		*cur = mask;
+		return 0;
+	}
+	op = !*cur ? EPOLL_CTL_ADD : !mask ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
+	ev.events = ep_events(mask);
+	ev.data.u64 = (uint64_t)flow << 1 | (w ? 1 : 0);
+	if (epoll_ctl(fs->epfd, op, fd, &ev) < 0)
+		return -errno;
+	*cur = mask;
+	return 0;
+}
+
+/* Register what @flow's pending operations need, keeping what is there. */
+static int arm(struct ipc_fset *fs, uint32_t flow)
+{
+	struct rflow *f = &fs->flows[flow];
+	unsigned in = f->rpend ? EV_IN : 0, out = f->spend ? EV_OUT : 0;
+
+	if (split(f->ep))
+		return reg(fs, flow, f->ep->rfd, false, &f->rmask,
+			   f->rmask | in)
+			       ?: reg(fs, flow, f->ep->wfd, true, &f->wmask,
+				      f->wmask | out);
+	return reg(fs, flow, f->ep->rfd, false, &f->rmask, f->rmask | in | out);
+}
+
+/* Drop the interest no pending operation needs (after a report of it). */
+static int disarm(struct ipc_fset *fs, uint32_t flow)
+{
+	struct rflow *f = &fs->flows[flow];
+	unsigned in = f->rpend ? EV_IN : 0, out = f->spend ? EV_OUT : 0;
+
+	if (split(f->ep))
+		return reg(fs, flow, f->ep->rfd, false, &f->rmask, in)
+			       ?: reg(fs, flow, f->ep->wfd, true, &f->wmask,
+				      out);
+	return reg(fs, flow, f->ep->rfd, false, &f->rmask, in | out);
+}
+
+static void try_recv(struct ipc_fset *fs, uint32_t flow)
+{
+	struct rflow *f = &fs->flows[flow];
+	ssize_t n = f->ep->ops->recv(f->ep, f->rbuf, f->rlen);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return; /* not ready after all: wait again */
+	f->rpend = false;
+	q_push(fs, flow, IPC_FOP_RECV, n);
+}
+
+static void try_send(struct ipc_fset *fs, uint32_t flow)
+{
+	struct rflow *f = &fs->flows[flow];
+	ssize_t n = f->ep->ops->send(f->ep, f->sbuf, f->slen);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	f->spend = false;
+	q_push(fs, flow, IPC_FOP_SEND, n);
+}
+
+/*
+ * @flow is ready for @ev (EV_IN, EV_OUT, or both for an error or a hang-up,
+ * which the pending operation will report).  Returns 0 or -errno.
+ */
+static int ready(struct ipc_fset *fs, uint32_t flow, unsigned ev)
+{
+	struct rflow *f = &fs->flows[flow];
+
+	if (!f->ep)
+		return 0;
+	if ((ev & EV_IN) && f->rpend)
+		try_recv(fs, flow);
+	if ((ev & EV_OUT) && f->spend)
+		try_send(fs, flow);
+	return disarm(fs, flow);
+}
+
+int eng_ready_new(struct ipc_fset **out, uint32_t max, enum eng_wait how,
+		  const volatile sig_atomic_t *stop)
+{
+	struct ipc_fset *fs;
+	uint32_t i;
+
+	*out = NULL;
+	if (!max)
+		return -EINVAL;
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return -ENOMEM;
+	fs->how = how;
+	fs->stop = stop;
+	fs->max = max;
+	fs->epfd = -1;
+	fs->qcap = 2 * max;
+	fs->flows = calloc(max, sizeof(*fs->flows));
+	fs->q = calloc(fs->qcap, sizeof(*fs->q));
+	if (!fs->flows || !fs->q)
+		goto nomem;
+	if (how == EW_POLL) {
+		fs->pfds = calloc(2 * (size_t)max, sizeof(*fs->pfds));
+		if (!fs->pfds)
+			goto nomem;
+		for (i = 0; i < 2 * max; i++)
+			fs->pfds[i].fd = -1;
+	} else {
+		fs->evs = calloc(max, sizeof(*fs->evs));
+		if (!fs->evs)
+			goto nomem;
+		fs->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (fs->epfd < 0) {
+			int err = -errno;
+
+			eng_ready_free(fs);
+			return err;
+		}
+	}
+	*out = fs;
+	return 0;
+nomem:
+	eng_ready_free(fs);
+	return -ENOMEM;
+}
+
+void eng_ready_free(struct ipc_fset *fs)
+{
+	if (!fs)
+		return;
+	if (fs->epfd >= 0)
+		close(fs->epfd);
+	free(fs->evs);
+	free(fs->pfds);
+	free(fs->q);
+	free(fs->flows);
+	free(fs);
+}
+
+int eng_ready_add(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep)
+{
+	struct rflow *f;
+	int err;
+
+	if (flow >= fs->max || fs->flows[flow].ep || ep->rfd < 0 || ep->wfd < 0)
+		return -EINVAL;
+	err = ipc_fd_set_nonblock(ep->rfd, true);
+	if (!err && split(ep))
+		err = ipc_fd_set_nonblock(ep->wfd, true);
+	if (err)
+		return err;
+	f = &fs->flows[flow];
+	memset(f, 0, sizeof(*f));
+	f->ep = ep;
+	return 0;
+}
+
+int eng_ready_del(struct ipc_fset *fs, uint32_t flow)
+{
+	struct rflow *f;
+	ssize_t res;
+	int err;
+
+	if (flow >= fs->max || !fs->flows[flow].ep)
+		return -EINVAL;
+	f = &fs->flows[flow];
+	f->rpend = f->spend = false;
+	while (q_take(fs, flow, IPC_FOP_RECV, &res) ||
+	       q_take(fs, flow, IPC_FOP_SEND, &res))
+		;
+	err = disarm(fs, flow);
+	memset(f, 0, sizeof(*f));
+	return err;
+}
+
+int eng_ready_recv(struct ipc_fset *fs, uint32_t flow, void *buf, size_t len)
+{
+	struct rflow *f;
+
+	if (flow >= fs->max || !fs->flows[flow].ep)
+		return -EINVAL;
+	f = &fs->flows[flow];
+	if (f->rpend)
+		return -EBUSY;
+	f->rbuf = buf;
+	f->rlen = len;
+	f->rpend = true;
+	return arm(fs, flow);
+}
+
+int eng_ready_send(struct ipc_fset *fs, uint32_t flow, const void *buf,
+		   size_t len)
+{
+	struct rflow *f;
+
+	if (flow >= fs->max || !fs->flows[flow].ep)
+		return -EINVAL;
+	f = &fs->flows[flow];
+	if (f->spend)
+		return -EBUSY;
+	f->sbuf = buf;
+	f->slen = len;
+	f->spend = true;
+	try_send(fs, flow);
+	return f->spend ? arm(fs, flow) : 0;
+}
+
+ssize_t eng_ready_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op)
+{
+	struct rflow *f;
+	ssize_t res;
+
+	if (flow >= fs->max || !fs->flows[flow].ep)
+		return -EINVAL;
+	f = &fs->flows[flow];
+	if (q_take(fs, flow, op, &res))
+		return res;
+	if (op == IPC_FOP_RECV)
+		f->rpend = false;
+	else
+		f->spend = false;
+	return -ECANCELED;
+}
+
+static int64_t left_ns(uint64_t deadline)
+{
+	uint64_t now = eng_now_ns();
+
+	return now >= deadline ? 0 : (int64_t)(deadline - now);
+}
+
+static struct timespec ts_of(int64_t ns)
+{
+	struct timespec ts = {.tv_sec = ns / 1000000000,
+			      .tv_nsec = ns % 1000000000};
+
+	return ts;
+}
+
+/* One wait of the backend; the number of descriptors reported, or -errno. */
+static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
+{
+	struct timespec ts, *tp = NULL;
+	uint32_t i;
+	int n, err;
+
+	if (timeout_ns >= 0) {
+		ts = ts_of(timeout_ns);
+		tp = &ts;
+	}
+	if (fs->how == EW_POLL) {
+		n = ppoll(fs->pfds, fs->npfds, tp, NULL);
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		for (i = 0; i < fs->npfds; i++) {
+			short re = fs->pfds[i].revents;
+			unsigned ev;
+
+			if (!re)
+				continue;
+			fs->pfds[i].revents = 0;
+			ev = (re & POLLIN ? EV_IN : 0) |
+			     (re & POLLOUT ? EV_OUT : 0);
+			if (re & (POLLERR | POLLHUP | POLLNVAL))
+				ev = EV_IN | EV_OUT;
+			err = ready(fs, i / 2, ev);
+			if (err)
+				return err;
+		}
+		return n;
+	}
+	if (fs->how == EW_SPIN) {
+		n = epoll_wait(fs->epfd, fs->evs, (int)fs->max, 0);
+	} else if (!fs->no_pwait2) {
+		n = epoll_pwait2(fs->epfd, fs->evs, (int)fs->max, tp, NULL);
+		if (n < 0 && errno == ENOSYS) {
+			fs->no_pwait2 = true;
+			return backend_wait(fs, timeout_ns);
+		}
+	} else {
+		/* Milliseconds, rounded up: never wake before the time. */
+		int ms = timeout_ns < 0 ? -1
+			 : timeout_ns == 0
+				 ? 0
+				 : eng_timeout_ms((uint64_t)timeout_ns);
+
+		n = epoll_wait(fs->epfd, fs->evs, (int)fs->max, ms);
+	}
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < (uint32_t)n; i++) {
+		uint32_t e = fs->evs[i].events;
+		unsigned ev =
+			(e & EPOLLIN ? EV_IN : 0) | (e & EPOLLOUT ? EV_OUT : 0);
+
+		if (e & (EPOLLERR | EPOLLHUP))
+			ev = EV_IN | EV_OUT;
+		err = ready(fs, (uint32_t)(fs->evs[i].data.u64 >> 1), ev);
+		if (err)
+			return err;
+	}
+	return n;
+}
+
+int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
+		   int64_t timeout_ns)
+{
+	uint64_t deadline = 0;
+	int64_t left = timeout_ns;
+	int n;
+
+	if (!max)
+		return -EINVAL;
+	if (timeout_ns > 0)
+		deadline = eng_now_ns() + (uint64_t)timeout_ns;
+	for (;;) {
+		if (fs->qlen)
+			return (int)q_pop(fs, done, max);
+		if (fs->stop && *fs->stop)
+			return -ECANCELED;
+		n = backend_wait(fs, fs->how == EW_SPIN ? 0 : left);
+		if (n == -EINTR)
+			n = 0;
+		else if (n < 0)
+			return n;
+		if (fs->qlen)
+			continue;
+		if (timeout_ns == 0)
+			return 0;
+		if (timeout_ns > 0) {
+			left = left_ns(deadline);
+			if (!left)
+				return 0;
+		}
+	}
+}

@@ -1,0 +1,18 @@
+/*
+ * stream over lossy transports: the client and server loops that count
+ * loss instead of waiting for messages that may never come.
+ */
+#ifndef IPCPERF_PATTERN_STREAM_DGRAM_H
+#define IPCPERF_PATTERN_STREAM_DGRAM_H
+
+#include <stddef.h>
+
+#include "ipcperf/pattern.h"
+
+/* Largest message either side sends for data messages of @wire bytes. */
+size_t st_dgram_max_msg(size_t wire);
+
+int st_dgram_client(struct ipc_pctx *c);
+int st_dgram_server(struct ipc_pctx *c);
+
+#endif
