@@ -6,6 +6,7 @@
 #define IPCPERF_RUN_INTERNAL_H
 
 #include <signal.h>
+#include <sys/resource.h>
 
 #include "ipcperf/run.h"
 
@@ -17,5 +18,45 @@ extern volatile sig_atomic_t peer_stop;
 
 /* In a freshly forked peer: its own signal dispositions. */
 void run_signals_peer_process(void);
+
+/* The rest of the host's fingerprint (host.c), after the basic facts. */
+void host_fingerprint(struct ipc_host *h);
+
+/*
+ * The CPU cost of one side's loop, read by that side's own thread:
+ * cost_begin right before the loop, cost_end right after (neither inside
+ * the timed part).  Counters that cannot be opened are left out (-1).
+ */
+struct cost_meter {
+	struct rusage ru; /* RUSAGE_THREAD at the start */
+	int fd[3];        /* perf: cycles, instructions, migrations, or -1 */
+	uint64_t v0[3];   /* their values at the start */
+	int cpu;          /* sched_getcpu() at the start */
+};
+
+void cost_begin(struct cost_meter *m);
+void cost_end(struct cost_meter *m, struct ipc_side_cost *out);
+
+/*
+ * Which perf counters this process may open, probed once: *hw for cycles
+ * and instructions, *sw for CPU migrations; @note says what is missing and
+ * why ("" when nothing is).
+ */
+void cost_probe(bool *hw, bool *sw, char *note, size_t len);
+
+/* Machine-wide busy CPU time and our own, at one moment. */
+struct load_snap {
+	bool ok;          /* /proc/stat was read */
+	uint64_t busy_ns; /* user + nice + system of every CPU */
+	uint64_t steal_ns;
+	uint64_t ours_ns; /* this process and its reaped children */
+	uint64_t t_ns;    /* CLOCK_MONOTONIC */
+};
+
+void load_snap(struct load_snap *s);
+
+/* What happened between @a and @b, into the run's load fields. */
+void load_diff(const struct load_snap *a, const struct load_snap *b,
+	       struct ipc_run_stats *st);
 
 #endif

@@ -188,6 +188,7 @@ void ipc_host_probe(struct ipc_host *h)
 	cpu_model(h->cpu_model, sizeof(h->cpu_model));
 	h->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	h->timer_ns = ipc_timer_cost_ns();
+	host_fingerprint(h);
 }
 
 void ipc_runopts_default(struct ipc_runopts *ro)
@@ -202,4 +203,11 @@ void ipc_runopts_default(struct ipc_runopts *ro)
 	ro->pin_client = -1;
 	ro->pin_server = -1;
 	ro->tp.nodelay = true;
+	ro->runs_auto = true;
+	ro->min_runs = IPC_MIN_RUNS;
+	ro->max_runs = IPC_MAX_RUNS_DEFAULT;
+	ro->ci_level = 0.95;
+	ro->ci_pct = 1.0;
+	ro->budget_ns = 60 * 1000000000ull;
+	ro->interleave = true;
 }
