@@ -22,6 +22,10 @@ struct trow {
 	uint64_t run_iters; /* iterations of the first run */
 	struct ipc_run_stats sum;
 	struct ipc_runs_stats metric;
+	struct ipc_diag diag; /* flags, cost, target */
+	char why[IPC_FLAG_COUNT][200]; /* each flag's reason, in words */
+	char unit[16];                 /* what CPU cost is per */
+	char metric_name[16];          /* "p50_ns", "bytes_per_s", ... */
 };
 
 struct tab {
@@ -64,6 +68,9 @@ enum col {
 	C_ST_BW,
 	C_ST_MSGS,
 	C_NOTES,
+	C_CPU,
+	C_CSW,
+	C_FLAGS,
 	NCOL
 };
 
@@ -102,9 +109,12 @@ static const struct {
 	[C_ST_BW] = {"stream bandwidth", false},
 	[C_ST_MSGS] = {"stream msgs/s", false},
 	[C_NOTES] = {"notes", true},
+	[C_CPU] = {"cpu/msg", false},
+	[C_CSW] = {"csw/msg", false},
+	[C_FLAGS] = {"flags", true},
 };
 
-#define MAXCOLS 20
+#define MAXCOLS 24
 
 /* One printed row: cells by column id, or one text over the measured part. */
 struct line {
@@ -118,6 +128,8 @@ struct grid {
 	size_t ncols;
 	size_t nid;	  /* identifying columns, left of a span */
 	char ci_head[24]; /* "95% CI" */
+	char cpu_head[24]; /* "cpu/rt" */
+	char csw_head[24]; /* "csw/rt" */
 	size_t width[MAXCOLS];
 	struct line *lines;
 	size_t nlines, cap;
@@ -217,6 +229,10 @@ static void grid_free(struct grid *g)
 
 static const char *head_of(const struct grid *g, enum col c)
 {
+	if (c == C_CPU && g->cpu_head[0])
+		return g->cpu_head;
+	if (c == C_CSW && g->csw_head[0])
+		return g->csw_head;
 	return c == C_CI ? g->ci_head : cols[c].head;
 }
 
@@ -404,12 +420,45 @@ static void cell_bps(struct grid *g, char **dst, double bps)
 	setf(g, dst, "%s", ipc_fmt_bps(bps, buf, sizeof(buf)));
 }
 
+/* "2.10+1.95 µs": client + server CPU (user + system) per message. */
+static void fill_diag(struct grid *g, char **c, const struct trow *t)
+{
+	const struct ipc_cost *cl = &t->diag.client, *sv = &t->diag.server;
+	char a[32], b[32], *u;
+	size_t n = 0;
+	int k;
+
+	if (cl->valid && sv->valid) {
+		ipc_fmt_ns(cl->user_ns + cl->sys_ns, a, sizeof(a));
+		ipc_fmt_ns(sv->user_ns + sv->sys_ns, b, sizeof(b));
+		u = strrchr(a, ' ');
+		if (u && strrchr(b, ' ') && !strcmp(u, strrchr(b, ' ')))
+			setf(g, &c[C_CPU], "%.*s+%s", (int)(u - a), a, b);
+		else
+			setf(g, &c[C_CPU], "%s+%s", a, b);
+		setf(g, &c[C_CSW], "%.2g+%.2g", cl->vcsw + cl->ivcsw,
+		     sv->vcsw + sv->ivcsw);
+	} else {
+		setf(g, &c[C_CPU], "-");
+		setf(g, &c[C_CSW], "-");
+	}
+	setf(g, &c[C_FLAGS], "%s", "");
+	for (k = 0; k < IPC_FLAG_COUNT; k++) {
+		if (!(t->diag.flags & (1u << k)) || !c[C_FLAGS])
+			continue;
+		setf(g, &c[C_FLAGS], "%s%s%s", c[C_FLAGS], n ? "," : "",
+		     ipc_flag_name(k));
+		n++;
+	}
+}
+
 /* Every cell a result can fill; a layout shows the ones it has columns for. */
 static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 {
 	const struct ipc_lat *lat = &t->sum.lat;
 	const struct ipc_runs_stats *m = &t->metric;
 	char **c = l->cell;
+	double half;
 
 	setf(g, &c[C_TRANSPORT], "%s", tp_name(t));
 	setf(g, &c[C_ENGINE], "%s", eng_name(t));
@@ -455,11 +504,18 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 	if (m->have_ci && t->nruns >= 2) {
 		if (t->cs.pat && t->cs.pat->metric == IPC_METRIC_P50)
 			range(g, &c[C_CI], ipc_fmt_ns, m->ci_low, m->ci_high);
+		else if (!strcmp(t->metric_name, "msgs_per_s"))
+			range(g, &c[C_CI], ipc_fmt_rate, m->ci_low, m->ci_high);
 		else
 			range(g, &c[C_CI], ipc_fmt_bps, m->ci_low, m->ci_high);
+		ipc_runs_target_met(m, 0, &half);
+		if (half >= 0 && c[C_CI])
+			setf(g, &c[C_CI], "%s ±%.*f%%", c[C_CI],
+			     half < 10 ? 2 - (half >= 1) : 0, half);
 	} else {
 		setf(g, &c[C_CI], "-");
 	}
+	fill_diag(g, c, t);
 	if (t->status == IPC_STATUS_OK)
 		setf(g, &c[C_STATUS], "ok");
 	else
@@ -482,11 +538,39 @@ __attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t len,
 	va_end(ap);
 }
 
+/*
+ * "runs until the 95% CI is within ±1% (5 to 30 runs, budget 60 s)": the
+ * stopping rule of --runs auto in words.
+ */
+static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro)
+{
+	char t[32];
+
+	appendf(buf, len, "until the %g%% CI is within ±%g%% (%u to %u runs",
+		ro->ci_level * 100, ro->ci_pct, ro->min_runs, ro->max_runs);
+	if (ro->budget_ns)
+		appendf(buf, len, ", budget %s",
+			ipc_fmt_ns((double)ro->budget_ns, t, sizeof(t)));
+	appendf(buf, len, ")");
+}
+
 /* "3 runs × 10000 iterations" or "3 runs of 2.00 s each". */
 static void how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		     size_t runs, uint64_t iters, const char *unit)
 {
 	char t[32];
+
+	if (ro && ro->runs_auto) {
+		if (ro->duration_ns)
+			appendf(buf, len, "runs of %s ",
+				ipc_fmt_ns((double)ro->duration_ns, t,
+					   sizeof(t)));
+		else
+			appendf(buf, len, "runs of %llu %s ",
+				(unsigned long long)iters, unit);
+		auto_words(buf, len, ro);
+		return;
+	}
 
 	appendf(buf, len, "%zu run%s", runs, runs == 1 ? "" : "s");
 	if (ro && ro->duration_ns)
@@ -601,18 +685,65 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	fputc('\n', out);
 }
 
+/* At most this many "case: flag: why" lines under a table. */
+#define MAX_WHY_LINES 12
+
+/*
+ * Under a table: why each flagged case has its flags, then what to do
+ * about each kind of flag (once per kind).
+ */
+static void flag_notes(FILE *out, const struct trow *const *rows, size_t n,
+		       unsigned flags)
+{
+	char what[128];
+	size_t i, lines = 0, more = 0;
+	int k;
+
+	if (!flags)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!measured(rows[i]))
+			continue;
+		for (k = 0; k < IPC_FLAG_COUNT; k++) {
+			if (!(rows[i]->diag.flags & (1u << k)))
+				continue;
+			if (lines++ >= MAX_WHY_LINES) {
+				more++;
+				continue;
+			}
+			fprintf(out, "%s: %s: %s\n",
+				ipc_case_describe(&rows[i]->cs, what,
+						  sizeof(what)),
+				ipc_flag_name(k), rows[i]->why[k]);
+		}
+	}
+	if (more)
+		fprintf(out, "... and %zu more (-f json has them all)\n", more);
+	for (k = 0; k < IPC_FLAG_COUNT; k++)
+		if (flags & (1u << k))
+			fprintf(out, "hint for %s: %s\n", ipc_flag_name(k),
+				ipc_flag_hint(k));
+}
+
 /* One pattern's section: heading, table, footnote. */
 static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			 const char *pat, const struct trow *const *rows,
 			 size_t n)
 {
 	struct grid g = {0};
-	bool ci = false, zero = false;
+	bool ci = false, zero = false, cost = false;
+	unsigned flags = 0;
 	size_t i;
 	int err;
 
 	for (i = 0; i < n; i++) {
 		const struct ipc_runs_stats *m = &rows[i]->metric;
+
+		if (measured(rows[i])) {
+			flags |= rows[i]->diag.flags;
+			cost |= rows[i]->diag.client.valid &&
+				rows[i]->diag.server.valid;
+		}
 
 		/* The column is named after the first interval's level. */
 		if (!ci && measured(rows[i]) && m->have_ci &&
@@ -666,6 +797,19 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	grid_col(&g, C_CV);
 	if (ci)
 		grid_col(&g, C_CI);
+	if (cost) {
+		/* "cpu/rt": per round trip, per message, per chunk. */
+		const char *u = !strcmp(pat, "rr")     ? "rt"
+				: !strcmp(pat, "bulk") ? "chunk"
+						       : "msg";
+
+		snprintf(g.cpu_head, sizeof(g.cpu_head), "cpu/%s", u);
+		snprintf(g.csw_head, sizeof(g.csw_head), "csw/%s", u);
+		grid_col(&g, C_CPU);
+		grid_col(&g, C_CSW);
+	}
+	if (flags)
+		grid_col(&g, C_FLAGS);
 	grid_col(&g, C_STATUS);
 
 	for (i = 0; i < n; i++) {
@@ -680,6 +824,12 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_print(&g, out);
 		if (zero)
 			fprintf(out, "%s\n", zero_note);
+		if (cost)
+			fprintf(out, "cpu/%s: CPU time (user + system) per %s, "
+				     "client+server; csw: their context "
+				     "switches\n",
+				g.cpu_head + 4, rows[0]->unit);
+		flag_notes(out, rows, n, flags);
 	}
 	err = g.err;
 	grid_free(&g);
@@ -759,6 +909,23 @@ static void note_status(struct suite *s, struct srow *r, const struct trow *t)
 	add_note(s, r, "%s %s: %s", pat_name(t),
 		 t->status == IPC_STATUS_PARTIAL ? "partial" : "failed",
 		 t->error[0] ? t->error : "unknown error");
+}
+
+/* "rr unstable, bimodal": a measured test's flags in the row's notes. */
+static void note_flags(struct suite *s, struct srow *r, const struct trow *t)
+{
+	char names[64] = "";
+	size_t n = 0;
+	int k;
+
+	if (!measured(t) || !t->diag.flags)
+		return;
+	for (k = 0; k < IPC_FLAG_COUNT && n < sizeof(names); k++)
+		if (t->diag.flags & (1u << k))
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", n ? ", " : "",
+					      ipc_flag_name(k));
+	add_note(s, r, "%s %s", pat_name(t), names);
 }
 
 /*
@@ -917,6 +1084,7 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 	struct grid g = {0};
 	char tp[64], label[64];
 	bool multi = false, zero = false;
+	unsigned flags = 0;
 	const char *eng0 = NULL;
 	size_t i;
 	int err;
@@ -943,6 +1111,9 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 		else if (!is_rr && !r->st)
 			r->st = tr;
 		note_status(&s, r, tr);
+		note_flags(&s, r, tr);
+		if (measured(tr))
+			flags |= tr->diag.flags;
 		r->zero |= zero_on_stream(tr);
 		zero |= r->zero;
 	}
@@ -979,6 +1150,10 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 		grid_print(&g, out);
 		if (zero)
 			fprintf(out, "%s\n", zero_note);
+		for (int k = 0; k < IPC_FLAG_COUNT; k++)
+			if (flags & (1u << k))
+				fprintf(out, "hint for %s: %s\n",
+					ipc_flag_name(k), ipc_flag_hint(k));
 		*printed = true;
 	}
 	for (i = 0; i < t->nskips && !err; i++) {
@@ -1085,6 +1260,15 @@ static int table_result(struct ipc_report *r, const struct ipc_result *res)
 	row->run_iters = res->nruns ? res->runs[0].iterations : 0;
 	row->sum = res->summary;
 	row->metric = res->metric;
+	row->diag = res->diag;
+	for (int k = 0; k < IPC_FLAG_COUNT; k++) {
+		row->why[k][0] = '\0';
+		if (res->diag.flags & (1u << k))
+			ipc_flag_why(res, k, row->why[k], sizeof(row->why[k]));
+	}
+	snprintf(row->unit, sizeof(row->unit), "%s", ipc_cost_unit(res));
+	snprintf(row->metric_name, sizeof(row->metric_name), "%s",
+		 ipc_metric_name(res));
 	return 0;
 }
 

@@ -567,7 +567,7 @@ static size_t csv_fields(const char *line, char f[][256], size_t maxf)
 
 static void test_csv(void)
 {
-	static char f[40][256];
+	static char f[48][256];
 	struct ipc_runopts ro = runopts();
 	struct ipc_report_meta meta = {
 		.version = "v0",
@@ -587,6 +587,9 @@ static void test_csv(void)
 	fail_result(res[2], IPC_STATUS_ERROR,
 		    "connect \"127.0.0.1,40123\": refused");
 	res[0]->summary.bytes_per_s = NAN;
+	res[0]->diag.flags = 1u << IPC_FLAG_UNSTABLE | 1u << IPC_FLAG_OUTLIERS;
+	res[0]->diag.client = (struct ipc_cost){ .valid = true, .user_ns = 2500,
+						 .sys_ns = 1000, .vcsw = 1 };
 
 	out = render("csv", &meta, res, 3, NULL, 0, &err);
 	is_int(err, "==", 0, "csv: no error");
@@ -594,15 +597,19 @@ static void test_csv(void)
 	   "csv: no nan or inf");
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		n = csv_fields(line, f, 40);
-		if (n != 29) {
+		n = csv_fields(line, f, 48);
+		if (n != 43) {
 			counts = false;
 			diag("line %zu has %zu fields: %s", nlines, n, line);
 		}
 		if (nlines == 0) {
 			is_str(f[0], "schema",
 			       "csv: header starts with schema");
-			is_str(f[28], "error", "csv: header ends with error");
+			is_str(f[28], "error",
+			       "csv: the original columns end with error");
+			is_str(f[29], "metric", "csv: new columns after error");
+			is_str(f[34], "flags", "csv: the flags column");
+			is_str(f[42], "loadavg_1m", "csv: header ends with load");
 		} else {
 			is_str(f[0], "1", "csv: row %zu schema 1", nlines);
 		}
@@ -614,6 +621,10 @@ static void test_csv(void)
 			is_str(f[15], "", "csv: a NaN rate is an empty field");
 			is_str(f[19], "4910", "csv: row 1 p50");
 			is_str(f[25], "", "csv: no ci with 3 runs");
+			is_str(f[29], "p50_ns", "csv: row 1 metric");
+			is_str(f[34], "unstable;outliers",
+			       "csv: flags joined with ';'");
+			is_str(f[35], "2500", "csv: client user ns per message");
 		}
 		if (nlines == 2) {
 			is_str(f[8], "1000", "csv: row 2 count");
@@ -622,6 +633,7 @@ static void test_csv(void)
 		if (nlines == 3) {
 			is_str(f[4], "error", "csv: row 3 status");
 			is_str(f[12], "", "csv: an error row has no numbers");
+			is_str(f[29], "", "csv: ... and no diagnosis");
 			is_str(f[28], "connect \"127.0.0.1,40123\": refused",
 			       "csv: the error survives quoting");
 			ok(strstr(line, ",\"connect \"\"127.0.0.1,40123\"\": "
@@ -630,7 +642,7 @@ static void test_csv(void)
 		}
 		nlines++;
 	}
-	ok(counts, "csv: every line has 29 fields");
+	ok(counts, "csv: every line has 43 fields");
 	is_int(nlines, "==", 4, "csv: a header and one row per result");
 	free(out);
 	for (i = 0; i < 3; i++)
