@@ -23,6 +23,7 @@ enum cli_cmd {
 	CMD_STREAM = 1u << 2,
 	CMD_BULK = 1u << 3,
 	CMD_LIST = 1u << 4,
+	CMD_COMPARE = 1u << 5,
 };
 #define CMD_MEASURE (CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK)
 
@@ -39,6 +40,13 @@ struct cli_config {
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
 	unsigned set;       /* OPT_* bits of options given explicitly */
+	/* ipcperf compare (opt_compare.c) */
+	const char *cmp_files[2]; /* A and B */
+	const char *cmp_metric;   /* p50, p99, mean, throughput; NULL: each
+				     pattern's own */
+	double cmp_threshold_pct; /* smaller changes are no difference */
+	double cmp_fail_pct;      /* --fail-if-slower PCT */
+	bool cmp_fail_set;        /* ... was given */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -53,6 +61,9 @@ enum {
 	SET_COUNT = 1u << 7,
 	SET_TOTAL = 1u << 8,
 	SET_PIN = 1u << 9,
+	SET_MAXRUNS = 1u << 10,
+	SET_BUDGET = 1u << 11,
+	SET_CI = 1u << 12,
 };
 
 /*
@@ -80,6 +91,17 @@ struct cli_optgroup {
 };
 
 extern const struct cli_optgroup cli_opts_core;
+extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
+extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
+
+/*
+ * compare's file arguments (the @n words left after the options): exactly
+ * two.  EXIT_OK or EXIT_USAGE after printing why.
+ */
+int cli_compare_args(struct cli_config *c, int n, char **words);
+
+/* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
+int cli_compare(const struct cli_config *c);
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

@@ -57,9 +57,11 @@ static int set_runs(struct cli_config *c, const char *a)
 {
 	uint64_t n;
 
-	if (!strcmp(a, "auto"))
-		return usage_error("give a number of runs, such as -r 5",
-				   "--runs: 'auto' is not implemented yet");
+	if (!strcmp(a, "auto")) {
+		c->ro.runs_auto = true;
+		c->set |= SET_RUNS;
+		return 0;
+	}
 	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
 		return bad("--runs", "give a whole number of runs, such as 5");
 	if (n > 100000) {
@@ -68,6 +70,7 @@ static int set_runs(struct cli_config *c, const char *a)
 		return bad("--runs", NULL);
 	}
 	c->ro.runs = (unsigned)n;
+	c->ro.runs_auto = false;
 	c->set |= SET_RUNS;
 	return 0;
 }
@@ -269,8 +272,10 @@ static const struct cli_opt core_opts[] = {
 	  set_iter },
 	{ "duration", 'd', "TIME", ONE,
 	  "measure each run for TIME instead of -n", set_dur },
-	{ "runs", 'r', "N", MEAS,
-	  "independent runs per case, each on fresh endpoints [3]", set_runs },
+	{ "runs", 'r', "N|auto", MEAS,
+	  "independent runs per case, each on fresh endpoints; auto: until "
+	  "the interval meets --ci [auto]",
+	  set_runs },
 	{ "warmup", 'w', "N", ONE,
 	  "iterations before each run, not recorded [rr 1000, others 1]",
 	  set_warm },
@@ -295,9 +300,9 @@ static const struct cli_opt core_opts[] = {
 	{ "placement", 0, "WHERE", MEAS,
 	  "the peer as a separate process or a thread [process]",
 	  set_placement },
-	{ "format", 'f', "FMT", MEAS, "table, json or csv [table]",
-	  set_format },
-	{ "output", 'o', "FILE", MEAS,
+	{ "format", 'f', "FMT", MEAS | CMD_COMPARE,
+	  "table, json or csv [table]", set_format },
+	{ "output", 'o', "FILE", MEAS | CMD_COMPARE,
 	  "write the report to FILE (whole or not at all) [stdout]",
 	  set_output },
 	{ "quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet },
@@ -317,6 +322,8 @@ const struct cli_optgroup cli_opts_core = {
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_core,
+	&cli_opts_trust,
+	&cli_opts_compare,
 	NULL,
 };
 
@@ -349,6 +356,8 @@ static const struct {
 	  "one request, TOTAL bytes back in chunks: transfer rate" },
 	{ "list", CMD_LIST, "",
 	  "transports, engines and formats available on this machine" },
+	{ "compare", CMD_COMPARE, "A.json B.json",
+	  "compare two JSON results: ratio, interval, verdict per case" },
 };
 
 static void help(FILE *f, enum cli_cmd cmd, const char *name)
@@ -372,9 +381,11 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	} else {
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (cmds[i].cmd == cmd)
-				fprintf(f, "usage: ipcperf %s [OPTIONS]\n\n%s\n"
+				fprintf(f, "usage: ipcperf %s%s%s [OPTIONS]\n\n%s\n"
 					   "\noptions:\n",
-					name, cmds[i].help);
+					name, cmd == CMD_COMPARE ? " " : "",
+					cmd == CMD_COMPARE ? cmds[i].args : "",
+					cmds[i].help);
 	}
 	for (size_t i = 0; i < nall; i++) {
 		const struct cli_opt *o = all[i];
@@ -511,9 +522,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			if (!strcmp(argv[1], cmds[i].name))
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("commands: rr, stream, bulk, list "
-					   "(none: the quick suite); see "
-					   "ipcperf --help",
+			return usage_error("commands: rr, stream, bulk, list, "
+					   "compare (none: the quick suite); "
+					   "see ipcperf --help",
 					   "unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
@@ -567,6 +578,12 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		err = all[i]->set(c, optarg);
 		if (err)
 			return EXIT_USAGE;
+	}
+	if (c->cmd == CMD_COMPARE) {
+		err = cli_compare_args(c, argc - optind, argv + optind);
+		if (err)
+			return err;
+		optind = argc;
 	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "
