@@ -413,6 +413,17 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		fprintf(f, "  %-24s %s%s%s\n", left, o->help, only,
 			only[0] ? ")" : "");
 	}
+	if (cmd == CMD_COMPARE) {
+		fprintf(f,
+			"\nA.json and B.json are results written with -f json. "
+			"Cases are matched by\ntheir parameters; one that "
+			"differs between the files as a whole (say\nthe "
+			"transport) is what is compared.\n"
+			"\nexit status: 0 compared; 1 --fail-if-slower found a "
+			"slower case; 2 bad\nusage or a file that is not an "
+			"ipcperf result.\n");
+		return;
+	}
 	fprintf(f,
 		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
 		"64..4096:x4 | 0..100:+10\n"
