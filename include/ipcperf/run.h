@@ -56,6 +56,8 @@ struct ipc_runopts {
 	double ci_pct;      /* target: half-width <= this % of the estimate */
 	uint64_t budget_ns; /* auto: time for the whole plan, 0: none */
 	bool interleave;    /* several cases: their runs round-robin */
+	bool perf;          /* count cycles and instructions (--perf); this
+			       makes every context switch dearer */
 };
 
 #define IPC_MIN_RUNS 5
@@ -81,9 +83,9 @@ struct ipc_side_cost {
 	uint64_t sys_ns;      /* system CPU time */
 	uint64_t vcsw;        /* voluntary context switches (blocked) */
 	uint64_t ivcsw;       /* involuntary ones (preempted) */
-	int64_t cycles;       /* perf: CPU cycles, -1 when not counted */
-	int64_t instructions; /* perf: instructions retired, -1 likewise */
-	int64_t migrations;   /* perf: moves to another CPU, -1 likewise */
+	int64_t cycles;       /* perf (--perf): CPU cycles, -1 not counted */
+	int64_t instructions; /* perf (--perf): instructions, -1 likewise */
+	int64_t migrations;   /* moves to another CPU, -1 when unknown */
 	int cpu_start;        /* the CPU it was on when the loop began, -1 */
 	int cpu_end;          /* ... and when it ended */
 	char allowed[64];     /* CPUs it may run on (affinity), "0-3,6" */
@@ -221,6 +223,12 @@ int ipc_case_once(struct ipc_case_state *st);
 void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop);
 
 /*
+ * Between two runs of a case, while other cases run: free its buffers if
+ * they are large (over 16 MiB in all); the next _once allocates them again.
+ */
+void ipc_case_trim(struct ipc_case_state *st);
+
+/*
  * The per-run value the result is judged by: p50 latency (ns) for rr,
  * throughput for stream and bulk, in bytes/s, or in messages/s when the
  * case moves no payload bytes (size 0).
@@ -349,7 +357,7 @@ struct ipc_host {
 	double loadavg[3];   /* 1, 5, 15 minutes, at the start; -1 unknown */
 	char perf[200];      /* perf counters: "" if all, else what is not */
 	bool perf_hw;        /* cycles and instructions can be counted */
-	bool perf_sw;        /* CPU migrations can be counted */
+	bool perf_sw;        /* CPU migrations are known (scheduler stats) */
 	char started[32];    /* UTC, ISO 8601, when the probe ran */
 	char ended[32];      /* set by ipc_host_finish */
 	uint64_t started_ns; /* CLOCK_MONOTONIC at the probe */

@@ -1,7 +1,8 @@
 /*
  * Options of runs to a confidence target: the interval's level and target
- * width, the bounds of --runs auto (most runs, time budget) and whether the
- * runs of several cases are interleaved.
+ * width, the bounds of --runs auto (most runs, time budget), whether the
+ * runs of several cases are interleaved, and whether perf counters are
+ * attached to the loops.
  */
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +99,13 @@ static int set_no_interleave(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_perf(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.perf = true;
+	return 0;
+}
+
 static const struct cli_opt trust_opts[] = {
 	{"ci", 0, "LEVEL,PCT", MEAS,
 	 "interval level and target: half-width at most PCT% of the "
@@ -112,6 +120,10 @@ static const struct cli_opt trust_opts[] = {
 	{"no-interleave", 0, NULL, MEAS,
 	 "run case after case instead of round-robin in shuffled order",
 	 set_no_interleave},
+	{"perf", 0, NULL, MEAS,
+	 "count cycles and instructions per message too (perf events; they "
+	 "slow every context switch, so the latency grows)",
+	 set_perf},
 };
 
 static int trust_validate(struct cli_config *c)

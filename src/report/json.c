@@ -229,6 +229,7 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 	put_real(d, o, "ci_pct", ro->ci_pct);
 	put_u64(d, o, "budget_ns", ro->budget_ns);
 	put(d, o, "interleave", json_boolean(ro->interleave));
+	put(d, o, "perf", json_boolean(ro->perf));
 	return o;
 }
 

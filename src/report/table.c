@@ -70,6 +70,8 @@ enum col {
 	C_NOTES,
 	C_CPU,
 	C_CSW,
+	C_CYC,
+	C_INS,
 	C_FLAGS,
 	NCOL
 };
@@ -111,6 +113,8 @@ static const struct {
 	[C_NOTES] = {"notes", true},
 	[C_CPU] = {"cpu/msg", false},
 	[C_CSW] = {"csw/msg", false},
+	[C_CYC] = {"cycles/msg", false},
+	[C_INS] = {"instr/msg", false},
 	[C_FLAGS] = {"flags", true},
 };
 
@@ -130,6 +134,8 @@ struct grid {
 	char ci_head[24]; /* "95% CI" */
 	char cpu_head[24]; /* "cpu/rt" */
 	char csw_head[24]; /* "csw/rt" */
+	char cyc_head[24]; /* "cycles/rt" */
+	char ins_head[24]; /* "instr/rt" */
 	size_t width[MAXCOLS];
 	struct line *lines;
 	size_t nlines, cap;
@@ -233,6 +239,10 @@ static const char *head_of(const struct grid *g, enum col c)
 		return g->cpu_head;
 	if (c == C_CSW && g->csw_head[0])
 		return g->csw_head;
+	if (c == C_CYC && g->cyc_head[0])
+		return g->cyc_head;
+	if (c == C_INS && g->ins_head[0])
+		return g->ins_head;
 	return c == C_CI ? g->ci_head : cols[c].head;
 }
 
@@ -420,6 +430,31 @@ static void cell_bps(struct grid *g, char **dst, double bps)
 	setf(g, dst, "%s", ipc_fmt_bps(bps, buf, sizeof(buf)));
 }
 
+/* A count people can read at a glance: 812, 12.1k, 3.40M. */
+static void count_word(double v, char *buf, size_t len)
+{
+	if (v < 999.5)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 999500)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3gM", v / 1e6);
+}
+
+/* "12.1k+11.8k", or "-" when a side did not count it. */
+static void cell_counts(struct grid *g, char **dst, double a, double b)
+{
+	char x[24], y[24];
+
+	if (a < 0 || b < 0) {
+		setf(g, dst, "-");
+		return;
+	}
+	count_word(a, x, sizeof(x));
+	count_word(b, y, sizeof(y));
+	setf(g, dst, "%s+%s", x, y);
+}
+
 /* "2.10+1.95 µs": client + server CPU (user + system) per message. */
 static void fill_diag(struct grid *g, char **c, const struct trow *t)
 {
@@ -438,9 +473,13 @@ static void fill_diag(struct grid *g, char **c, const struct trow *t)
 			setf(g, &c[C_CPU], "%s+%s", a, b);
 		setf(g, &c[C_CSW], "%.2g+%.2g", cl->vcsw + cl->ivcsw,
 		     sv->vcsw + sv->ivcsw);
+		cell_counts(g, &c[C_CYC], cl->cycles, sv->cycles);
+		cell_counts(g, &c[C_INS], cl->instructions, sv->instructions);
 	} else {
 		setf(g, &c[C_CPU], "-");
 		setf(g, &c[C_CSW], "-");
+		setf(g, &c[C_CYC], "-");
+		setf(g, &c[C_INS], "-");
 	}
 	setf(g, &c[C_FLAGS], "%s", "");
 	for (k = 0; k < IPC_FLAG_COUNT; k++) {
@@ -685,6 +724,31 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	fputc('\n', out);
 }
 
+/*
+ * What the cost columns mean, and where cycles and instructions are, when
+ * they are not there: asked for but not countable here, or not asked for.
+ */
+static void cost_note(FILE *out, const struct ipc_report_meta *meta,
+		      const struct grid *g, const char *unit, bool cycles)
+{
+	const struct ipc_host *h = meta ? meta->host : NULL;
+	bool asked = meta && meta->ro && meta->ro->perf;
+
+	fprintf(out, "%s: CPU time (user + system) per %s, client+server; "
+		     "%s: their context switches",
+		g->cpu_head, unit, g->csw_head);
+	if (cycles)
+		fprintf(out, "; %s, %s: perf counts", g->cyc_head,
+			g->ins_head);
+	else if (!asked)
+		fprintf(out, "; --perf adds cycles and instructions");
+	fputc('\n', out);
+	if (!cycles && asked)
+		fprintf(out, "%s\n",
+			h && h->perf[0] ? h->perf
+					: "cycles and instructions: not counted");
+}
+
 /* At most this many "case: flag: why" lines under a table. */
 #define MAX_WHY_LINES 12
 
@@ -731,7 +795,7 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			 size_t n)
 {
 	struct grid g = {0};
-	bool ci = false, zero = false, cost = false;
+	bool ci = false, zero = false, cost = false, cycles = false;
 	unsigned flags = 0;
 	size_t i;
 	int err;
@@ -743,6 +807,8 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			flags |= rows[i]->diag.flags;
 			cost |= rows[i]->diag.client.valid &&
 				rows[i]->diag.server.valid;
+			cycles |= rows[i]->diag.client.cycles >= 0 &&
+				  rows[i]->diag.server.cycles >= 0;
 		}
 
 		/* The column is named after the first interval's level. */
@@ -805,8 +871,14 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 
 		snprintf(g.cpu_head, sizeof(g.cpu_head), "cpu/%s", u);
 		snprintf(g.csw_head, sizeof(g.csw_head), "csw/%s", u);
+		snprintf(g.cyc_head, sizeof(g.cyc_head), "cycles/%s", u);
+		snprintf(g.ins_head, sizeof(g.ins_head), "instr/%s", u);
 		grid_col(&g, C_CPU);
 		grid_col(&g, C_CSW);
+		if (cycles) {
+			grid_col(&g, C_CYC);
+			grid_col(&g, C_INS);
+		}
 	}
 	if (flags)
 		grid_col(&g, C_FLAGS);
@@ -825,10 +897,7 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		if (zero)
 			fprintf(out, "%s\n", zero_note);
 		if (cost)
-			fprintf(out, "cpu/%s: CPU time (user + system) per %s, "
-				     "client+server; csw: their context "
-				     "switches\n",
-				g.cpu_head + 4, rows[0]->unit);
+			cost_note(out, meta, &g, rows[0]->unit, cycles);
 		flag_notes(out, rows, n, flags);
 	}
 	err = g.err;

@@ -25,22 +25,24 @@ void host_fingerprint(struct ipc_host *h);
 /*
  * The CPU cost of one side's loop, read by that side's own thread:
  * cost_begin right before the loop, cost_end right after (neither inside
- * the timed part).  Counters that cannot be opened are left out (-1).
+ * the timed part).  With @perf, cycles and instructions are counted too,
+ * where perf events can be opened.  Counts that cannot be had are -1.
  */
 struct cost_meter {
 	struct rusage ru; /* RUSAGE_THREAD at the start */
-	int fd[3];        /* perf: cycles, instructions, migrations, or -1 */
-	uint64_t v0[3];   /* their values at the start */
+	int fd[2];        /* perf: cycles, instructions, or -1 */
+	uint64_t v0[2];   /* their values at the start */
+	int64_t migr;     /* se.nr_migrations at the start, -1 */
 	int cpu;          /* sched_getcpu() at the start */
 };
 
-void cost_begin(struct cost_meter *m);
+void cost_begin(struct cost_meter *m, bool perf);
 void cost_end(struct cost_meter *m, struct ipc_side_cost *out);
 
 /*
- * Which perf counters this process may open, probed once: *hw for cycles
- * and instructions, *sw for CPU migrations; @note says what is missing and
- * why ("" when nothing is).
+ * What can be counted here, probed once: *hw for cycles and instructions
+ * (perf events), *sw for CPU migrations (/proc/thread-self/sched); @note
+ * says what is missing and why ("" when nothing is).
  */
 void cost_probe(bool *hw, bool *sw, char *note, size_t len);
 

@@ -123,7 +123,7 @@ static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 			 strerror(-err));
 		goto fail_close;
 	}
-	cost_begin(&cm);
+	cost_begin(&cm, p->ro->perf);
 	err = p->cs->pat->server(&pc);
 	cost_end(&cm, &ctl->cost);
 	p->cs->eng->detach(&pc.io);
@@ -363,7 +363,7 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	}
 	attached = true;
 	timer_ns = ipc_timer_cost_ns();
-	cost_begin(&cm);
+	cost_begin(&cm, ro->perf);
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &client_cost);
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
@@ -544,6 +544,19 @@ int ipc_case_once(struct ipc_case_state *st)
 
 	if (st->err)
 		return st->err;
+	if (!st->b.expect) {
+		/* Released by ipc_case_trim between two runs. */
+		err = bufs_alloc(&st->b, st->cs);
+		if (err) {
+			st->err = err;
+			snprintf(st->f.what, sizeof(st->f.what),
+				 "cannot allocate %zu-byte buffers",
+				 st->cs->pat->buf_bytes(st->cs));
+			snprintf(st->where, sizeof(st->where), "before run %u",
+				 r + 1);
+			return err;
+		}
+	}
 	if (ipc_interrupted) {
 		st->err = -ECANCELED;
 		snprintf(st->f.what, sizeof(st->f.what), "interrupted by SIG%s",
@@ -572,6 +585,22 @@ int ipc_case_once(struct ipc_case_state *st)
 		st->err = err;
 	}
 	return err;
+}
+
+/*
+ * Above this, a case's buffers are freed between runs when other cases run
+ * in between: five 1 GiB messages' buffers per case, for every case of an
+ * interleaved plan at once, would be too much.  Below it, keeping them
+ * saves the page faults of a fresh allocation.
+ */
+#define TRIM_BYTES (16u << 20)
+
+void ipc_case_trim(struct ipc_case_state *st)
+{
+	if (st && st->b.expect && st->b.len > TRIM_BYTES / 5) {
+		bufs_free(&st->b);
+		memset(&st->b, 0, sizeof(st->b));
+	}
 }
 
 void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)

@@ -274,6 +274,7 @@ struct plan {
 	const struct ipc_plan_hooks *hooks;
 	struct ipc_result **res;
 	struct ipc_case_state **st;
+	bool interleaved; /* other cases run between two runs of one */
 	bool failed;
 };
 
@@ -295,6 +296,8 @@ static int plan_run(void *arg, size_t i, double *value, uint64_t *wall_ns)
 	err = ipc_case_once(p->st[i]);
 	if (err)
 		return err;
+	if (p->interleaved)
+		ipc_case_trim(p->st[i]);
 	*value = ipc_run_metric(res, res->nruns - 1);
 	*wall_ns = res->runs[res->nruns - 1].wall_ns;
 	return 0;
@@ -383,6 +386,7 @@ int ipc_run_plan(const struct ipc_case *cases, const struct ipc_runopts *ros,
 		}
 		p.res[i]->ro = ros[i];
 	}
+	p.interleaved = ros[0].interleave && n > 1;
 	err = ipc_schedule(n, &ros[0], fresh_seed(), &ops, &p);
 out:
 	for (i = 0; p.st && i < n; i++)

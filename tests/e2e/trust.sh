@@ -82,6 +82,19 @@ jqt "cycles only where counted" '.host.perf.cycles or all(.results[0].runs[]; (.
 jqt "load seen per run" 'all(.results[0].runs[]; .load.busy_ns >= 0 and .load.ours_ns > 0)'
 jqt "summary load" '.results[0].summary.load | (.other_cpus >= 0) and (.loadavg_1m >= 0)'
 
+# Migrations come from the scheduler's own counts; cycles only with --perf.
+jqt "migrations counted without perf events" '.host.perf.migrations == false or all(.results[0].runs[]; .client.migrations >= 0 and .server.migrations >= 0)'
+jqt "no cycles without --perf" '.config.perf == false and all(.results[0].runs[]; (.client | has("cycles")) | not)'
+run rr -t pipe -n 100 -w 10 -r 2 --perf
+is_rc 0 "--perf"
+if grep -q "cycles/rt" "$out"; then
+	ok 0 "--perf: cycles and instructions counted here"
+else
+	check "--perf: says why cycles are not counted" grep -q "^cycles and instructions: not counted" "$out"
+fi
+run rr -t pipe -n 100 -w 10 -r 2 --perf -f json
+jqt "--perf: recorded; cycles in the runs exactly where countable" '.config.perf == true and (.host.perf.cycles == (.results[0].runs[0].client | has("cycles")))'
+
 # The host fingerprint.
 jqt "host: cores, smt, memory" '.host | (.cores == null or .cores >= 1) and (.smt == null or (.smt | type) == "boolean") and .mem_bytes > 0'
 jqt "host: virtualization" '.host | (.hypervisor | type) == "boolean" and (.virtualization == null or (.virtualization | type) == "string")'

@@ -1045,6 +1045,101 @@ static void test_outfile(void)
 	is_int(stat(dir, &st), "<", 0, "outfile: the test directory is gone");
 }
 
+/*
+ * The diagnosis in the table and JSON: the cost columns (cycles only when
+ * counted), the flags column, why and hint lines, and --runs auto's
+ * heading.
+ */
+static void test_diagnosis(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_cost cost = {.valid = true, .user_ns = 900, .sys_ns = 1200,
+				.vcsw = 1, .ivcsw = 0.02, .cycles = 12100,
+				.instructions = 3400000};
+	struct ipc_result *res[2];
+	json_t *root, *flags, *f;
+	json_error_t jerr;
+	char *out;
+	int err;
+
+	ro.runs_auto = true;
+	ro.min_runs = 5;
+	ro.max_runs = 30;
+	ro.ci_level = 0.95;
+	ro.ci_pct = 1;
+	ro.budget_ns = 60000000000ull;
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 6, 4910);
+	res[1] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 6, 5200);
+	for (int i = 0; i < 2; i++) {
+		res[i]->ro = ro;
+		res[i]->diag.client = cost;
+		res[i]->diag.server = cost;
+		res[i]->diag.stop = IPC_STOP_MAX_RUNS;
+		res[i]->diag.half_pct = 2.5;
+		res[i]->diag.estimate = 4910;
+	}
+	res[1]->diag.server.cycles = -1; /* one side not counted */
+	res[0]->diag.flags = 1u << IPC_FLAG_UNSTABLE | 1u << IPC_FLAG_LOAD;
+	res[0]->diag.have_load = true;
+	res[0]->diag.other_cpus = 0.75;
+	res[0]->diag.loadavg_1m = 1.5;
+
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	is_int(err, "==", 0, "diagnosis table: no error");
+	if (!out)
+		out = strdup("");
+	ok(strstr(out, "runs of 10000 iterations until the 95% CI is within "
+		       "±1% (5 to 30 runs, budget 60.0 s)") != NULL,
+	   "diagnosis table: the heading says how auto runs end");
+	ok(strstr(out, "2.10+2.10 µs") != NULL,
+	   "diagnosis table: cpu per round trip, client+server");
+	ok(strstr(out, "cycles/rt") && strstr(out, "12.1k+12.1k") &&
+		   strstr(out, "3.4M+3.4M"),
+	   "diagnosis table: cycles and instructions where counted");
+	ok(strstr(out, "12.1k+-") == NULL && strstr(out, "  -  ") != NULL,
+	   "diagnosis table: '-' where a side did not count cycles");
+	ok(strstr(out, "unstable,load") != NULL,
+	   "diagnosis table: the flags column");
+	ok(strstr(out, "rr pipe req=1 resp=1: unstable: 95% CI ±2.5% after 6 "
+		       "runs (--max-runs); the target is ±1%\n") != NULL,
+	   "diagnosis table: why unstable");
+	ok(strstr(out, "rr pipe req=1 resp=1: load: other processes kept 0.75 "
+		       "CPUs busy during the runs; load average 1.50\n") !=
+		   NULL,
+	   "diagnosis table: why load");
+	ok(strstr(out, "hint for unstable: ") && strstr(out, "hint for load: "),
+	   "diagnosis table: one hint per kind");
+	is_int(check_aligned(out), "==", 1, "diagnosis table: aligned");
+	free(out);
+
+	out = render("json", &meta, res, 2, NULL, 0, &err);
+	root = out ? json_loads(out, 0, &jerr) : NULL;
+	ok(root != NULL, "diagnosis json: parses");
+	flags = json_object_get(
+		json_array_get(json_object_get(root, "results"), 0), "flags");
+	f = json_array_get(flags, 0);
+	ok(json_array_size(flags) == 2 &&
+		   !strcmp(json_string_value(json_object_get(f, "flag")) ?: "",
+			   "unstable") &&
+		   strstr(json_string_value(json_object_get(f, "hint")) ?: "",
+			  "--pin"),
+	   "diagnosis json: flags with names and hints");
+	ok(json_array_size(json_object_get(
+		   json_array_get(json_object_get(root, "results"), 1),
+		   "flags")) == 0,
+	   "diagnosis json: an empty flags array when nothing is flagged");
+	json_decref(root);
+	free(out);
+	ipc_result_free(res[0]);
+	ipc_result_free(res[1]);
+}
+
 int main(void)
 {
 	test_units();
@@ -1053,6 +1148,7 @@ int main(void)
 	test_csv();
 	test_table();
 	test_suite();
+	test_diagnosis();
 	test_full_disk();
 	test_outfile();
 	return done_testing();
