@@ -67,6 +67,12 @@ cmp "$d/a.json" "$d/fast.json" --fail-if-slower 1 -f json
 is_rc 0 "--fail-if-slower on faster: exit 0"
 jqt "gate recorded as passed" '.gate_failed == false and .fail_if_slower_pct == 1'
 
+# Documents written before the diagnosis (no metric, estimate or flags).
+jq 'del(.results[].flags, .results[].summary.metric, .results[].summary.estimate, .results[].summary.target, .host.started)' "$d/a.json" >"$d/old.json"
+cmp "$d/old.json" "$d/slow.json" -f json
+is_rc 0 "an older document"
+jqt "an older document: compared by its pattern's metric" 'all(.cases[]; .metric == "p50" and .verdict == "slower")'
+
 # Too few runs to tell anything apart: said, not hidden.
 jq '.results |= map(.runs |= .[0:3])' "$d/a.json" >"$d/a3.json"
 jq '.results |= map(.runs |= .[0:3])' "$d/slow.json" >"$d/slow3.json"

@@ -1136,6 +1136,28 @@ static void test_diagnosis(void)
 	   "diagnosis json: an empty flags array when nothing is flagged");
 	json_decref(root);
 	free(out);
+
+	/* Two groups that follow placement: the reason says so. */
+	res[1]->diag.flags = 1u << IPC_FLAG_BIMODAL;
+	res[1]->diag.modes = (struct ipc_modes){.bimodal = true, .nlow = 8,
+						.nhigh = 4, .low = 5100,
+						.high = 11300, .cut = 5200};
+	res[1]->diag.mode_same[0] = 8;
+	res[1]->diag.mode_split[1] = 4;
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	ok(out && strstr(out, "rr unix req=1 resp=1: bimodal: runs in two "
+			      "groups: 8 near 5.10 µs, 4 near 11.3 µs; the "
+			      "runs near 5.10 µs had both sides on one CPU, "
+			      "those near 11.3 µs on two\n"),
+	   "diagnosis table: bimodal, explained by placement");
+	free(out);
+	res[1]->diag.mode_same[1] = 2; /* now the groups do not follow it */
+	res[1]->diag.mode_split[1] = 2;
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	ok(out && strstr(out, "4 near 11.3 µs\n"),
+	   "diagnosis table: bimodal, placement not blamed when it does not "
+	   "fit");
+	free(out);
 	ipc_result_free(res[0]);
 	ipc_result_free(res[1]);
 }
