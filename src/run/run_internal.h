@@ -19,6 +19,14 @@ extern volatile sig_atomic_t peer_stop;
 /* In a freshly forked peer: its own signal dispositions. */
 void run_signals_peer_process(void);
 
+/*
+ * Around the client's loop: while it runs, a stop (SIGINT, the peer's
+ * end) is repeated every 10 ms with SIGALRM until the loop sees it, so
+ * that one landing just before a blocking receive is not lost.
+ */
+void run_wake_begin(void);
+void run_wake_end(void);
+
 /* The rest of the host's fingerprint (host.c), after the basic facts. */
 void host_fingerprint(struct ipc_host *h);
 

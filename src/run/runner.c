@@ -164,6 +164,7 @@ static int peer_start(struct peer *p)
 		sigaddset(&block, SIGHUP);
 		sigaddset(&block, SIGCHLD);
 		sigaddset(&block, SIGUSR2);
+		sigaddset(&block, SIGALRM); /* the client's wake-up */
 		pthread_sigmask(SIG_BLOCK, &block, &old);
 		p->client = pthread_self();
 		err = -pthread_create(&p->thread, NULL, peer_thread, p);
@@ -364,7 +365,9 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	attached = true;
 	timer_ns = ipc_timer_cost_ns();
 	cost_begin(&cm, ro->perf);
+	run_wake_begin();
 	err = cs->pat->client(&pc);
+	run_wake_end();
 	cost_end(&cm, &client_cost);
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
 	st->client = client_cost;

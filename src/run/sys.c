@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -19,16 +20,59 @@ volatile sig_atomic_t ipc_interrupted;
 volatile sig_atomic_t run_stop;
 volatile sig_atomic_t peer_stop;
 
+/* Set while the client's loop runs (run_wake_begin .. run_wake_end). */
+static volatile sig_atomic_t run_active;
+
+/*
+ * A stop that lands between the loop's last look at run_stop and a
+ * blocking receive is lost: the receive then waits for a reply that will
+ * never come (a dead peer on unix-dgram, which has no timeout).  So while
+ * the loop runs, a stop is repeated: SIGALRM every 10 ms, which interrupts
+ * the receive (no SA_RESTART) until the loop has seen run_stop.
+ * setitimer is a plain system call, safe in a handler on Linux.
+ */
+static void wake_every_10ms(void)
+{
+	struct itimerval it = {.it_interval = {0, 10000},
+			       .it_value = {0, 10000}};
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig; /* only there to interrupt a blocked call */
+}
+
+void run_wake_begin(void)
+{
+	run_active = 1;
+	if (run_stop)
+		wake_every_10ms();
+}
+
+void run_wake_end(void)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+
+	run_active = 0;
+	setitimer(ITIMER_REAL, &off, NULL);
+}
+
 static void on_interrupt(int sig)
 {
 	ipc_interrupted = sig;
 	run_stop = 1;
+	if (run_active)
+		wake_every_10ms();
 }
 
 static void on_peer_gone(int sig)
 {
 	(void)sig;
 	run_stop = 1;
+	if (run_active)
+		wake_every_10ms();
 }
 
 static void on_stop(int sig)
@@ -59,6 +103,7 @@ int ipc_signals_install(void)
 	err = err ?: handle(SIGUSR2, on_peer_gone, 0);
 	err = err ?: handle(SIGUSR1, on_stop, 0);
 	err = err ?: handle(SIGPIPE, SIG_IGN, 0);
+	err = err ?: handle(SIGALRM, on_alarm, 0);
 	return err;
 }
 
@@ -71,6 +116,7 @@ void run_signals_peer_process(void)
 	handle(SIGUSR2, SIG_DFL, 0);
 	handle(SIGUSR1, on_stop, 0);
 	handle(SIGPIPE, SIG_IGN, 0);
+	handle(SIGALRM, SIG_IGN, 0); /* the client's wake-up, not ours */
 }
 
 static char tmpdir[256];
