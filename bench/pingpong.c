@@ -4,9 +4,10 @@
  * on each side of the round trip, nothing else.  It prints the median
  * round trip so bench/run can set ipcperf's next to it.
  *
- *   pingpong pipe|unix|tcp|udp ITERATIONS WARMUP
+ *   pingpong pipe|fifo|unix|tcp|udp ITERATIONS WARMUP
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,6 +58,22 @@ static void make_pair(const char *kind, int c[2], int s[2])
 			die("pipe");
 		c[0] = p2[0], c[1] = p1[1]; /* client reads p2, writes p1 */
 		s[0] = p1[0], s[1] = p2[1];
+	} else if (!strcmp(kind, "fifo")) {
+		char fa[64], fb[64];
+
+		/* Opened read-write so that no open waits for the other end. */
+		snprintf(fa, sizeof(fa), "/tmp/pingpong.%d.a", (int)getpid());
+		snprintf(fb, sizeof(fb), "/tmp/pingpong.%d.b", (int)getpid());
+		if (mkfifo(fa, 0600) || mkfifo(fb, 0600))
+			die("mkfifo");
+		c[1] = open(fa, O_RDWR); /* client writes fa, reads fb */
+		c[0] = open(fb, O_RDWR);
+		s[0] = open(fa, O_RDWR);
+		s[1] = open(fb, O_RDWR);
+		unlink(fa);
+		unlink(fb);
+		if (c[0] < 0 || c[1] < 0 || s[0] < 0 || s[1] < 0)
+			die("open fifo");
 	} else if (!strcmp(kind, "unix")) {
 		struct sockaddr_un u = { .sun_family = AF_UNIX };
 
@@ -114,7 +132,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: pingpong pipe|unix|tcp|udp N WARMUP\n");
+		fprintf(stderr,
+			"usage: pingpong pipe|fifo|unix|tcp|udp N WARMUP\n");
 		return 2;
 	}
 	n = atol(argv[2]);

@@ -22,6 +22,7 @@ struct ipc_report_meta {
 	char *const *argv;
 	const struct ipc_host *host;
 	const struct ipc_runopts *ro; /* effective options of every case */
+	const char *build;    /* how ipcperf was built: compiler flags */
 };
 
 /* A case the plan left out, and why (one sentence). */
@@ -95,5 +96,22 @@ char *ipc_fmt_ns(double ns, char *buf, size_t len);
 char *ipc_fmt_bytes(double bytes, char *buf, size_t len);
 char *ipc_fmt_rate(double per_s, char *buf, size_t len);
 char *ipc_fmt_bps(double bytes_per_s, char *buf, size_t len);
+
+/* A value of @res's metric in its unit: "5.10 µs", "812 MiB/s", "18 k/s". */
+char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
+		     size_t len);
+
+/*
+ * The flags of a result's diagnosis (diag.flags bits) in words: a name
+ * ("unstable", "bimodal", "outliers", "load"), a fixed hint saying what
+ * to do, and why this result has it, with its numbers.
+ */
+const char *ipc_flag_name(enum ipc_flag_kind kind);
+const char *ipc_flag_hint(enum ipc_flag_kind kind);
+char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
+		   char *buf, size_t len);
+
+/* "round trip", "message" or "chunk": what CPU cost is counted per. */
+const char *ipc_cost_unit(const struct ipc_result *res);
 
 #endif

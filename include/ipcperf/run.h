@@ -52,7 +52,20 @@ struct ipc_runopts {
 	struct ipc_tp_opts tp; /* socket options (dir and max_msg are set
 				  by the runner) */
 	struct ipc_faults faults; /* testing aids for the server side */
+	/* How many runs: see ipc_run_plan and docs/methodology.md. */
+	bool runs_auto;     /* run until the interval meets the target */
+	unsigned min_runs;  /* auto: at least this many runs [5] */
+	unsigned max_runs;  /* auto: at most this many [30] */
+	double ci_level;    /* level of the run-to-run interval [0.95] */
+	double ci_pct;      /* target: half-width <= this % of the estimate */
+	uint64_t budget_ns; /* auto: time for the whole plan, 0: none */
+	bool interleave;    /* several cases: their runs round-robin */
+	bool perf;          /* count cycles and instructions (--perf); this
+			       makes every context switch dearer */
 };
+
+#define IPC_MIN_RUNS 5
+#define IPC_MAX_RUNS_DEFAULT 30
 
 /* Fill @ro with the defaults (documented in --help). */
 void ipc_runopts_default(struct ipc_runopts *ro);
@@ -61,6 +74,25 @@ enum ipc_status {
 	IPC_STATUS_OK = 0,
 	IPC_STATUS_ERROR = 1,   /* no run completed */
 	IPC_STATUS_PARTIAL = 2, /* some runs or iterations completed */
+};
+
+/*
+ * What one side (client or server) of one run cost, over its whole pattern
+ * loop, warm-up included, and where it ran.  Counters that could not be
+ * read are -1.
+ */
+struct ipc_side_cost {
+	bool valid;           /* the side reported (false: it failed early) */
+	uint64_t user_ns;     /* user CPU time of the side's thread */
+	uint64_t sys_ns;      /* system CPU time */
+	uint64_t vcsw;        /* voluntary context switches (blocked) */
+	uint64_t ivcsw;       /* involuntary ones (preempted) */
+	int64_t cycles;       /* perf (--perf): CPU cycles, -1 not counted */
+	int64_t instructions; /* perf (--perf): instructions, -1 likewise */
+	int64_t migrations;   /* moves to another CPU, -1 when unknown */
+	int cpu_start;        /* the CPU it was on when the loop began, -1 */
+	int cpu_end;          /* ... and when it ended */
+	char allowed[64];     /* CPUs it may run on (affinity), "0-3,6" */
 };
 
 /* What one run measured. */
@@ -76,6 +108,73 @@ struct ipc_run_stats {
 	struct ipc_sock_info sock; /* the client's socket options as granted */
 	struct ipc_loss loss;   /* lossy transports (loss.counted) */
 	struct ipc_flows flows; /* load (flows.flows > 0) */
+	/* Added with the noise diagnosis; zero in a summary. */
+	uint64_t wall_ns;      /* the whole run: set-up to teardown */
+	uint64_t loop_msgs;    /* messages incl. warm-up (cost divisor) */
+	struct ipc_side_cost client, server;
+	uint64_t ours_ns;      /* CPU time of ipcperf and its peer */
+	uint64_t busy_ns;      /* CPU time busy on the machine (/proc/stat) */
+	uint64_t steal_ns;     /* CPU time taken by the hypervisor */
+	bool have_load;        /* busy_ns and steal_ns were read */
+};
+
+/* Why a case's runs ended. */
+enum ipc_stop {
+	IPC_STOP_NONE = 0,    /* not ended (yet) */
+	IPC_STOP_RUNS,        /* the fixed number of runs (-r N) is done */
+	IPC_STOP_TARGET,      /* the interval met the target */
+	IPC_STOP_MAX_RUNS,    /* --max-runs reached first */
+	IPC_STOP_BUDGET,      /* --budget spent first */
+	IPC_STOP_FAILED,      /* a run failed */
+	IPC_STOP_INTERRUPTED, /* SIGINT, SIGTERM or SIGHUP */
+};
+
+/* "target", "max-runs", ... for reports; "" for IPC_STOP_NONE. */
+const char *ipc_stop_name(enum ipc_stop stop);
+
+/* Reasons not to trust a result, each with what to do about it. */
+enum ipc_flag_kind {
+	IPC_FLAG_UNSTABLE = 0, /* the interval did not meet the target */
+	IPC_FLAG_BIMODAL,      /* the runs fall into two groups */
+	IPC_FLAG_OUTLIERS,     /* some runs lie far from the others */
+	IPC_FLAG_LOAD,         /* other processes used the CPUs meanwhile */
+	IPC_FLAG_COUNT
+};
+
+/*
+ * Names and hints of the flags (diag.flags bits) are in the report layer,
+ * which words them: ipc_flag_name() and friends in report.h.
+ */
+
+/* CPU cost per message of one side, over every run; -1: not counted. */
+struct ipc_cost {
+	bool valid;         /* at least one run reported this side */
+	double user_ns;     /* user CPU per message */
+	double sys_ns;      /* system CPU per message */
+	double vcsw;        /* voluntary context switches per message */
+	double ivcsw;       /* involuntary context switches per message */
+	double cycles;      /* per message, -1 unless every run counted */
+	double instructions;
+};
+
+/* What the diagnosis saw over a case's runs (see ipc_result_diagnose). */
+struct ipc_diag {
+	enum ipc_stop stop;     /* why the runs ended */
+	bool target_met;        /* the interval is within ci_pct */
+	double half_pct;        /* its half-width, % of the estimate; -1 */
+	double estimate;        /* median of the per-run metric */
+	struct ipc_modes modes; /* two groups of runs, if any */
+	size_t outliers;        /* runs far from the others */
+	size_t same_cpu_runs;   /* runs with both sides on one CPU at end */
+	size_t split_cpu_runs;  /* runs with the sides on different CPUs */
+	bool have_load;
+	double other_cpus;      /* CPUs other processes kept busy, average */
+	double steal_cpus;      /* CPUs the hypervisor took, average */
+	double loadavg_1m;      /* /proc/loadavg when the case ended, -1 */
+	size_t mode_same[2];    /* runs of the lower [0] and upper [1] */
+	size_t mode_split[2];   /* group on one CPU / on different CPUs */
+	struct ipc_cost client, server;
+	unsigned flags;         /* 1 << IPC_FLAG_* for each that applies */
 };
 
 /* Everything measured for one case. */
@@ -90,6 +189,7 @@ struct ipc_result {
 	struct ipc_hist *hist;        /* every run's samples merged */
 	struct ipc_run_stats summary; /* over all runs */
 	struct ipc_runs_stats metric; /* run-to-run spread of the metric */
+	struct ipc_diag diag;         /* stopping, noise, load and cost */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -111,6 +211,117 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
  */
 int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		 struct ipc_result *res);
+
+/*
+ * One case run by run, for a scheduler that interleaves cases: _begin
+ * prepares @res for @cs (which must outlive the state), each _once does one
+ * more run on a fresh channel and peer and appends it to @res, _end
+ * summarizes, diagnoses (with @stop as the reason the runs ended), sets
+ * res->status and frees the state.  _once returns 0, or -errno after
+ * recording the failure in @res (the case should then end).  _begin
+ * returns 0 or -errno (res->status and res->error say so; call nothing
+ * else).  Like ipc_run_case, nothing is left behind.
+ */
+struct ipc_case_state;
+
+int ipc_case_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		   struct ipc_result *res, struct ipc_case_state **st);
+int ipc_case_once(struct ipc_case_state *st);
+void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop);
+
+/*
+ * Between two runs of a case, while other cases run: free its buffers if
+ * they are large (over 16 MiB in all); the next _once allocates them again.
+ */
+void ipc_case_trim(struct ipc_case_state *st);
+
+/*
+ * The per-run value the result is judged by: p50 latency (ns) for rr,
+ * throughput for stream and bulk, in bytes/s, or in messages/s when the
+ * case moves no payload bytes (size 0).
+ */
+double ipc_run_metric(const struct ipc_result *res, size_t run);
+
+/* Its name in reports: "p50_ns", "bytes_per_s" or "msgs_per_s". */
+const char *ipc_metric_name(const struct ipc_result *res);
+
+/* Thresholds of the load flag, in CPUs kept busy on average. */
+#define IPC_LOAD_OTHER_CPUS 0.25
+#define IPC_LOAD_STEAL_CPUS 0.10
+
+/*
+ * Summary, run-to-run spread and diagnosis of @res from its runs (done by
+ * ipc_case_end; exposed for tests): fills summary, metric and diag, with
+ * @stop as the reason the runs ended and @loadavg the 1-minute load average
+ * (-1: unknown).
+ */
+void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
+			 double loadavg);
+
+/*
+ * The scheduler, apart from what a run is, so that it can be tested with
+ * made-up runs.  It decides which case runs next and when each is done:
+ *
+ *   fixed (-r N):  every case exactly N runs (fewer if one fails).
+ *   auto:          at least min_runs; then a case is done when its
+ *                  interval meets the target (ipc_runs_target_met), at
+ *                  max_runs, or when the budget cannot fit its next run
+ *                  (its mean run time so far); the budget never cuts a case
+ *                  below min_runs.
+ *   interleave:    rounds over the cases not yet done, in an order shuffled
+ *                  anew each round (Fisher-Yates, seeded), so that a drift
+ *                  in the machine's speed hits every case alike; otherwise
+ *                  case after case, each with an equal share of what is
+ *                  left of the budget.
+ *
+ * Any failed run ends its case; an interruption ends every case.
+ */
+struct ipc_sched_ops {
+	/*
+	 * One more run of case @i: 0 with its metric in *value and the time
+	 * it took in *wall_ns, or -errno (the case ends as failed).
+	 */
+	int (*run)(void *arg, size_t i, double *value, uint64_t *wall_ns);
+	uint64_t (*now_ns)(void *arg);   /* a monotonic clock */
+	bool (*interrupted)(void *arg);  /* stop everything now? */
+	/* Case @i will run no more, because of @stop. 0 or -errno. */
+	int (*finish)(void *arg, size_t i, enum ipc_stop stop);
+	/*
+	 * Called for every case in plan order once it and all before it
+	 * finished (so reports keep the plan's order).  0 or -errno.
+	 */
+	int (*emit)(void *arg, size_t i);
+};
+
+/*
+ * Schedule the runs of @n cases by the rules in @ro (runs_auto, runs,
+ * min_runs, max_runs, ci_level, ci_pct, budget_ns, interleave), with the
+ * shuffle seeded by @seed.  Returns 0, or the first -errno a callback
+ * returned (then no further callback is made).
+ */
+int ipc_schedule(size_t n, const struct ipc_runopts *ro, uint64_t seed,
+		 const struct ipc_sched_ops *ops, void *arg);
+
+/*
+ * Run a whole plan: every case of @cases (@n of them, each with its own
+ * options @ros[i]) through ipc_schedule, with the rules of @ros[0].
+ * @started (may be NULL) is called before each run, for a progress line;
+ * @done once per case in plan order with its finished result, which the
+ * callee may keep only during the call.  A case that was interrupted
+ * before its first run comes with res->diag.stop IPC_STOP_INTERRUPTED and
+ * no runs.  Returns 0 when every case measured without failure, 1 when one
+ * failed (recorded in its result), or -errno when a callback failed or
+ * memory ran out.
+ */
+struct ipc_plan_hooks {
+	void *arg;
+	void (*started)(void *arg, size_t i, const struct ipc_result *res);
+	int (*done)(void *arg, size_t i, const struct ipc_result *res);
+};
+
+int ipc_run_plan(const struct ipc_case *cases,
+		 const struct ipc_runopts *ros, size_t n,
+		 const struct ipc_plan_hooks *hooks);
 
 /*
  * Set when the user asked to stop (SIGINT, SIGTERM, SIGHUP).  The runner
@@ -151,9 +362,32 @@ struct ipc_host {
 	char cpu_model[128]; /* from /proc/cpuinfo, "" if unknown */
 	int cpus;            /* online logical CPUs */
 	uint64_t timer_ns;   /* cost of one CLOCK_MONOTONIC read */
+	/* The rest of the fingerprint: -1 or "" where it cannot be read. */
+	int cores;           /* physical cores (distinct package, core id) */
+	int packages;        /* CPU sockets */
+	int smt;             /* 1: SMT on, 0: off, -1: unknown */
+	uint64_t mem_bytes;  /* MemTotal */
+	bool hypervisor;     /* the CPU says it runs under a hypervisor */
+	char virt[48];       /* what kind, when known: "kvm", "docker", ... */
+	char clocksource[32]; /* the kernel's current clock source */
+	char governor[32];   /* cpufreq governor of CPU 0 */
+	double loadavg[3];   /* 1, 5, 15 minutes, at the start; -1 unknown */
+	char perf[200];      /* perf counters: "" if all, else what is not */
+	bool perf_hw;        /* cycles and instructions can be counted */
+	bool perf_sw;        /* CPU migrations are known (scheduler stats) */
+	char started[32];    /* UTC, ISO 8601, when the probe ran */
+	char ended[32];      /* set by ipc_host_finish */
+	uint64_t started_ns; /* CLOCK_MONOTONIC at the probe */
+	uint64_t ended_ns;
 };
 
 void ipc_host_probe(struct ipc_host *h);
+
+/* Record the end time in @h (after the last case). */
+void ipc_host_finish(struct ipc_host *h);
+
+/* The 1-minute load average now, or -1 when it cannot be read. */
+double ipc_loadavg_1m(void);
 
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);

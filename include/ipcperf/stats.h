@@ -138,4 +138,82 @@ struct ipc_runs_stats {
 void ipc_runs_summarize(const double *x, size_t n, double level,
 			struct ipc_runs_stats *out);
 
+/*
+ * The stopping rule's test: true when @s has an interval and its
+ * half-width, (ci_high - ci_low) / 2, is at most @pct percent of the
+ * median.  *half_pct (may be NULL) gets that half-width in percent of the
+ * median, or -1 when there is no interval or the median is 0.
+ */
+bool ipc_runs_target_met(const struct ipc_runs_stats *s, double pct,
+			 double *half_pct);
+
+/*
+ * Two groups among per-run values, found at the widest gap between sorted
+ * values that leaves at least max(2, n / 5) runs on each side.  Called
+ * bimodal when, with at least IPC_MODES_MIN_RUNS finite values, that gap is
+ * at least 4 times the groups' pooled standard deviation and at least 3%
+ * of the median (so that histogram-quantized values a fraction of a percent
+ * apart never qualify).  See docs/methodology.md.
+ */
+#define IPC_MODES_MIN_RUNS 10
+
+struct ipc_modes {
+	bool bimodal;
+	size_t nlow, nhigh; /* runs in the lower and the upper group */
+	double low, high;   /* median of each group */
+	double cut;         /* values <= cut are in the lower group */
+	double score;       /* gap / pooled sd of the chosen split */
+};
+
+/* Look for two groups in the @n values @x (not modified; NaN ignored). */
+void ipc_runs_modes(const double *x, size_t n, struct ipc_modes *out);
+
+/*
+ * Runs far from the others: |x - median| > 3.5 * 1.4826 * MAD (a robust
+ * z-score above 3.5) and more than 3% of the median away.  Needs at least
+ * 5 finite values.  When @far is not NULL, far[i] is set for each outlier
+ * (and cleared for the others).  Returns how many there are.
+ */
+size_t ipc_runs_outliers(const double *x, size_t n, bool *far);
+
+/*
+ * Comparison of two sets of per-run values A and B (results of the same
+ * case from two files): the ratio of their medians B / A with a bootstrap
+ * interval, and a two-sided Mann-Whitney U test.
+ */
+struct ipc_cmp {
+	size_t na, nb;          /* finite values used from each side */
+	double median_a, median_b;
+	bool have_ratio;        /* false when median A is 0 (no ratio) */
+	double ratio;           /* median B / median A */
+	bool have_ci;           /* false without a ratio or with n < 2 */
+	double level;           /* e.g. 0.95 */
+	double ci_low, ci_high; /* percentile bootstrap interval of ratio */
+	double u;               /* Mann-Whitney U of B (ties count 1/2) */
+	double p;               /* two-sided p-value, 1 when n is 0 */
+	bool exact;             /* p from the exact permutation law */
+	double p_min;           /* smallest p these sizes can give */
+};
+
+/*
+ * Compare @a (@na values) with @b (@nb values), neither modified; values
+ * that are not finite are left out.  The interval resamples each side
+ * with replacement IPC_CMP_RESAMPLES times using a fixed-seed generator
+ * (@seed), so the same input always gives the same interval.  The p-value
+ * is exact (permutation distribution of the rank sum, ties as midranks)
+ * when na + nb <= IPC_CMP_EXACT_MAX, else the normal approximation with
+ * the tie correction and a continuity correction.  Returns 0, or -ENOMEM.
+ */
+#define IPC_CMP_RESAMPLES 4000
+#define IPC_CMP_EXACT_MAX 60
+int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
+		     double level, uint64_t seed, struct ipc_cmp *out);
+
+/*
+ * The two-sided Mann-Whitney p-value alone, computed as above; -1 when out
+ * of memory.  *exact (may be NULL) says which method gave it.
+ */
+double ipc_mann_whitney_p(const double *a, size_t na, const double *b,
+			  size_t nb, bool *exact);
+
 #endif

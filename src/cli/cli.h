@@ -25,6 +25,7 @@ enum cli_cmd {
 	CMD_LIST = 1u << 4,
 	CMD_CRR = 1u << 5,
 	CMD_LOAD = 1u << 6,
+	CMD_COMPARE = 1u << 7,
 };
 #define CMD_MEASURE \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD)
@@ -45,6 +46,13 @@ struct cli_config {
 	uint64_t flows;     /* load: -c */
 	uint64_t threads;   /* load: --threads */
 	uint64_t rate;      /* load: --rate, requests/s in total, 0: closed */
+	/* ipcperf compare (opt_compare.c) */
+	const char *cmp_files[2]; /* A and B */
+	const char *cmp_metric;   /* p50, p99, mean, throughput; NULL: each
+				     pattern's own */
+	double cmp_threshold_pct; /* smaller changes are no difference */
+	double cmp_fail_pct;      /* --fail-if-slower PCT */
+	bool cmp_fail_set;        /* ... was given */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -60,6 +68,9 @@ enum {
 	SET_TOTAL = 1u << 8,
 	SET_PIN = 1u << 9,
 	SET_ENGINE = 1u << 10,
+	SET_MAXRUNS = 1u << 11,
+	SET_BUDGET = 1u << 12,
+	SET_CI = 1u << 13,
 };
 
 /*
@@ -90,6 +101,17 @@ extern const struct cli_optgroup cli_opts_core;
 extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */
 extern const struct cli_optgroup cli_opts_load;
 extern const struct cli_optgroup cli_opts_testing;
+extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
+extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
+
+/*
+ * compare's file arguments (the @n words left after the options): exactly
+ * two.  EXIT_OK or EXIT_USAGE after printing why.
+ */
+int cli_compare_args(struct cli_config *c, int n, char **words);
+
+/* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
+int cli_compare(const struct cli_config *c);
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

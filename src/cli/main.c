@@ -11,7 +11,8 @@
 
 #include "cli.h"
 
-static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs)
+static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs,
+		     size_t run)
 {
 	char what[128];
 
@@ -21,8 +22,50 @@ static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs)
 		fputs("\r\033[K", stderr);
 		return;
 	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n,
-		ipc_case_describe(cs, what, sizeof(what)));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s, run %zu", i + 1, n,
+		ipc_case_describe(cs, what, sizeof(what)), run);
+}
+
+/* What the plan's callbacks need: the report and the exit status. */
+struct measuring {
+	struct ipc_report *rep;
+	bool show;  /* a progress line on stderr */
+	size_t n;   /* cases */
+	int status; /* EXIT_OK or EXIT_MEASURE */
+};
+
+static void on_started(void *arg, size_t i, const struct ipc_result *res)
+{
+	struct measuring *m = arg;
+
+	progress(m->show, i, m->n, &res->cs, res->nruns + 1);
+}
+
+/* A finished case, in plan order: to the report. */
+static int on_done(void *arg, size_t i, const struct ipc_result *res)
+{
+	struct measuring *m = arg;
+	char what[128];
+
+	(void)i;
+	if (res->diag.stop == IPC_STOP_INTERRUPTED && !res->nruns) {
+		struct ipc_skip s;
+
+		/* Never started: listed as not run, as before interleaving. */
+		ipc_case_describe(&res->cs, s.what, sizeof(s.what));
+		snprintf(s.why, sizeof(s.why), "not run: interrupted by SIG%s",
+			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
+						      : SIGINT));
+		m->status = EXIT_MEASURE;
+		return ipc_report_skip(m->rep, &s);
+	}
+	if (res->status != IPC_STATUS_OK) {
+		progress(m->show, 0, 0, NULL, 0);
+		error("%s: %s", ipc_case_describe(&res->cs, what, sizeof(what)),
+		      res->error);
+		m->status = EXIT_MEASURE;
+	}
+	return ipc_report_result(m->rep, res);
 }
 
 static int measure(struct cli_config *cfg, int argc, char **argv)
@@ -32,7 +75,10 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_report_meta meta = { 0 };
 	struct ipc_host host;
 	struct cli_plan plan;
-	bool show = !cfg->quiet && isatty(2);
+	struct ipc_runopts *ros = NULL;
+	struct measuring m = { .rep = &rep, .show = !cfg->quiet && isatty(2) };
+	struct ipc_plan_hooks hooks = { .arg = &m, .started = on_started,
+					.done = on_done };
 	int err, status = EXIT_OK;
 	size_t i;
 
@@ -64,6 +110,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	meta.argv = argv;
 	meta.host = &host;
 	meta.ro = &cfg->ro;
+	meta.build = IPCPERF_CFLAGS;
 	rep.ops = ipc_report_find(cfg->format);
 	rep.out = of.fp;
 	rep.tty = of.is_stdout && isatty(1);
@@ -71,43 +118,30 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = ipc_report_begin(&rep);
 	for (i = 0; !err && i < plan.nskips; i++)
 		err = ipc_report_skip(&rep, &plan.skips[i]);
+	/* Each case's options: the suite runs fewer, larger stream batches. */
+	ros = calloc(plan.ncases, sizeof(*ros));
+	if (!err && !ros)
+		err = -ENOMEM;
 	for (i = 0; !err && i < plan.ncases; i++) {
-		const struct ipc_case *cs = &plan.cases[i];
-		struct ipc_runopts ro = cfg->ro;
-		struct ipc_result *res;
-		char what[128];
-
-		if (ipc_interrupted) {
-			struct ipc_skip s;
-
-			ipc_case_describe(cs, s.what, sizeof(s.what));
-			snprintf(s.why, sizeof(s.why),
-				 "not run: interrupted by SIG%s",
-				 sigabbrev_np(ipc_interrupted));
-			err = ipc_report_skip(&rep, &s);
-			status = EXIT_MEASURE;
-			continue;
+		ros[i] = cfg->ro;
+		if (cfg->cmd == CMD_SUITE &&
+		    plan.cases[i].pat == &ipc_pattern_stream) {
+			ros[i].iterations = 5; /* batches of 256 x 64 KiB */
+			ros[i].warmup = 1;
 		}
-		if (cfg->cmd == CMD_SUITE && cs->pat == &ipc_pattern_stream) {
-			ro.iterations = 5; /* batches of 256 x 64 KiB */
-			ro.warmup = 1;
-		}
-		res = ipc_result_new(cs);
-		if (!res) {
-			err = -ENOMEM;
-			break;
-		}
-		progress(show, i, plan.ncases, cs);
-		if (ipc_run_case(cs, &ro, res)) {
-			progress(show, i, plan.ncases, NULL);
-			error("%s: %s", ipc_case_describe(cs, what, sizeof(what)),
-			      res->error);
-			status = EXIT_MEASURE;
-		}
-		err = ipc_report_result(&rep, res);
-		ipc_result_free(res);
 	}
-	progress(show, 0, 0, NULL);
+	m.n = plan.ncases;
+	if (!err) {
+		err = ipc_run_plan(plan.cases, ros, plan.ncases, &hooks);
+		if (err > 0) {
+			m.status = EXIT_MEASURE;
+			err = 0;
+		}
+	}
+	status = m.status;
+	free(ros);
+	progress(m.show, 0, 0, NULL, 0);
+	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
 	if (!err)
@@ -133,6 +167,8 @@ int main(int argc, char **argv)
 		rc = EXIT_OK; /* --help or --version */
 	else if (rc == EXIT_OK && cfg.cmd == CMD_LIST)
 		rc = cli_list();
+	else if (rc == EXIT_OK && cfg.cmd == CMD_COMPARE)
+		rc = cli_compare(&cfg);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);

@@ -59,9 +59,11 @@ static int set_runs(struct cli_config *c, const char *a)
 {
 	uint64_t n;
 
-	if (!strcmp(a, "auto"))
-		return usage_error("give a number of runs, such as -r 5",
-				   "--runs: 'auto' is not implemented yet");
+	if (!strcmp(a, "auto")) {
+		c->ro.runs_auto = true;
+		c->set |= SET_RUNS;
+		return 0;
+	}
 	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
 		return bad("--runs", "give a whole number of runs, such as 5");
 	if (n > 100000) {
@@ -70,6 +72,7 @@ static int set_runs(struct cli_config *c, const char *a)
 		return bad("--runs", NULL);
 	}
 	c->ro.runs = (unsigned)n;
+	c->ro.runs_auto = false;
 	c->set |= SET_RUNS;
 	return 0;
 }
@@ -274,8 +277,10 @@ static const struct cli_opt core_opts[] = {
 	  set_iter },
 	{ "duration", 'd', "TIME", ONE,
 	  "measure each run for TIME instead of -n", set_dur },
-	{ "runs", 'r', "N", MEAS,
-	  "independent runs per case, each on fresh endpoints [3]", set_runs },
+	{ "runs", 'r', "N|auto", MEAS,
+	  "independent runs per case, each on fresh endpoints; auto: until "
+	  "the interval meets --ci [auto]",
+	  set_runs },
 	{ "warmup", 'w', "N", ONE,
 	  "iterations before each run, not recorded [rr 1000, crr 10, load 1 "
 	  "per flow, others 1]",
@@ -302,9 +307,9 @@ static const struct cli_opt core_opts[] = {
 	{ "placement", 0, "WHERE", MEAS,
 	  "the peer as a separate process or a thread [process]",
 	  set_placement },
-	{ "format", 'f', "FMT", MEAS, "table, json or csv [table]",
-	  set_format },
-	{ "output", 'o', "FILE", MEAS,
+	{ "format", 'f', "FMT", MEAS | CMD_COMPARE,
+	  "table, json or csv [table]", set_format },
+	{ "output", 'o', "FILE", MEAS | CMD_COMPARE,
 	  "write the report to FILE (whole or not at all) [stdout]",
 	  set_output },
 	{ "quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet },
@@ -327,6 +332,8 @@ static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_transport,
 	&cli_opts_load,
 	&cli_opts_testing,
+	&cli_opts_trust,
+	&cli_opts_compare,
 	NULL,
 };
 
@@ -363,6 +370,8 @@ static const struct {
 	  "many flows, closed or open loop: rate, latency, fairness" },
 	{ "list", CMD_LIST, "",
 	  "transports, engines and formats available on this machine" },
+	{ "compare", CMD_COMPARE, "A.json B.json",
+	  "compare two JSON results: ratio, interval, verdict per case" },
 };
 
 static void help(FILE *f, enum cli_cmd cmd, const char *name)
@@ -387,9 +396,11 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	} else {
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (cmds[i].cmd == cmd)
-				fprintf(f, "usage: ipcperf %s [OPTIONS]\n\n%s\n"
+				fprintf(f, "usage: ipcperf %s%s%s [OPTIONS]\n\n%s\n"
 					   "\noptions:\n",
-					name, cmds[i].help);
+					name, cmd == CMD_COMPARE ? " " : "",
+					cmd == CMD_COMPARE ? cmds[i].args : "",
+					cmds[i].help);
 	}
 	for (size_t i = 0; i < nall; i++) {
 		const struct cli_opt *o = all[i];
@@ -416,6 +427,17 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 				 o->arg ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-24s %s%s%s\n", left, o->help, only,
 			only[0] ? ")" : "");
+	}
+	if (cmd == CMD_COMPARE) {
+		fprintf(f,
+			"\nA.json and B.json are results written with -f json. "
+			"Cases are matched by\ntheir parameters; one that "
+			"differs between the files as a whole (say\nthe "
+			"transport) is what is compared.\n"
+			"\nexit status: 0 compared; 1 --fail-if-slower found a "
+			"slower case; 2 bad\nusage or a file that is not an "
+			"ipcperf result.\n");
+		return;
 	}
 	fprintf(f,
 		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
@@ -471,8 +493,12 @@ static int core_validate(struct cli_config *c)
 				   (unsigned long long)c->ro.iterations);
 	switch (c->cmd) {
 	case CMD_SUITE:
-		c->ro.iterations = 5000;
-		c->ro.warmup = 500;
+		/*
+		 * 14 transports x 2 tests x at least 5 runs must fit in 30 s
+		 * even when a round trip takes 50 us (this VM on a bad day).
+		 */
+		c->ro.iterations = 2000;
+		c->ro.warmup = 200;
 		break;
 	case CMD_RR:
 		if (!(c->set & SET_ITER))
@@ -535,9 +561,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error("commands: rr, stream, bulk, crr, "
-					   "load, list "
-					   "(none: the quick suite); see "
-					   "ipcperf --help",
+					   "load, list, compare (none: the "
+					   "quick suite); see ipcperf --help",
 					   "unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
@@ -591,6 +616,12 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		err = all[i]->set(c, optarg);
 		if (err)
 			return EXIT_USAGE;
+	}
+	if (c->cmd == CMD_COMPARE) {
+		err = cli_compare_args(c, argc - optind, argv + optind);
+		if (err)
+			return err;
+		optind = argc;
 	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "

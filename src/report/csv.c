@@ -17,7 +17,10 @@ static const char header[] =
 	"count,total,chunk_size,runs,iterations,elapsed_ns,msgs_per_s,"
 	"bytes_per_s,lat_min_ns,lat_mean_ns,lat_stddev_ns,lat_p50_ns,"
 	"lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,cv,ci_level,ci_low,"
-	"ci_high,error\n";
+	"ci_high,error,metric,estimate,target_met,half_width_pct,stop,flags,"
+	"client_user_ns_per_msg,client_sys_ns_per_msg,client_csw_per_msg,"
+	"server_user_ns_per_msg,server_sys_ns_per_msg,server_csw_per_msg,"
+	"other_cpus,loadavg_1m\n";
 
 static int io_err(void)
 {
@@ -102,6 +105,62 @@ static const char *status_name(enum ipc_status st)
 	}
 }
 
+/* One side's CPU per message (ns) and context switches per message. */
+static void put_cost(FILE *f, const struct ipc_cost *c)
+{
+	if (!c->valid) {
+		put_empty(f, 3);
+		return;
+	}
+	put_real(f, c->user_ns);
+	put_real(f, c->sys_ns);
+	put_real(f, c->vcsw + c->ivcsw);
+}
+
+/*
+ * The columns added with the noise diagnosis, after the original ones:
+ * flags are joined with ';' so that the field needs no quotes.
+ */
+static void put_diag(FILE *f, const struct ipc_result *res)
+{
+	const struct ipc_diag *d = &res->diag;
+	char flags[64] = "";
+	size_t n = 0;
+	int k;
+
+	if (!res->nruns) {
+		put_empty(f, 14);
+		return;
+	}
+	put_str(f, ipc_metric_name(res));
+	if (!strcmp(ipc_metric_name(res), "p50_ns"))
+		put_ns(f, d->estimate);
+	else
+		put_real(f, d->estimate);
+	put_str(f, d->target_met ? "true" : "false");
+	if (d->half_pct >= 0)
+		put_real(f, d->half_pct);
+	else
+		put_empty(f, 1);
+	put_str(f, ipc_stop_name(d->stop));
+	for (k = 0; k < IPC_FLAG_COUNT && n < sizeof(flags); k++)
+		if (d->flags & (1u << k))
+			n += (size_t)snprintf(flags + n, sizeof(flags) - n,
+					      "%s%s", n ? ";" : "",
+					      ipc_flag_name(k));
+	put_str(f, flags);
+	put_cost(f, &d->client);
+	put_cost(f, &d->server);
+	if (d->have_load)
+		put_real(f, d->other_cpus);
+	else
+		put_empty(f, 1);
+	if (d->loadavg_1m >= 0)
+		put_real(f, d->loadavg_1m);
+	else
+		put_empty(f, 1);
+}
+
 static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	const struct ipc_case *cs = &res->cs;
@@ -174,6 +233,7 @@ static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 		}
 	}
 	put_str(f, res->status == IPC_STATUS_OK ? "" : res->error);
+	put_diag(f, res);
 	if (fputc('\n', f) == EOF || ferror(f))
 		return io_err();
 	return 0;

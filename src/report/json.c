@@ -138,6 +138,47 @@ static void put_counts(struct jdoc *d, json_t *o, const struct ipc_run_stats *s)
 	put_real(d, o, "bytes_per_s", s->bytes_per_s);
 }
 
+/* An integer that is -1 when unknown: null then. */
+static json_t *jint_or_null(long long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* The fingerprint added with the noise diagnosis (see json.md). */
+static void host_more(struct jdoc *d, json_t *o, const struct ipc_host *h)
+{
+	json_t *la, *perf;
+
+	put(d, o, "cores", jint_or_null(h->cores));
+	put(d, o, "packages", jint_or_null(h->packages));
+	put(d, o, "smt", h->smt < 0 ? json_null() : json_boolean(h->smt));
+	if (h->mem_bytes)
+		put_u64(d, o, "mem_bytes", h->mem_bytes);
+	put(d, o, "hypervisor", json_boolean(h->hypervisor));
+	put(d, o, "virtualization", h->virt[0] ? jstr(h->virt) : json_null());
+	if (h->clocksource[0])
+		put(d, o, "clocksource", jstr(h->clocksource));
+	if (h->governor[0])
+		put(d, o, "cpufreq_governor", jstr(h->governor));
+	if (h->loadavg[0] >= 0) {
+		la = arr_new(d);
+		for (int i = 0; la && i < 3; i++)
+			append(d, la, json_real(h->loadavg[i]));
+		put(d, o, "loadavg", la);
+	}
+	perf = obj_new(d);
+	if (perf) {
+		put(d, perf, "cycles", json_boolean(h->perf_hw));
+		put(d, perf, "instructions", json_boolean(h->perf_hw));
+		put(d, perf, "migrations", json_boolean(h->perf_sw));
+		if (h->perf[0])
+			put(d, perf, "note", jstr(h->perf));
+	}
+	put(d, o, "perf", perf);
+	if (h->started[0])
+		put(d, o, "started", jstr(h->started));
+}
+
 static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
 {
 	json_t *o = obj_new(d);
@@ -150,6 +191,7 @@ static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
 	put(d, o, "cpu_model", jstr(h->cpu_model));
 	put(d, o, "cpus", json_integer(h->cpus));
 	put_u64(d, o, "timer_ns", h->timer_ns);
+	host_more(d, o, h);
 	return o;
 }
 
@@ -207,7 +249,8 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 	put_u64(d, o, "iterations", ro->iterations);
 	put_u64(d, o, "duration_ns", ro->duration_ns);
 	put_u64(d, o, "warmup", ro->warmup);
-	put(d, o, "runs", json_integer(ro->runs));
+	/* 0 with --runs auto: how many is in each result's summary. */
+	put(d, o, "runs", json_integer(ro->runs_auto ? 0 : ro->runs));
 	put(d, o, "placement",
 	    json_string(ro->placement == IPC_PLACE_THREAD ? "thread"
 							  : "process"));
@@ -222,6 +265,14 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 	put(d, o, "peer_drop_pct", json_integer(ro->faults.drop_pct));
 	put_u64(d, o, "peer_stall_every", ro->faults.stall_every);
 	put_u64(d, o, "peer_stall_ns", ro->faults.stall_ns);
+	put(d, o, "runs_auto", json_boolean(ro->runs_auto));
+	put(d, o, "min_runs", json_integer(ro->min_runs));
+	put(d, o, "max_runs", json_integer(ro->max_runs));
+	put_real(d, o, "ci_level", ro->ci_level);
+	put_real(d, o, "ci_pct", ro->ci_pct);
+	put_u64(d, o, "budget_ns", ro->budget_ns);
+	put(d, o, "interleave", json_boolean(ro->interleave));
+	put(d, o, "perf", json_boolean(ro->perf));
 	return o;
 }
 
@@ -297,6 +348,8 @@ static int json_begin(struct ipc_report *r)
 		put(d, top, "version",
 		    jstr(m && m->version ? m->version : "unknown"));
 		put(d, top, "schema", json_integer(IPC_JSON_SCHEMA));
+		if (m && m->build)
+			put(d, top, "build", jstr(m->build));
 	}
 	put(d, d->root, "ipcperf", top);
 	put(d, d->root, "host", host_obj(d, m ? m->host : NULL));
@@ -383,7 +436,7 @@ static void put_sizes(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
 {
 	const struct ipc_runs_stats *m = &res->metric;
-	bool p50 = res->cs.pat && res->cs.pat->metric == IPC_METRIC_P50;
+	bool p50 = !strcmp(ipc_metric_name(res), "p50_ns");
 	json_t *o;
 
 	if (!isfinite(m->ci_level) || !isfinite(m->ci_low) ||
@@ -400,8 +453,162 @@ static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
 		put_real(d, o, "low", m->ci_low);
 		put_real(d, o, "high", m->ci_high);
 	}
-	put(d, o, "metric", json_string(p50 ? "p50_ns" : "bytes_per_s"));
+	put(d, o, "metric", json_string(ipc_metric_name(res)));
 	return o;
+}
+
+static json_t *side_obj(struct jdoc *d, const struct ipc_side_cost *c)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_u64(d, o, "user_ns", c->user_ns);
+	put_u64(d, o, "sys_ns", c->sys_ns);
+	put_u64(d, o, "vcsw", c->vcsw);
+	put_u64(d, o, "ivcsw", c->ivcsw);
+	if (c->cycles >= 0)
+		put_u64(d, o, "cycles", (uint64_t)c->cycles);
+	if (c->instructions >= 0)
+		put_u64(d, o, "instructions", (uint64_t)c->instructions);
+	if (c->migrations >= 0)
+		put_u64(d, o, "migrations", (uint64_t)c->migrations);
+	put(d, o, "cpu_start", jint_or_null(c->cpu_start));
+	put(d, o, "cpu_end", jint_or_null(c->cpu_end));
+	if (c->allowed[0])
+		put(d, o, "allowed", jstr(c->allowed));
+	return o;
+}
+
+/* A run's cost, placement and the machine's load meanwhile. */
+static void run_more(struct jdoc *d, json_t *run, const struct ipc_run_stats *s)
+{
+	json_t *load;
+
+	if (s->wall_ns)
+		put_u64(d, run, "wall_ns", s->wall_ns);
+	if (s->loop_msgs)
+		put_u64(d, run, "loop_messages", s->loop_msgs);
+	if (s->client.valid)
+		put(d, run, "client", side_obj(d, &s->client));
+	if (s->server.valid)
+		put(d, run, "server", side_obj(d, &s->server));
+	if (s->have_load) {
+		load = obj_new(d);
+		if (load) {
+			put_u64(d, load, "busy_ns", s->busy_ns);
+			put_u64(d, load, "ours_ns", s->ours_ns);
+			put_u64(d, load, "steal_ns", s->steal_ns);
+		}
+		put(d, run, "load", load);
+	}
+}
+
+/* A time-like value of the metric: integer ns for p50, else a real. */
+static void put_metric(struct jdoc *d, json_t *o, const char *key,
+		       const struct ipc_result *res, double v)
+{
+	if (!strcmp(ipc_metric_name(res), "p50_ns"))
+		put_round(d, o, key, v);
+	else
+		put_real(d, o, key, v);
+}
+
+static json_t *cost_obj(struct jdoc *d, const struct ipc_cost *c)
+{
+	json_t *o = obj_new(d);
+
+	if (!o)
+		return NULL;
+	put_real(d, o, "user_ns", c->user_ns);
+	put_real(d, o, "sys_ns", c->sys_ns);
+	put_real(d, o, "vcsw", c->vcsw);
+	put_real(d, o, "ivcsw", c->ivcsw);
+	if (c->cycles >= 0)
+		put_real(d, o, "cycles", c->cycles);
+	if (c->instructions >= 0)
+		put_real(d, o, "instructions", c->instructions);
+	return o;
+}
+
+/* The stopping rule, the cost, placement and load, over all runs. */
+static void summary_more(struct jdoc *d, json_t *o,
+			 const struct ipc_result *res)
+{
+	const struct ipc_diag *g = &res->diag;
+	json_t *t, *c, *pl, *ld, *md;
+
+	put(d, o, "metric", json_string(ipc_metric_name(res)));
+	put_metric(d, o, "estimate", res, g->estimate);
+	t = obj_new(d);
+	if (t) {
+		put_real(d, t, "level", res->metric.ci_level);
+		put_real(d, t, "pct", res->ro.ci_pct);
+		put(d, t, "met", json_boolean(g->target_met));
+		if (g->half_pct >= 0)
+			put_real(d, t, "half_width_pct", g->half_pct);
+		if (g->stop)
+			put(d, t, "stop", json_string(ipc_stop_name(g->stop)));
+	}
+	put(d, o, "target", t);
+	if (g->modes.bimodal) {
+		md = obj_new(d);
+		if (md) {
+			put_metric(d, md, "low", res, g->modes.low);
+			put_metric(d, md, "high", res, g->modes.high);
+			put_u64(d, md, "nlow", g->modes.nlow);
+			put_u64(d, md, "nhigh", g->modes.nhigh);
+		}
+		put(d, o, "modes", md);
+	}
+	put_u64(d, o, "outliers", g->outliers);
+	if (g->client.valid || g->server.valid) {
+		c = obj_new(d);
+		if (c) {
+			put(d, c, "per", json_string(ipc_cost_unit(res)));
+			if (g->client.valid)
+				put(d, c, "client", cost_obj(d, &g->client));
+			if (g->server.valid)
+				put(d, c, "server", cost_obj(d, &g->server));
+		}
+		put(d, o, "cpu", c);
+	}
+	pl = obj_new(d);
+	if (pl) {
+		put_u64(d, pl, "same_cpu_runs", g->same_cpu_runs);
+		put_u64(d, pl, "split_cpu_runs", g->split_cpu_runs);
+	}
+	put(d, o, "placement", pl);
+	ld = obj_new(d);
+	if (ld) {
+		if (g->have_load) {
+			put_real(d, ld, "other_cpus", g->other_cpus);
+			put_real(d, ld, "steal_cpus", g->steal_cpus);
+		}
+		if (g->loadavg_1m >= 0)
+			put_real(d, ld, "loadavg_1m", g->loadavg_1m);
+	}
+	put(d, o, "load", ld);
+}
+
+static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
+{
+	json_t *a = arr_new(d), *f;
+	char why[256];
+	int k;
+
+	for (k = 0; a && k < IPC_FLAG_COUNT; k++) {
+		if (!(res->diag.flags & (1u << k)))
+			continue;
+		f = obj_new(d);
+		if (!f)
+			break;
+		put(d, f, "flag", json_string(ipc_flag_name(k)));
+		put(d, f, "why", jstr(ipc_flag_why(res, k, why, sizeof(why))));
+		put(d, f, "hint", json_string(ipc_flag_hint(k)));
+		append(d, a, f);
+	}
+	return a;
 }
 
 static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
@@ -435,6 +642,7 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 		if (ci)
 			put(d, o, "ci", ci);
 	}
+	summary_more(d, o, res);
 	return o;
 }
 
@@ -472,12 +680,14 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		put_u64(d, run, "timer_ns", s->timer_ns);
 		put(d, run, "latency_ns", lat_obj(d, &s->lat));
 		put_extras(d, run, cs, s);
+		run_more(d, run, s);
 		append(d, runs, run);
 	}
 	put(d, o, "runs", runs);
 	if (res->nruns && res->runs[0].sock.valid)
 		put(d, o, "socket", sock_obj(d, &res->runs[0].sock));
 	put(d, o, "summary", summary_obj(d, res));
+	put(d, o, "flags", flags_arr(d, res));
 	append(d, d->results, o);
 	return d->err;
 }
@@ -489,6 +699,10 @@ static int json_end(struct ipc_report *r)
 
 	if (!d)
 		return -EINVAL;
+	/* The end time is known only now. */
+	if (r->meta && r->meta->host && r->meta->host->ended[0])
+		put(d, json_object_get(d->root, "host"), "ended",
+		    jstr(r->meta->host->ended));
 	err = d->err;
 	if (!err) {
 		errno = 0;

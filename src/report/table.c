@@ -22,6 +22,10 @@ struct trow {
 	uint64_t run_iters; /* iterations of the first run */
 	struct ipc_run_stats sum;
 	struct ipc_runs_stats metric;
+	struct ipc_diag diag; /* flags, cost, target */
+	char why[IPC_FLAG_COUNT][200]; /* each flag's reason, in words */
+	char unit[16];                 /* what CPU cost is per */
+	char metric_name[16];          /* "p50_ns", "bytes_per_s", ... */
 };
 
 struct tab {
@@ -75,6 +79,11 @@ enum col {
 	C_LOST,
 	C_LATE,
 	C_REORD,
+	C_CPU,
+	C_CSW,
+	C_CYC,
+	C_INS,
+	C_FLAGS,
 	NCOL
 };
 
@@ -124,6 +133,11 @@ static const struct {
 	[C_LOST] = {"lost", false},
 	[C_LATE] = {"late", false},
 	[C_REORD] = {"reordered", false},
+	[C_CPU] = {"cpu/msg", false},
+	[C_CSW] = {"csw/msg", false},
+	[C_CYC] = {"cycles/msg", false},
+	[C_INS] = {"instr/msg", false},
+	[C_FLAGS] = {"flags", true},
 };
 
 #define MAXCOLS 24
@@ -140,6 +154,10 @@ struct grid {
 	size_t ncols;
 	size_t nid;	  /* identifying columns, left of a span */
 	char ci_head[24]; /* "95% CI" */
+	char cpu_head[24]; /* "cpu/rt" */
+	char csw_head[24]; /* "csw/rt" */
+	char cyc_head[24]; /* "cycles/rt" */
+	char ins_head[24]; /* "instr/rt" */
 	size_t width[MAXCOLS];
 	struct line *lines;
 	size_t nlines, cap;
@@ -244,6 +262,14 @@ static void grid_free(struct grid *g)
 
 static const char *head_of(const struct grid *g, enum col c)
 {
+	if (c == C_CPU && g->cpu_head[0])
+		return g->cpu_head;
+	if (c == C_CSW && g->csw_head[0])
+		return g->csw_head;
+	if (c == C_CYC && g->cyc_head[0])
+		return g->cyc_head;
+	if (c == C_INS && g->ins_head[0])
+		return g->ins_head;
 	return c == C_CI ? g->ci_head : cols[c].head;
 }
 
@@ -468,12 +494,74 @@ static bool any_loss(const struct trow *const *rows, size_t n)
 	return false;
 }
 
+/* A count people can read at a glance: 812, 12.1k, 3.40M. */
+static void count_word(double v, char *buf, size_t len)
+{
+	if (v < 999.5)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 999500)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3gM", v / 1e6);
+}
+
+/* "12.1k+11.8k", or "-" when a side did not count it. */
+static void cell_counts(struct grid *g, char **dst, double a, double b)
+{
+	char x[24], y[24];
+
+	if (a < 0 || b < 0) {
+		setf(g, dst, "-");
+		return;
+	}
+	count_word(a, x, sizeof(x));
+	count_word(b, y, sizeof(y));
+	setf(g, dst, "%s+%s", x, y);
+}
+
+/* "2.10+1.95 µs": client + server CPU (user + system) per message. */
+static void fill_diag(struct grid *g, char **c, const struct trow *t)
+{
+	const struct ipc_cost *cl = &t->diag.client, *sv = &t->diag.server;
+	char a[32], b[32], *u;
+	size_t n = 0;
+	int k;
+
+	if (cl->valid && sv->valid) {
+		ipc_fmt_ns(cl->user_ns + cl->sys_ns, a, sizeof(a));
+		ipc_fmt_ns(sv->user_ns + sv->sys_ns, b, sizeof(b));
+		u = strrchr(a, ' ');
+		if (u && strrchr(b, ' ') && !strcmp(u, strrchr(b, ' ')))
+			setf(g, &c[C_CPU], "%.*s+%s", (int)(u - a), a, b);
+		else
+			setf(g, &c[C_CPU], "%s+%s", a, b);
+		setf(g, &c[C_CSW], "%.2g+%.2g", cl->vcsw + cl->ivcsw,
+		     sv->vcsw + sv->ivcsw);
+		cell_counts(g, &c[C_CYC], cl->cycles, sv->cycles);
+		cell_counts(g, &c[C_INS], cl->instructions, sv->instructions);
+	} else {
+		setf(g, &c[C_CPU], "-");
+		setf(g, &c[C_CSW], "-");
+		setf(g, &c[C_CYC], "-");
+		setf(g, &c[C_INS], "-");
+	}
+	setf(g, &c[C_FLAGS], "%s", "");
+	for (k = 0; k < IPC_FLAG_COUNT; k++) {
+		if (!(t->diag.flags & (1u << k)) || !c[C_FLAGS])
+			continue;
+		setf(g, &c[C_FLAGS], "%s%s%s", c[C_FLAGS], n ? "," : "",
+		     ipc_flag_name(k));
+		n++;
+	}
+}
+
 /* Every cell a result can fill; a layout shows the ones it has columns for. */
 static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 {
 	const struct ipc_lat *lat = &t->sum.lat;
 	const struct ipc_runs_stats *m = &t->metric;
 	char **c = l->cell;
+	double half;
 
 	setf(g, &c[C_TRANSPORT], "%s", tp_name(t));
 	setf(g, &c[C_ENGINE], "%s", eng_name(t));
@@ -540,11 +628,18 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 	if (m->have_ci && t->nruns >= 2) {
 		if (t->cs.pat && t->cs.pat->metric == IPC_METRIC_P50)
 			range(g, &c[C_CI], ipc_fmt_ns, m->ci_low, m->ci_high);
+		else if (!strcmp(t->metric_name, "msgs_per_s"))
+			range(g, &c[C_CI], ipc_fmt_rate, m->ci_low, m->ci_high);
 		else
 			range(g, &c[C_CI], ipc_fmt_bps, m->ci_low, m->ci_high);
+		ipc_runs_target_met(m, 0, &half);
+		if (half >= 0 && c[C_CI])
+			setf(g, &c[C_CI], "%s ±%.*f%%", c[C_CI],
+			     half < 10 ? 2 - (half >= 1) : 0, half);
 	} else {
 		setf(g, &c[C_CI], "-");
 	}
+	fill_diag(g, c, t);
 	if (t->status == IPC_STATUS_OK)
 		setf(g, &c[C_STATUS], "ok");
 	else
@@ -567,11 +662,39 @@ __attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t len,
 	va_end(ap);
 }
 
+/*
+ * "runs until the 95% CI is within ±1% (5 to 30 runs, budget 60 s)": the
+ * stopping rule of --runs auto in words.
+ */
+static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro)
+{
+	char t[32];
+
+	appendf(buf, len, "until the %g%% CI is within ±%g%% (%u to %u runs",
+		ro->ci_level * 100, ro->ci_pct, ro->min_runs, ro->max_runs);
+	if (ro->budget_ns)
+		appendf(buf, len, ", budget %s",
+			ipc_fmt_ns((double)ro->budget_ns, t, sizeof(t)));
+	appendf(buf, len, ")");
+}
+
 /* "3 runs × 10000 iterations" or "3 runs of 2.00 s each". */
 static void how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		     size_t runs, uint64_t iters, const char *unit)
 {
 	char t[32];
+
+	if (ro && ro->runs_auto) {
+		if (ro->duration_ns)
+			appendf(buf, len, "runs of %s ",
+				ipc_fmt_ns((double)ro->duration_ns, t,
+					   sizeof(t)));
+		else
+			appendf(buf, len, "runs of %llu %s ",
+				(unsigned long long)iters, unit);
+		auto_words(buf, len, ro);
+		return;
+	}
 
 	appendf(buf, len, "%zu run%s", runs, runs == 1 ? "" : "s");
 	if (ro && ro->duration_ns)
@@ -697,18 +820,92 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	fputc('\n', out);
 }
 
+/*
+ * What the cost columns mean, and where cycles and instructions are, when
+ * they are not there: asked for but not countable here, or not asked for.
+ */
+static void cost_note(FILE *out, const struct ipc_report_meta *meta,
+		      const struct grid *g, const char *unit, bool cycles)
+{
+	const struct ipc_host *h = meta ? meta->host : NULL;
+	bool asked = meta && meta->ro && meta->ro->perf;
+
+	fprintf(out, "%s: CPU time (user + system) per %s, client+server; "
+		     "%s: their context switches",
+		g->cpu_head, unit, g->csw_head);
+	if (cycles)
+		fprintf(out, "; %s, %s: perf counts", g->cyc_head,
+			g->ins_head);
+	else if (!asked)
+		fprintf(out, "; --perf adds cycles and instructions");
+	fputc('\n', out);
+	if (!cycles && asked)
+		fprintf(out, "%s\n",
+			h && h->perf[0] ? h->perf
+					: "cycles and instructions: not counted");
+}
+
+/* At most this many "case: flag: why" lines under a table. */
+#define MAX_WHY_LINES 12
+
+/*
+ * Under a table: why each flagged case has its flags, then what to do
+ * about each kind of flag (once per kind).
+ */
+static void flag_notes(FILE *out, const struct trow *const *rows, size_t n,
+		       unsigned flags)
+{
+	char what[128];
+	size_t i, lines = 0, more = 0;
+	int k;
+
+	if (!flags)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!measured(rows[i]))
+			continue;
+		for (k = 0; k < IPC_FLAG_COUNT; k++) {
+			if (!(rows[i]->diag.flags & (1u << k)))
+				continue;
+			if (lines++ >= MAX_WHY_LINES) {
+				more++;
+				continue;
+			}
+			fprintf(out, "%s: %s: %s\n",
+				ipc_case_describe(&rows[i]->cs, what,
+						  sizeof(what)),
+				ipc_flag_name(k), rows[i]->why[k]);
+		}
+	}
+	if (more)
+		fprintf(out, "... and %zu more (-f json has them all)\n", more);
+	for (k = 0; k < IPC_FLAG_COUNT; k++)
+		if (flags & (1u << k))
+			fprintf(out, "hint for %s: %s\n", ipc_flag_name(k),
+				ipc_flag_hint(k));
+}
+
 /* One pattern's section: heading, table, footnote. */
 static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			 const char *pat, const struct trow *const *rows,
 			 size_t n)
 {
 	struct grid g = {0};
-	bool ci = false, zero = false;
+	bool ci = false, zero = false, cost = false, cycles = false;
+	unsigned flags = 0;
 	size_t i;
 	int err;
 
 	for (i = 0; i < n; i++) {
 		const struct ipc_runs_stats *m = &rows[i]->metric;
+
+		if (measured(rows[i])) {
+			flags |= rows[i]->diag.flags;
+			cost |= rows[i]->diag.client.valid &&
+				rows[i]->diag.server.valid;
+			cycles |= rows[i]->diag.client.cycles >= 0 &&
+				  rows[i]->diag.server.cycles >= 0;
+		}
 
 		/* The column is named after the first interval's level. */
 		if (!ci && measured(rows[i]) && m->have_ci &&
@@ -803,6 +1000,25 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	grid_col(&g, C_CV);
 	if (ci)
 		grid_col(&g, C_CI);
+	if (cost) {
+		/* "cpu/rt": per round trip, per message, per chunk. */
+		const char *u = !strcmp(pat, "rr")     ? "rt"
+				: !strcmp(pat, "bulk") ? "chunk"
+						       : "msg";
+
+		snprintf(g.cpu_head, sizeof(g.cpu_head), "cpu/%s", u);
+		snprintf(g.csw_head, sizeof(g.csw_head), "csw/%s", u);
+		snprintf(g.cyc_head, sizeof(g.cyc_head), "cycles/%s", u);
+		snprintf(g.ins_head, sizeof(g.ins_head), "instr/%s", u);
+		grid_col(&g, C_CPU);
+		grid_col(&g, C_CSW);
+		if (cycles) {
+			grid_col(&g, C_CYC);
+			grid_col(&g, C_INS);
+		}
+	}
+	if (flags)
+		grid_col(&g, C_FLAGS);
 	grid_col(&g, C_STATUS);
 
 	for (i = 0; i < n; i++) {
@@ -819,6 +1035,9 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			fprintf(out, "%s\n", zero_note);
 		if (!strcmp(pat, "stream") && any_loss(rows, n))
 			fprintf(out, "%s\n", dgram_note);
+		if (cost)
+			cost_note(out, meta, &g, rows[0]->unit, cycles);
+		flag_notes(out, rows, n, flags);
 	}
 	err = g.err;
 	grid_free(&g);
@@ -898,6 +1117,23 @@ static void note_status(struct suite *s, struct srow *r, const struct trow *t)
 	add_note(s, r, "%s %s: %s", pat_name(t),
 		 t->status == IPC_STATUS_PARTIAL ? "partial" : "failed",
 		 t->error[0] ? t->error : "unknown error");
+}
+
+/* "rr unstable, bimodal": a measured test's flags in the row's notes. */
+static void note_flags(struct suite *s, struct srow *r, const struct trow *t)
+{
+	char names[64] = "";
+	size_t n = 0;
+	int k;
+
+	if (!measured(t) || !t->diag.flags)
+		return;
+	for (k = 0; k < IPC_FLAG_COUNT && n < sizeof(names); k++)
+		if (t->diag.flags & (1u << k))
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", n ? ", " : "",
+					      ipc_flag_name(k));
+	add_note(s, r, "%s %s", pat_name(t), names);
 }
 
 /*
@@ -1056,6 +1292,7 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 	struct grid g = {0};
 	char tp[64], label[64];
 	bool multi = false, zero = false;
+	unsigned flags = 0;
 	const char *eng0 = NULL;
 	size_t i;
 	int err;
@@ -1082,6 +1319,9 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 		else if (!is_rr && !r->st)
 			r->st = tr;
 		note_status(&s, r, tr);
+		note_flags(&s, r, tr);
+		if (measured(tr))
+			flags |= tr->diag.flags;
 		r->zero |= zero_on_stream(tr);
 		zero |= r->zero;
 	}
@@ -1118,6 +1358,10 @@ static int print_suite(FILE *out, const struct ipc_report_meta *meta,
 		grid_print(&g, out);
 		if (zero)
 			fprintf(out, "%s\n", zero_note);
+		for (int k = 0; k < IPC_FLAG_COUNT; k++)
+			if (flags & (1u << k))
+				fprintf(out, "hint for %s: %s\n",
+					ipc_flag_name(k), ipc_flag_hint(k));
 		*printed = true;
 	}
 	for (i = 0; i < t->nskips && !err; i++) {
@@ -1224,6 +1468,15 @@ static int table_result(struct ipc_report *r, const struct ipc_result *res)
 	row->run_iters = res->nruns ? res->runs[0].iterations : 0;
 	row->sum = res->summary;
 	row->metric = res->metric;
+	row->diag = res->diag;
+	for (int k = 0; k < IPC_FLAG_COUNT; k++) {
+		row->why[k][0] = '\0';
+		if (res->diag.flags & (1u << k))
+			ipc_flag_why(res, k, row->why[k], sizeof(row->why[k]));
+	}
+	snprintf(row->unit, sizeof(row->unit), "%s", ipc_cost_unit(res));
+	snprintf(row->metric_name, sizeof(row->metric_name), "%s",
+		 ipc_metric_name(res));
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 struct peer_ctl {
 	struct ipc_pout out; /* the server's loop result */
 	int failed;          /* nonzero: out.err/out.what say why */
+	struct ipc_side_cost cost; /* the server's CPU cost and placement */
 };
 
 /* Buffers of one case, allocated and touched once, reused by every run. */
@@ -102,10 +103,13 @@ static void serve_own(struct peer *p, const volatile sig_atomic_t *stop)
 {
 	struct peer_ctl *ctl = p->ctl;
 	struct ipc_pctx pc;
+	struct cost_meter cm;
 	int err;
 
 	pctx_init(&pc, p, IPC_SERVER, NULL, stop);
+	cost_begin(&cm, p->ro->perf);
 	err = p->cs->pat->server(&pc);
+	cost_end(&cm, &ctl->cost);
 	ctl->out = pc.out;
 	if (err)
 		ctl->out.err = err;
@@ -118,6 +122,7 @@ static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 	struct ipc_ep ep = { .rfd = -1, .wfd = -1 };
 	struct peer_ctl *ctl = p->ctl;
 	struct ipc_pctx pc;
+	struct cost_meter cm;
 	int err;
 
 	err = pin_self(p->ro->pin_server);
@@ -145,7 +150,9 @@ static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 			 strerror(-err));
 		goto fail_close;
 	}
+	cost_begin(&cm, p->ro->perf);
 	err = p->cs->pat->server(&pc);
+	cost_end(&cm, &ctl->cost);
 	p->cs->eng->detach(&pc.io);
 	ctl->out = pc.out;
 	if (err)
@@ -184,7 +191,7 @@ static int peer_start(struct peer *p)
 		sigaddset(&block, SIGHUP);
 		sigaddset(&block, SIGCHLD);
 		sigaddset(&block, SIGUSR2);
-		sigaddset(&block, SIGALRM);
+		sigaddset(&block, SIGALRM); /* the client's wake-up */
 		pthread_sigmask(SIG_BLOCK, &block, &old);
 		p->client = pthread_self();
 		err = -pthread_create(&p->thread, NULL, peer_thread, p);
@@ -216,7 +223,7 @@ static void sleep_ms(long ms)
 			       .tv_nsec = (ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
-		; /* the stop timer may interrupt it */
+		; /* a signal (SIGCHLD) may cut it short */
 }
 
 /*
@@ -303,6 +310,11 @@ static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
 	st->timer_ns = timer_ns;
 	st->loss = o->loss;
 	st->flows = o->flows;
+	/* Cost is measured over the whole loop, warm-up included. */
+	if (o->done)
+		st->loop_msgs = (uint64_t)((double)o->messages *
+					   (double)(o->warmup_done + o->done) /
+					   (double)o->done);
 }
 
 /*
@@ -328,6 +340,8 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	struct peer p = { .cs = cs, .ro = ro, .b = b, .ctl = ctl };
 	struct ipc_chan ch;
 	struct ipc_pctx pc;
+	struct cost_meter cm;
+	struct ipc_side_cost client_cost;
 	cpu_set_t saved;
 	bool pinned = false, attached = false;
 	uint64_t timer_ns;
@@ -366,11 +380,16 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			 strerror(-err));
 		goto out_teardown;
 	}
+	/* From here a stop is repeated until seen (sys.c), opens included. */
+	run_wake_begin();
 	if (cs->pat->flags & IPC_PAT_OWN_EP) {
 		pctx_init(&pc, &p, IPC_CLIENT, NULL, &run_stop);
 		timer_ns = ipc_timer_cost_ns();
+		cost_begin(&cm, ro->perf);
 		err = cs->pat->client(&pc);
+		cost_end(&cm, &client_cost);
 		run_stats(st, &pc.out, b->run_hist, timer_ns);
+		st->client = client_cost;
 		f->warm_done = pc.out.warmup_done;
 		if (err)
 			snprintf(err_buf, err_len, "%s", pc.out.what);
@@ -392,8 +411,11 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	}
 	attached = true;
 	timer_ns = ipc_timer_cost_ns();
+	cost_begin(&cm, ro->perf);
 	err = cs->pat->client(&pc);
+	cost_end(&cm, &client_cost);
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
+	st->client = client_cost;
 	st->sock = sock;
 	f->warm_done = pc.out.warmup_done;
 	if (err)
@@ -403,7 +425,9 @@ out_close:
 		cs->eng->detach(&pc.io);
 	cs->tp->close(&ep);
 out_peer:
+	run_wake_end();
 	peer_stop_wait(&p);
+	st->server = ctl->cost; /* the peer has ended: nothing writes it now */
 	peer_story(&p, f->story, sizeof(f->story));
 	if (!err && f->story[0]) {
 		/* The client finished but the peer did not end well. */
@@ -418,7 +442,6 @@ out_peer:
 		f->story[0] = '\0';
 	}
 out_teardown:
-	run_nudge_disarm();
 	cs->tp->teardown(&ch);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved), &saved);
@@ -480,6 +503,34 @@ static int result_add_run(struct ipc_result *res, const struct ipc_run_stats *st
 	return 0;
 }
 
+/* "after 512 of 1000 iterations (run 2 of 3)" and the like. */
+static void where_failed(const struct ipc_runopts *ro,
+			 const struct ipc_run_stats *st, uint64_t warm_done,
+			 unsigned run, char *buf, size_t len)
+{
+	char runs[40] = "";
+
+	if (ro->runs_auto)
+		snprintf(runs, sizeof(runs), " (run %u)", run + 1);
+	else if (ro->runs > 1)
+		snprintf(runs, sizeof(runs), " (run %u of %u)", run + 1,
+			 ro->runs);
+	if (!warm_done && !st->iterations)
+		snprintf(buf, len, "before the first iteration%s", runs);
+	else if (ro->warmup && warm_done < ro->warmup && !st->iterations)
+		snprintf(buf, len, "during warm-up, after %llu of %llu "
+			 "iterations%s",
+			 (unsigned long long)warm_done,
+			 (unsigned long long)ro->warmup, runs);
+	else if (ro->duration_ns)
+		snprintf(buf, len, "after %llu iterations%s",
+			 (unsigned long long)st->iterations, runs);
+	else
+		snprintf(buf, len, "after %llu of %llu iterations%s",
+			 (unsigned long long)st->iterations,
+			 (unsigned long long)ro->iterations, runs);
+}
+
 /* Add the loss counts of one run (completed or not) to @sum. */
 static void loss_add(struct ipc_loss *sum, const struct ipc_loss *l)
 {
@@ -528,131 +579,188 @@ static void flows_summarize(struct ipc_result *res, struct ipc_flows *out)
 	if (!n)
 		return;
 	qsort(med, n, sizeof(med[0]), cmp_double);
-	out->rate_median = n % 2 ? med[n / 2] : (med[n / 2 - 1] + med[n / 2]) / 2;
+	out->rate_median =
+		n % 2 ? med[n / 2] : (med[n / 2 - 1] + med[n / 2]) / 2;
 }
 
-/* Summary over all runs and the run-to-run spread of the metric. */
-static void result_summarize(struct ipc_result *res)
-{
-	struct ipc_run_stats *s = &res->summary;
-	double vals[res->nruns ? res->nruns : 1];
-	double secs;
-
-	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; i < res->nruns; i++) {
-		const struct ipc_run_stats *r = &res->runs[i];
-
-		s->iterations += r->iterations;
-		s->messages += r->messages;
-		s->bytes += r->bytes;
-		s->elapsed_ns += r->elapsed_ns;
-		if (!s->timer_ns || r->timer_ns < s->timer_ns)
-			s->timer_ns = r->timer_ns;
-		vals[i] = res->cs.pat->metric == IPC_METRIC_P50
-				  ? (double)r->lat.p50
-				  : r->bytes_per_s;
-	}
-	secs = s->elapsed_ns / 1e9;
-	s->msgs_per_s = secs > 0 ? s->messages / secs : 0;
-	s->bytes_per_s = secs > 0 ? s->bytes / secs : 0;
-	ipc_hist_summary(res->hist, &s->lat);
-	flows_summarize(res, &s->flows);
-	ipc_runs_summarize(vals, res->nruns, 0.95, &res->metric);
-}
-
-/* "after 512 of 1000 iterations (run 2 of 3)" and the like. */
-static void where_failed(const struct ipc_runopts *ro,
-			 const struct ipc_run_stats *st, uint64_t warm_done,
-			 unsigned run, char *buf, size_t len)
-{
-	char runs[40] = "";
-
-	if (ro->runs > 1)
-		snprintf(runs, sizeof(runs), " (run %u of %u)", run + 1,
-			 ro->runs);
-	if (!warm_done && !st->iterations)
-		snprintf(buf, len, "before the first iteration%s", runs);
-	else if (ro->warmup && warm_done < ro->warmup && !st->iterations)
-		snprintf(buf, len, "during warm-up, after %llu of %llu "
-			 "iterations%s",
-			 (unsigned long long)warm_done,
-			 (unsigned long long)ro->warmup, runs);
-	else if (ro->duration_ns)
-		snprintf(buf, len, "after %llu iterations%s",
-			 (unsigned long long)st->iterations, runs);
-	else
-		snprintf(buf, len, "after %llu of %llu iterations%s",
-			 (unsigned long long)st->iterations,
-			 (unsigned long long)ro->iterations, runs);
-}
-
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res)
-{
+/* One case between its runs: buffers and the peer's control block. */
+struct ipc_case_state {
+	const struct ipc_case *cs;
+	struct ipc_runopts ro;
+	struct ipc_result *res;
 	struct case_bufs b;
-	struct peer_ctl *ctl;
-	struct ipc_run_stats st;
-	struct run_fail f;
-	struct ipc_loss loss = {0};
+	struct peer_ctl *ctl; /* MAP_SHARED, one page */
+	int err;              /* the failure that ended the case, or 0 */
+	struct run_fail f;    /* its words */
 	char where[128];
-	int err = 0;
-	unsigned r;
+	struct ipc_loss loss; /* every run's losses, failed ones too */
+};
 
-	err = bufs_alloc(&b, cs);
+int ipc_case_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		   struct ipc_result *res, struct ipc_case_state **out)
+{
+	struct ipc_case_state *st;
+	int err;
+
+	*out = NULL;
+	res->ro = *ro;
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		snprintf(res->error, sizeof(res->error), "out of memory");
+		res->status = IPC_STATUS_ERROR;
+		return -ENOMEM;
+	}
+	st->cs = cs;
+	st->ro = *ro;
+	st->res = res;
+	err = bufs_alloc(&st->b, cs);
 	if (err) {
 		snprintf(res->error, sizeof(res->error),
 			 "cannot allocate %zu-byte buffers",
 			 cs->pat->buf_bytes(cs));
 		res->status = IPC_STATUS_ERROR;
+		free(st);
 		return err;
 	}
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ctl == MAP_FAILED) {
+	st->ctl = mmap(NULL, sizeof(*st->ctl), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (st->ctl == MAP_FAILED) {
 		err = -errno;
 		snprintf(res->error, sizeof(res->error), "mmap: %s",
 			 strerror(-err));
 		res->status = IPC_STATUS_ERROR;
-		bufs_free(&b);
+		bufs_free(&st->b);
+		free(st);
 		return err;
 	}
-	memset(&f, 0, sizeof(f));
-	where[0] = '\0';
-	res->ro = *ro;
-	for (r = 0; r < ro->runs; r++) {
-		if (ipc_interrupted) {
-			err = -ECANCELED;
-			snprintf(f.what, sizeof(f.what), "interrupted by SIG%s",
-				 sigabbrev_np(ipc_interrupted));
-			f.story[0] = '\0';
-			snprintf(where, sizeof(where), "before run %u of %u",
-				 r + 1, ro->runs);
-			break;
-		}
-		err = run_once(cs, ro, &b, ctl, &st, &f);
-		loss_add(&loss, &st.loss); /* failed runs' losses count too */
-		if (st.iterations) {
-			ipc_hist_merge(res->hist, b.run_hist);
-			if (result_add_run(res, &st) && !err)
-				err = -ENOMEM;
-		}
+	*out = st;
+	return 0;
+}
+
+int ipc_case_once(struct ipc_case_state *st)
+{
+	struct ipc_result *res = st->res;
+	unsigned r = (unsigned)res->nruns;
+	struct ipc_run_stats run;
+	struct load_snap a, b;
+	int err;
+
+	if (st->err)
+		return st->err;
+	if (!st->b.expect) {
+		/* Released by ipc_case_trim between two runs. */
+		err = bufs_alloc(&st->b, st->cs);
 		if (err) {
-			where_failed(ro, &st, f.warm_done, r, where,
-				     sizeof(where));
-			break;
+			st->err = err;
+			snprintf(st->f.what, sizeof(st->f.what),
+				 "cannot allocate %zu-byte buffers",
+				 st->cs->pat->buf_bytes(st->cs));
+			snprintf(st->where, sizeof(st->where), "before run %u",
+				 r + 1);
+			return err;
 		}
 	}
-	result_summarize(res);
-	res->summary.loss = loss;
+	if (ipc_interrupted) {
+		st->err = -ECANCELED;
+		snprintf(st->f.what, sizeof(st->f.what), "interrupted by SIG%s",
+			 sigabbrev_np(ipc_interrupted));
+		st->f.story[0] = '\0';
+		if (st->ro.runs_auto)
+			snprintf(st->where, sizeof(st->where),
+				 "before run %u", r + 1);
+		else
+			snprintf(st->where, sizeof(st->where),
+				 "before run %u of %u", r + 1, st->ro.runs);
+		return st->err;
+	}
+	load_snap(&a);
+	err = run_once(st->cs, &st->ro, &st->b, st->ctl, &run, &st->f);
+	load_snap(&b);
+	load_diff(&a, &b, &run);
+	loss_add(&st->loss, &run.loss);
+	if (run.iterations) {
+		ipc_hist_merge(res->hist, st->b.run_hist);
+		if (result_add_run(res, &run) && !err)
+			err = -ENOMEM;
+	}
 	if (err) {
+		where_failed(&st->ro, &run, st->f.warm_done, r, st->where,
+			     sizeof(st->where));
+		st->err = err;
+	}
+	return err;
+}
+
+/*
+ * Above this, a case's buffers are freed between runs when other cases run
+ * in between: five 1 GiB messages' buffers per case, for every case of an
+ * interleaved plan at once, would be too much.  Below it, keeping them
+ * saves the page faults of a fresh allocation.
+ */
+#define TRIM_BYTES (16u << 20)
+
+void ipc_case_trim(struct ipc_case_state *st)
+{
+	if (st && st->b.expect && st->b.len > TRIM_BYTES / 5) {
+		bufs_free(&st->b);
+		memset(&st->b, 0, sizeof(st->b));
+	}
+}
+
+void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
+{
+	struct ipc_result *res;
+
+	if (!st)
+		return;
+	res = st->res;
+	if (st->err && st->err == -ECANCELED && ipc_interrupted)
+		stop = IPC_STOP_INTERRUPTED;
+	else if (st->err)
+		stop = IPC_STOP_FAILED;
+	ipc_result_diagnose(res, stop, ipc_loadavg_1m());
+	res->summary.loss = st->loss;
+	flows_summarize(res, &res->summary.flows);
+	if (st->err) {
 		res->status = res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
-		snprintf(res->error, sizeof(res->error), "%s %s%s%s", f.what,
-			 where, f.story[0] ? "; " : "", f.story);
+		snprintf(res->error, sizeof(res->error), "%s %s%s%s",
+			 st->f.what, st->where, st->f.story[0] ? "; " : "",
+			 st->f.story);
+	} else if (stop == IPC_STOP_INTERRUPTED && res->nruns) {
+		/* Interrupted while another case ran: what it has stands. */
+		res->status = IPC_STATUS_PARTIAL;
+		snprintf(res->error, sizeof(res->error),
+			 "interrupted by SIG%s after %zu run%s",
+			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
+						      : SIGINT),
+			 res->nruns, res->nruns == 1 ? "" : "s");
+	} else if (stop == IPC_STOP_INTERRUPTED) {
+		res->status = IPC_STATUS_ERROR;
+		snprintf(res->error, sizeof(res->error),
+			 "not run: interrupted by SIG%s",
+			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
+						      : SIGINT));
 	} else {
 		res->status = IPC_STATUS_OK;
 		res->error[0] = '\0';
 	}
-	munmap(ctl, sizeof(*ctl));
-	bufs_free(&b);
+	munmap(st->ctl, sizeof(*st->ctl));
+	bufs_free(&st->b);
+	free(st);
+}
+
+int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		 struct ipc_result *res)
+{
+	struct ipc_case_state *st;
+	unsigned r;
+	int err;
+
+	err = ipc_case_begin(cs, ro, res, &st);
+	if (err)
+		return err;
+	for (r = 0; r < ro->runs && !err; r++)
+		err = ipc_case_once(st);
+	ipc_case_end(st, err ? IPC_STOP_FAILED : IPC_STOP_RUNS);
 	return err;
 }

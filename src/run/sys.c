@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,34 +23,44 @@ volatile sig_atomic_t ipc_interrupted;
 volatile sig_atomic_t run_stop;
 volatile sig_atomic_t peer_stop;
 
+/* Set while the client's loop runs (run_wake_begin .. run_wake_end). */
+static volatile sig_atomic_t run_active;
+
 /*
- * A stop (Ctrl-C, a dead peer) is seen by a blocked call as EINTR.  But a
- * signal that lands just before the client enters a blocking receive is
- * seen by nobody, and on a transport with no end of stream (unix-dgram,
- * mq) that receive would wait forever.  So a stop also arms this timer,
- * which keeps interrupting every 20 ms until the runner disarms it after
- * the run.
+ * A stop that lands between the loop's last look at run_stop and a
+ * blocking receive is lost: the receive then waits for a reply that will
+ * never come (a dead peer on unix-dgram, which has no timeout).  So while
+ * the loop runs, a stop is repeated: SIGALRM every 10 ms, which interrupts
+ * the receive (no SA_RESTART) until the loop has seen run_stop.
+ * setitimer is a plain system call, safe in a handler on Linux.
  */
-static timer_t nudge;
-static bool nudge_ok;
-
-static void nudge_arm(void)
+static void wake_every_10ms(void)
 {
-	const struct itimerspec every = {
-		.it_interval = { .tv_nsec = 20000000 },
-		.it_value = { .tv_nsec = 20000000 },
-	};
+	struct itimerval it = {.it_interval = {0, 10000},
+			       .it_value = {0, 10000}};
 
-	if (nudge_ok)
-		timer_settime(nudge, 0, &every, NULL); /* async-signal-safe */
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-void run_nudge_disarm(void)
+static void on_alarm(int sig)
 {
-	const struct itimerspec off = { 0 };
+	(void)sig; /* there to interrupt a blocked call */
+	ipc_tp_signal_note(); /* and a wait in user space (shm) */
+}
 
-	if (nudge_ok)
-		timer_settime(nudge, 0, &off, NULL);
+void run_wake_begin(void)
+{
+	run_active = 1;
+	if (run_stop)
+		wake_every_10ms();
+}
+
+void run_wake_end(void)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+
+	run_active = 0;
+	setitimer(ITIMER_REAL, &off, NULL);
 }
 
 /*
@@ -61,7 +72,8 @@ static void on_interrupt(int sig)
 	ipc_interrupted = sig;
 	run_stop = 1;
 	ipc_tp_signal_note();
-	nudge_arm();
+	if (run_active)
+		wake_every_10ms();
 }
 
 static void on_peer_gone(int sig)
@@ -69,14 +81,8 @@ static void on_peer_gone(int sig)
 	(void)sig;
 	run_stop = 1;
 	ipc_tp_signal_note();
-	nudge_arm();
-}
-
-/* The nudge only interrupts; the flag that says why was set already. */
-static void on_nudge(int sig)
-{
-	(void)sig;
-	ipc_tp_signal_note();
+	if (run_active)
+		wake_every_10ms();
 }
 
 static void on_stop(int sig)
@@ -108,15 +114,7 @@ int ipc_signals_install(void)
 	err = err ?: handle(SIGUSR2, on_peer_gone, 0);
 	err = err ?: handle(SIGUSR1, on_stop, 0);
 	err = err ?: handle(SIGPIPE, SIG_IGN, 0);
-	err = err ?: handle(SIGALRM, on_nudge, 0);
-	if (!err && !nudge_ok) {
-		struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL,
-				       .sigev_signo = SIGALRM };
-
-		if (timer_create(CLOCK_MONOTONIC, &ev, &nudge))
-			return -errno;
-		nudge_ok = true;
-	}
+	err = err ?: handle(SIGALRM, on_alarm, 0);
 	return err;
 }
 
@@ -127,9 +125,9 @@ void run_signals_peer_process(void)
 	handle(SIGTERM, SIG_DFL, 0);
 	handle(SIGCHLD, SIG_DFL, 0);
 	handle(SIGUSR2, SIG_DFL, 0);
-	handle(SIGALRM, SIG_IGN, 0);
 	handle(SIGUSR1, on_stop, 0);
 	handle(SIGPIPE, SIG_IGN, 0);
+	handle(SIGALRM, SIG_IGN, 0); /* the client's wake-up, not ours */
 }
 
 static char tmpdir[256];
@@ -247,6 +245,7 @@ void ipc_host_probe(struct ipc_host *h)
 	cpu_model(h->cpu_model, sizeof(h->cpu_model));
 	h->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	h->timer_ns = ipc_timer_cost_ns();
+	host_fingerprint(h);
 }
 
 void ipc_runopts_default(struct ipc_runopts *ro)
@@ -261,6 +260,13 @@ void ipc_runopts_default(struct ipc_runopts *ro)
 	ro->pin_client = -1;
 	ro->pin_server = -1;
 	ro->tp.nodelay = true;
+	ro->runs_auto = true;
+	ro->min_runs = IPC_MIN_RUNS;
+	ro->max_runs = IPC_MAX_RUNS_DEFAULT;
+	ro->ci_level = 0.95;
+	ro->ci_pct = 1.0;
+	ro->budget_ns = 60 * 1000000000ull;
+	ro->interleave = true;
 }
 
 uint64_t ipc_nofile_raise(uint64_t *hard)

@@ -43,6 +43,34 @@ for tp in pipe fifo unix tcp udp unix-dgram unix-seqpacket; do
 	kill_peer $tp
 done
 
+# A peer killed at a random moment: the client's stop must not be lost
+# when the signal lands just before it blocks in a receive (unix-dgram has
+# no timeout to fall back on).  8 tries, each must end within 5 s.
+hung=0
+for i in $(seq 8); do
+	"$IPCPERF" rr -t unix-dgram -n 100000000 -w 0 -r 1 -f json >/dev/null 2>&1 &
+	pid=$!
+	child=
+	for k in $(seq 50); do
+		child=$(pgrep -P $pid -f "$TAG" | head -n 1)
+		[ -n "$child" ] && break
+		sleep 0.05
+	done
+	sleep "0.$((RANDOM % 3 + 1))"
+	[ -n "$child" ] && kill -KILL "$child"
+	for k in $(seq 50); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		hung=$((hung + 1))
+		kill -KILL $pid
+	fi
+	wait $pid 2>/dev/null
+done
+ok $hung "unix-dgram peer killed 8 times at random: ipcperf always ends ($hung hung)"
+no_leftovers "unix-dgram peers killed at random"
+
 # interrupt SIGNAL TRANSPORT PLACEMENT
 interrupt() {
 	local sig=$1 tp=$2 pl=$3 pid i

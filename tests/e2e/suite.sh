@@ -6,18 +6,21 @@ start=$(date +%s)
 run -q
 secs=$(($(date +%s) - start))
 is_rc 0 "the quick suite exits 0"
-diag "quick suite took ${secs}s"
+diag "quick suite took ${secs}s (its budget is 10 s once every case has 5 runs)"
 for t in $(transports_ok); do
 	check "suite table has a row for $t" grep -qE "^ *$t " "$out"
 done
 check "suite says why udp skips 64 KiB" grep -qi "skipped.*udp" "$out"
 no_leftovers "quick suite"
 
-run -q -f json
+# A short budget keeps this second run quick; every case still gets 5.
+run -q -f json --budget 1
 is_rc 0 "the quick suite as JSON"
 jqt "suite JSON has rr and stream results" '([.results[].pattern] | unique) == ["rr", "stream"]'
 jqt "suite rr uses 1-byte messages" 'all(.results[] | select(.pattern == "rr"); .req_size == 1 and .resp_size == 1)'
 jqt "suite stream uses 64 KiB messages" 'all(.results[] | select(.pattern == "stream"); .msg_size == 65536)'
+jqt "suite runs to a target, at least 5 runs each" 'all(.results[]; .summary.runs >= 5 and (.summary.target.stop | IN("target", "max-runs", "budget")))'
+jqt "suite budget as given" '.config.budget_ns == 1000000000'
 no_leftovers "quick suite JSON"
 
 done_testing

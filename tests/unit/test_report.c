@@ -567,7 +567,7 @@ static size_t csv_fields(const char *line, char f[][256], size_t maxf)
 
 static void test_csv(void)
 {
-	static char f[40][256];
+	static char f[48][256];
 	struct ipc_runopts ro = runopts();
 	struct ipc_report_meta meta = {
 		.version = "v0",
@@ -587,6 +587,9 @@ static void test_csv(void)
 	fail_result(res[2], IPC_STATUS_ERROR,
 		    "connect \"127.0.0.1,40123\": refused");
 	res[0]->summary.bytes_per_s = NAN;
+	res[0]->diag.flags = 1u << IPC_FLAG_UNSTABLE | 1u << IPC_FLAG_OUTLIERS;
+	res[0]->diag.client = (struct ipc_cost){ .valid = true, .user_ns = 2500,
+						 .sys_ns = 1000, .vcsw = 1 };
 
 	out = render("csv", &meta, res, 3, NULL, 0, &err);
 	is_int(err, "==", 0, "csv: no error");
@@ -594,15 +597,19 @@ static void test_csv(void)
 	   "csv: no nan or inf");
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		n = csv_fields(line, f, 40);
-		if (n != 29) {
+		n = csv_fields(line, f, 48);
+		if (n != 43) {
 			counts = false;
 			diag("line %zu has %zu fields: %s", nlines, n, line);
 		}
 		if (nlines == 0) {
 			is_str(f[0], "schema",
 			       "csv: header starts with schema");
-			is_str(f[28], "error", "csv: header ends with error");
+			is_str(f[28], "error",
+			       "csv: the original columns end with error");
+			is_str(f[29], "metric", "csv: new columns after error");
+			is_str(f[34], "flags", "csv: the flags column");
+			is_str(f[42], "loadavg_1m", "csv: header ends with load");
 		} else {
 			is_str(f[0], "1", "csv: row %zu schema 1", nlines);
 		}
@@ -614,6 +621,10 @@ static void test_csv(void)
 			is_str(f[15], "", "csv: a NaN rate is an empty field");
 			is_str(f[19], "4910", "csv: row 1 p50");
 			is_str(f[25], "", "csv: no ci with 3 runs");
+			is_str(f[29], "p50_ns", "csv: row 1 metric");
+			is_str(f[34], "unstable;outliers",
+			       "csv: flags joined with ';'");
+			is_str(f[35], "2500", "csv: client user ns per message");
 		}
 		if (nlines == 2) {
 			is_str(f[8], "1000", "csv: row 2 count");
@@ -622,6 +633,7 @@ static void test_csv(void)
 		if (nlines == 3) {
 			is_str(f[4], "error", "csv: row 3 status");
 			is_str(f[12], "", "csv: an error row has no numbers");
+			is_str(f[29], "", "csv: ... and no diagnosis");
 			is_str(f[28], "connect \"127.0.0.1,40123\": refused",
 			       "csv: the error survives quoting");
 			ok(strstr(line, ",\"connect \"\"127.0.0.1,40123\"\": "
@@ -630,7 +642,7 @@ static void test_csv(void)
 		}
 		nlines++;
 	}
-	ok(counts, "csv: every line has 29 fields");
+	ok(counts, "csv: every line has 43 fields");
 	is_int(nlines, "==", 4, "csv: a header and one row per result");
 	free(out);
 	for (i = 0; i < 3; i++)
@@ -1033,6 +1045,123 @@ static void test_outfile(void)
 	is_int(stat(dir, &st), "<", 0, "outfile: the test directory is gone");
 }
 
+/*
+ * The diagnosis in the table and JSON: the cost columns (cycles only when
+ * counted), the flags column, why and hint lines, and --runs auto's
+ * heading.
+ */
+static void test_diagnosis(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_cost cost = {.valid = true, .user_ns = 900, .sys_ns = 1200,
+				.vcsw = 1, .ivcsw = 0.02, .cycles = 12100,
+				.instructions = 3400000};
+	struct ipc_result *res[2];
+	json_t *root, *flags, *f;
+	json_error_t jerr;
+	char *out;
+	int err;
+
+	ro.runs_auto = true;
+	ro.min_runs = 5;
+	ro.max_runs = 30;
+	ro.ci_level = 0.95;
+	ro.ci_pct = 1;
+	ro.budget_ns = 60000000000ull;
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 6, 4910);
+	res[1] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 6, 5200);
+	for (int i = 0; i < 2; i++) {
+		res[i]->ro = ro;
+		res[i]->diag.client = cost;
+		res[i]->diag.server = cost;
+		res[i]->diag.stop = IPC_STOP_MAX_RUNS;
+		res[i]->diag.half_pct = 2.5;
+		res[i]->diag.estimate = 4910;
+	}
+	res[1]->diag.server.cycles = -1; /* one side not counted */
+	res[0]->diag.flags = 1u << IPC_FLAG_UNSTABLE | 1u << IPC_FLAG_LOAD;
+	res[0]->diag.have_load = true;
+	res[0]->diag.other_cpus = 0.75;
+	res[0]->diag.loadavg_1m = 1.5;
+
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	is_int(err, "==", 0, "diagnosis table: no error");
+	if (!out)
+		out = strdup("");
+	ok(strstr(out, "runs of 10000 iterations until the 95% CI is within "
+		       "±1% (5 to 30 runs, budget 60.0 s)") != NULL,
+	   "diagnosis table: the heading says how auto runs end");
+	ok(strstr(out, "2.10+2.10 µs") != NULL,
+	   "diagnosis table: cpu per round trip, client+server");
+	ok(strstr(out, "cycles/rt") && strstr(out, "12.1k+12.1k") &&
+		   strstr(out, "3.4M+3.4M"),
+	   "diagnosis table: cycles and instructions where counted");
+	ok(strstr(out, "12.1k+-") == NULL && strstr(out, "  -  ") != NULL,
+	   "diagnosis table: '-' where a side did not count cycles");
+	ok(strstr(out, "unstable,load") != NULL,
+	   "diagnosis table: the flags column");
+	ok(strstr(out, "rr pipe req=1 resp=1: unstable: 95% CI ±2.5% after 6 "
+		       "runs (--max-runs); the target is ±1%\n") != NULL,
+	   "diagnosis table: why unstable");
+	ok(strstr(out, "rr pipe req=1 resp=1: load: other processes kept 0.75 "
+		       "CPUs busy during the runs; load average 1.50\n") !=
+		   NULL,
+	   "diagnosis table: why load");
+	ok(strstr(out, "hint for unstable: ") && strstr(out, "hint for load: "),
+	   "diagnosis table: one hint per kind");
+	is_int(check_aligned(out), "==", 1, "diagnosis table: aligned");
+	free(out);
+
+	out = render("json", &meta, res, 2, NULL, 0, &err);
+	root = out ? json_loads(out, 0, &jerr) : NULL;
+	ok(root != NULL, "diagnosis json: parses");
+	flags = json_object_get(
+		json_array_get(json_object_get(root, "results"), 0), "flags");
+	f = json_array_get(flags, 0);
+	ok(json_array_size(flags) == 2 &&
+		   !strcmp(json_string_value(json_object_get(f, "flag")) ?: "",
+			   "unstable") &&
+		   strstr(json_string_value(json_object_get(f, "hint")) ?: "",
+			  "--pin"),
+	   "diagnosis json: flags with names and hints");
+	ok(json_array_size(json_object_get(
+		   json_array_get(json_object_get(root, "results"), 1),
+		   "flags")) == 0,
+	   "diagnosis json: an empty flags array when nothing is flagged");
+	json_decref(root);
+	free(out);
+
+	/* Two groups that follow placement: the reason says so. */
+	res[1]->diag.flags = 1u << IPC_FLAG_BIMODAL;
+	res[1]->diag.modes = (struct ipc_modes){.bimodal = true, .nlow = 8,
+						.nhigh = 4, .low = 5100,
+						.high = 11300, .cut = 5200};
+	res[1]->diag.mode_same[0] = 8;
+	res[1]->diag.mode_split[1] = 4;
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	ok(out && strstr(out, "rr unix req=1 resp=1: bimodal: runs in two "
+			      "groups: 8 near 5.10 µs, 4 near 11.3 µs; the "
+			      "runs near 5.10 µs had both sides on one CPU, "
+			      "those near 11.3 µs on two\n"),
+	   "diagnosis table: bimodal, explained by placement");
+	free(out);
+	res[1]->diag.mode_same[1] = 2; /* now the groups do not follow it */
+	res[1]->diag.mode_split[1] = 2;
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	ok(out && strstr(out, "4 near 11.3 µs\n"),
+	   "diagnosis table: bimodal, placement not blamed when it does not "
+	   "fit");
+	free(out);
+	ipc_result_free(res[0]);
+	ipc_result_free(res[1]);
+}
+
 int main(void)
 {
 	test_units();
@@ -1041,6 +1170,7 @@ int main(void)
 	test_csv();
 	test_table();
 	test_suite();
+	test_diagnosis();
 	test_full_disk();
 	test_outfile();
 	return done_testing();

@@ -1,0 +1,148 @@
+/*
+ * Options of runs to a confidence target: the interval's level and target
+ * width, the bounds of --runs auto (most runs, time budget), whether the
+ * runs of several cases are interleaved, and whether perf counters are
+ * attached to the loops.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MEAS CMD_MEASURE
+
+/* The quick suite's budget, unless --budget says otherwise. */
+#define SUITE_BUDGET_NS (10 * 1000000000ull)
+
+/* A plain decimal number, all of @a; false if it is not one. */
+static bool number(const char *a, double *v)
+{
+	char *end;
+
+	if (!*a || *a == ' ')
+		return false;
+	*v = strtod(a, &end);
+	return *end == '\0' && end != a && isfinite(*v);
+}
+
+/* --ci LEVEL[,PCT]: "95,1", "99,0.5", "90". */
+static int set_ci(struct cli_config *c, const char *a)
+{
+	char buf[64], *comma;
+	double level, pct = c->ro.ci_pct;
+
+	if (strlen(a) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, a);
+	comma = strchr(buf, ',');
+	if (comma)
+		*comma = '\0';
+	if (!number(buf, &level) || (comma && !number(comma + 1, &pct)))
+		goto bad;
+	if (!(level >= 50 && level < 100))
+		return usage_error("give the level in percent, such as 95 or "
+				   "99",
+				   "--ci: level %s%% is not between 50 and "
+				   "100",
+				   buf);
+	if (!(pct > 0 && pct <= 100))
+		return usage_error("give the target half-width in percent of "
+				   "the estimate, such as 1 or 0.5",
+				   "--ci: target ±%s%% is not above 0 and at "
+				   "most 100",
+				   comma + 1);
+	c->ro.ci_level = level / 100;
+	c->ro.ci_pct = pct;
+	c->set |= SET_CI;
+	return 0;
+bad:
+	return usage_error("write --ci LEVEL,PCT, such as --ci 95,1 (95% "
+			   "interval within ±1%)",
+			   "--ci: bad value '%s'", a);
+}
+
+static int set_max_runs(struct cli_config *c, const char *a)
+{
+	uint64_t n;
+
+	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
+		return usage_error("give a whole number of runs, such as 50",
+				   "--max-runs: %s", cli_err);
+	if (n > 100000)
+		return usage_error("give at most 100000",
+				   "--max-runs: '%s' is more than 100000", a);
+	if (n < IPC_MIN_RUNS)
+		return usage_error("--runs auto always does at least 5 runs; "
+				   "for fewer, give -r N",
+				   "--max-runs: %s is fewer than %d", a,
+				   IPC_MIN_RUNS);
+	c->ro.max_runs = (unsigned)n;
+	c->set |= SET_MAXRUNS;
+	return 0;
+}
+
+static int set_budget(struct cli_config *c, const char *a)
+{
+	if (parse_duration(a, &c->ro.budget_ns, cli_err, sizeof(cli_err)))
+		return usage_error("give a time such as 30, 30s or 2m",
+				   "--budget: %s", cli_err);
+	c->set |= SET_BUDGET;
+	return 0;
+}
+
+static int set_no_interleave(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.interleave = false;
+	return 0;
+}
+
+static int set_perf(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.perf = true;
+	return 0;
+}
+
+static const struct cli_opt trust_opts[] = {
+	{"ci", 0, "LEVEL,PCT", MEAS,
+	 "interval level and target: half-width at most PCT% of the "
+	 "estimate [95,1]",
+	 set_ci},
+	{"max-runs", 0, "N", MEAS, "--runs auto: at most N runs per case [30]",
+	 set_max_runs},
+	{"budget", 0, "TIME", MEAS,
+	 "--runs auto: no new run after TIME for the whole command, once "
+	 "each case has 5 [60s; suite 10s]",
+	 set_budget},
+	{"no-interleave", 0, NULL, MEAS,
+	 "run case after case instead of round-robin in shuffled order",
+	 set_no_interleave},
+	{"perf", 0, NULL, MEAS,
+	 "count cycles and instructions per message too (perf events; they "
+	 "slow every context switch, so the latency grows)",
+	 set_perf},
+};
+
+static int trust_validate(struct cli_config *c)
+{
+	if (!(c->cmd & CMD_MEASURE))
+		return 0;
+	if (!c->ro.runs_auto && (c->set & (SET_MAXRUNS | SET_BUDGET)))
+		return usage_error(
+			"--max-runs and --budget bound --runs "
+			"auto; -r N runs exactly N",
+			"conflicting options: -r %u and %s", c->ro.runs,
+			c->set & SET_MAXRUNS ? "--max-runs" : "--budget");
+	if (c->cmd == CMD_SUITE && !(c->set & SET_BUDGET))
+		c->ro.budget_ns = SUITE_BUDGET_NS;
+	return 0;
+}
+
+const struct cli_optgroup cli_opts_trust = {
+	.opts = trust_opts,
+	.n = sizeof(trust_opts) / sizeof(trust_opts[0]),
+	.validate = trust_validate,
+};

@@ -1,0 +1,231 @@
+/*
+ * What a case's runs add up to: the summary over all runs, the run-to-run
+ * spread of its metric with the interval the stopping rule tests, and the
+ * diagnosis — did it meet the target, do the runs fall into two groups or
+ * have outliers, did another load share the CPUs, and what each message
+ * cost in CPU time on each side.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipcperf/run.h"
+
+const char *ipc_stop_name(enum ipc_stop stop)
+{
+	switch (stop) {
+	case IPC_STOP_RUNS:
+		return "runs";
+	case IPC_STOP_TARGET:
+		return "target";
+	case IPC_STOP_MAX_RUNS:
+		return "max-runs";
+	case IPC_STOP_BUDGET:
+		return "budget";
+	case IPC_STOP_FAILED:
+		return "failed";
+	case IPC_STOP_INTERRUPTED:
+		return "interrupted";
+	default:
+		return "";
+	}
+}
+
+/* Throughput in messages when no run moved a payload byte (size 0). */
+static bool by_messages(const struct ipc_result *res)
+{
+	size_t i;
+
+	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
+		return false;
+	for (i = 0; i < res->nruns; i++)
+		if (res->runs[i].bytes)
+			return false;
+	return res->nruns > 0;
+}
+
+double ipc_run_metric(const struct ipc_result *res, size_t run)
+{
+	const struct ipc_run_stats *r = &res->runs[run];
+
+	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
+		return (double)r->lat.p50;
+	return by_messages(res) ? r->msgs_per_s : r->bytes_per_s;
+}
+
+const char *ipc_metric_name(const struct ipc_result *res)
+{
+	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
+		return "p50_ns";
+	return by_messages(res) ? "msgs_per_s" : "bytes_per_s";
+}
+
+static void summarize(struct ipc_result *res)
+{
+	struct ipc_run_stats *s = &res->summary;
+	double secs;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < res->nruns; i++) {
+		const struct ipc_run_stats *r = &res->runs[i];
+
+		s->iterations += r->iterations;
+		s->messages += r->messages;
+		s->bytes += r->bytes;
+		s->elapsed_ns += r->elapsed_ns;
+		if (!s->timer_ns || r->timer_ns < s->timer_ns)
+			s->timer_ns = r->timer_ns;
+	}
+	secs = s->elapsed_ns / 1e9;
+	s->msgs_per_s = secs > 0 ? s->messages / secs : 0;
+	s->bytes_per_s = secs > 0 ? s->bytes / secs : 0;
+	ipc_hist_summary(res->hist, &s->lat);
+}
+
+/* Per-message cost of one side over every run it reported. */
+static void cost_of(const struct ipc_result *res, bool server,
+		    struct ipc_cost *c)
+{
+	double msgs = 0, user = 0, sys = 0, vcsw = 0, ivcsw = 0, cyc = 0,
+	       ins = 0;
+	bool hw = true;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < res->nruns; i++) {
+		const struct ipc_run_stats *r = &res->runs[i];
+		const struct ipc_side_cost *sc =
+			server ? &r->server : &r->client;
+
+		if (!sc->valid || !r->loop_msgs)
+			continue;
+		msgs += (double)r->loop_msgs;
+		user += (double)sc->user_ns;
+		sys += (double)sc->sys_ns;
+		vcsw += (double)sc->vcsw;
+		ivcsw += (double)sc->ivcsw;
+		if (sc->cycles < 0 || sc->instructions < 0)
+			hw = false;
+		cyc += (double)sc->cycles;
+		ins += (double)sc->instructions;
+	}
+	if (msgs <= 0)
+		return;
+	c->valid = true;
+	c->user_ns = user / msgs;
+	c->sys_ns = sys / msgs;
+	c->vcsw = vcsw / msgs;
+	c->ivcsw = ivcsw / msgs;
+	c->cycles = hw ? cyc / msgs : -1;
+	c->instructions = hw ? ins / msgs : -1;
+}
+
+/*
+ * Where the sides ran: on one CPU or on two, as each side last saw itself;
+ * and, when the runs fall into two groups, how each group ran.
+ */
+static void placement(const struct ipc_result *res, const double *vals,
+		      struct ipc_diag *d)
+{
+	size_t i;
+	int g;
+
+	for (i = 0; i < res->nruns; i++) {
+		const struct ipc_run_stats *r = &res->runs[i];
+		bool same;
+
+		if (!r->client.valid || !r->server.valid ||
+		    r->client.cpu_end < 0 || r->server.cpu_end < 0)
+			continue;
+		same = r->client.cpu_end == r->server.cpu_end;
+		if (same)
+			d->same_cpu_runs++;
+		else
+			d->split_cpu_runs++;
+		if (!d->modes.bimodal || !isfinite(vals[i]))
+			continue;
+		g = vals[i] > d->modes.cut;
+		if (same)
+			d->mode_same[g]++;
+		else
+			d->mode_split[g]++;
+	}
+}
+
+/* Average CPUs kept busy by others and by the hypervisor. */
+static void load(const struct ipc_result *res, struct ipc_diag *d)
+{
+	double wall = 0, other = 0, steal = 0;
+	size_t i;
+
+	for (i = 0; i < res->nruns; i++) {
+		const struct ipc_run_stats *r = &res->runs[i];
+
+		if (!r->have_load || !r->wall_ns)
+			continue;
+		wall += (double)r->wall_ns;
+		if (r->busy_ns > r->ours_ns)
+			other += (double)(r->busy_ns - r->ours_ns);
+		steal += (double)r->steal_ns;
+	}
+	if (wall <= 0)
+		return;
+	d->have_load = true;
+	d->other_cpus = other / wall;
+	d->steal_cpus = steal / wall;
+}
+
+void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
+			 double loadavg)
+{
+	const struct ipc_runopts *ro = &res->ro;
+	struct ipc_diag *d = &res->diag;
+	double level =
+		ro->ci_level > 0 && ro->ci_level < 1 ? ro->ci_level : 0.95;
+	double *vals;
+	size_t i, n = res->nruns;
+
+	summarize(res);
+	memset(d, 0, sizeof(*d));
+	d->stop = stop;
+	d->half_pct = -1;
+	d->loadavg_1m = isfinite(loadavg) ? loadavg : -1;
+	vals = malloc((n ? n : 1) * sizeof(*vals));
+	if (!vals) {
+		memset(&res->metric, 0, sizeof(res->metric));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		vals[i] = ipc_run_metric(res, i);
+	ipc_runs_summarize(vals, n, level, &res->metric);
+	d->estimate = res->metric.median;
+	d->target_met =
+		ipc_runs_target_met(&res->metric, ro->ci_pct, &d->half_pct);
+	ipc_runs_modes(vals, n, &d->modes);
+	if (!d->modes.bimodal)
+		d->outliers = ipc_runs_outliers(vals, n, NULL);
+	placement(res, vals, d);
+	load(res, d);
+	cost_of(res, false, &d->client);
+	cost_of(res, true, &d->server);
+	free(vals);
+
+	/*
+	 * Unstable: the interval was to meet the target and did not (with
+	 * -r N, only when N runs give an interval at all).  A failed or
+	 * interrupted case says so in its status instead.
+	 */
+	if (n && !d->target_met &&
+	    (stop == IPC_STOP_TARGET || stop == IPC_STOP_MAX_RUNS ||
+	     stop == IPC_STOP_BUDGET ||
+	     (stop == IPC_STOP_RUNS && (ro->runs_auto || res->metric.have_ci))))
+		d->flags |= 1u << IPC_FLAG_UNSTABLE;
+	if (d->modes.bimodal)
+		d->flags |= 1u << IPC_FLAG_BIMODAL;
+	if (d->outliers)
+		d->flags |= 1u << IPC_FLAG_OUTLIERS;
+	if (d->have_load && (d->other_cpus >= IPC_LOAD_OTHER_CPUS ||
+			     d->steal_cpus >= IPC_LOAD_STEAL_CPUS))
+		d->flags |= 1u << IPC_FLAG_LOAD;
+}

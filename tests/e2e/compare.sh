@@ -1,0 +1,148 @@
+# ipcperf compare: verdicts on constructed results (a real run's document
+# with its per-run values replaced, so that the answers do not depend on
+# this machine's noise), matching by parameters, the regression gate, and
+# bad input: one line, a hint, exit 2.
+. "$(dirname "$0")/lib.bash"
+
+d="$T/cmp"
+mkdir -p "$d"
+
+# A real document to shape: rr on pipe and unix, two request sizes, 8 runs.
+"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 8 -f json -o "$d/real.json" 2>/dev/null
+ok $? "a real rr document to shape"
+
+# set_p50 IN OUT FACTOR: per-run p50s of 5000 ns (+ a little spread),
+# times FACTOR; the other latencies follow; throughput the other way.
+set_p50() {
+	jq --argjson f "$3" '
+	  .results |= map(.runs |= [ range(0; length) as $i | .[$i] |
+	    (5000 + 13 * (($i * 7) % 8)) as $b | ($b * $f | floor) as $v |
+	    .latency_ns.p50 = $v | .latency_ns.p99 = 2 * $v |
+	    .latency_ns.mean = ($v * 1.1 | floor) |
+	    .msgs_per_s = 1e9 / $v | .bytes_per_s = 2e9 / $v ])' "$1" >"$2"
+}
+set_p50 "$d/real.json" "$d/a.json" 1
+set_p50 "$d/real.json" "$d/a2.json" 1
+set_p50 "$d/real.json" "$d/slow.json" 1.10
+set_p50 "$d/real.json" "$d/fast.json" 0.90
+
+cmp() { # cmp ARGS...: ipcperf compare, JSON to $out
+	run compare "$@"
+}
+
+cmp "$d/a.json" "$d/a2.json" -f json
+is_rc 0 "identical runs: exit 0"
+jqt "identical runs: 4 cases matched" '.cases | length == 4'
+jqt "identical runs: no significant difference everywhere" 'all(.cases[]; .verdict == "no significant difference")'
+jqt "identical runs: ratio 1 and p 1" 'all(.cases[]; .ratio == 1 and .p == 1 and .ci.low <= 1 and .ci.high >= 1)'
+jqt "identical runs: the test named" '.test == "mann-whitney-u" and all(.cases[]; .exact)'
+
+cmp "$d/a.json" "$d/slow.json" -f json
+is_rc 0 "10% slower: exit 0 without a gate"
+jqt "10% slower: verdict slower" 'all(.cases[]; .verdict == "slower")'
+jqt "10% slower: ratio 1.10, interval above 1" 'all(.cases[]; (.ratio - 1.1 | fabs) < 0.01 and .ci.low > 1 and .ci.low <= 1.1 and .ci.high >= 1.09)'
+jqt "10% slower: change +10%" 'all(.cases[]; (.change_pct - 10 | fabs) < 1)'
+jqt "10% slower: p small" 'all(.cases[]; .p < 0.001)'
+
+cmp "$d/a.json" "$d/fast.json"
+is_rc 0 "10% faster (table)"
+check "table: verdict faster with the change" grep -qE "faster \(-10\.[0-9]%\)" "$out"
+check "table: a header with B/A and the interval" grep -qE "^case .* B/A .* 95% CI .* p .* verdict" "$out"
+check "table: names both files" grep -q "A: $d/a.json" "$out"
+
+cmp "$d/a.json" "$d/slow.json" --metric throughput -f json
+is_rc 0 "throughput of 10% slower"
+jqt "throughput: lower throughput is slower, ratio about 0.91" 'all(.cases[]; .verdict == "slower" and .metric == "throughput" and (.ratio - 1 / 1.1 | fabs) < 0.01 and .lower_is_better == false)'
+
+cmp "$d/a.json" "$d/slow.json" --threshold 15 -f json
+is_rc 0 "--threshold 15"
+jqt "--threshold 15: a 10% change is no difference, with a note" 'all(.cases[]; .verdict == "no significant difference" and (.note | test("threshold")))'
+
+cmp "$d/a.json" "$d/slow.json" --fail-if-slower 5
+is_rc 1 "--fail-if-slower 5 on 10% slower: exit 1"
+check "gate failed in words" grep -q "^gate: 4 cases of B slower than A by 5% or more: failed" "$out"
+cmp "$d/a.json" "$d/slow.json" --fail-if-slower 20
+is_rc 0 "--fail-if-slower 20 on 10% slower: exit 0"
+cmp "$d/a.json" "$d/fast.json" --fail-if-slower 1 -f json
+is_rc 0 "--fail-if-slower on faster: exit 0"
+jqt "gate recorded as passed" '.gate_failed == false and .fail_if_slower_pct == 1'
+
+# Documents written before the diagnosis (no metric, estimate or flags).
+jq 'del(.results[].flags, .results[].summary.metric, .results[].summary.estimate, .results[].summary.target, .host.started)' "$d/a.json" >"$d/old.json"
+cmp "$d/old.json" "$d/slow.json" -f json
+is_rc 0 "an older document"
+jqt "an older document: compared by its pattern's metric" 'all(.cases[]; .metric == "p50" and .verdict == "slower")'
+
+# Too few runs to tell anything apart: said, not hidden.
+jq '.results |= map(.runs |= .[0:3])' "$d/a.json" >"$d/a3.json"
+jq '.results |= map(.runs |= .[0:3])' "$d/slow.json" >"$d/slow3.json"
+cmp "$d/a3.json" "$d/slow3.json" -f json
+is_rc 0 "3 runs each"
+jqt "3 runs each: no significant difference, too few runs" 'all(.cases[]; .verdict == "no significant difference" and (.note | test("too few runs")))'
+
+# Files that differ as a whole in one parameter: that is what is compared.
+jq '.results |= map(select(.transport == "pipe"))' "$d/a.json" >"$d/pipe.json"
+jq '.results |= map(select(.transport == "unix"))' "$d/slow.json" >"$d/unix.json"
+cmp "$d/pipe.json" "$d/unix.json" -f json
+is_rc 0 "pipe vs unix"
+jqt "pipe vs unix: matched by size, transport is the difference" '(.differ == [{"field": "transport", "a": "pipe", "b": "unix"}]) and ([.cases[].case] == ["rr req=1 resp=1", "rr req=64 resp=1"]) and all(.cases[]; .verdict == "slower")'
+cmp "$d/pipe.json" "$d/unix.json"
+check "pipe vs unix table: says what differs" grep -q "A and B differ in transport: pipe in A, unix in B" "$out"
+
+# Cases in one file only are listed.
+jq '.results |= map(select(.req_size == 1))' "$d/slow.json" >"$d/req1.json"
+cmp "$d/a.json" "$d/req1.json" -f json
+is_rc 0 "a case in A only"
+jqt "only in A listed" '.only_in_a == ["rr pipe req=64 resp=1", "rr unix req=64 resp=1"] and .only_in_b == [] and (.cases | length) == 2'
+cmp "$d/a.json" "$d/req1.json"
+check "only in A in the table" grep -q "^only in A: rr pipe req=64 resp=1" "$out"
+
+# -o writes the comparison to a file.
+run compare "$d/a.json" "$d/slow.json" -f json -o "$d/out.json"
+is_rc 0 "compare -o"
+jqt "compare -o: a whole document" '.command == "compare" and (.cases | length) == 4' "$d/out.json"
+
+# Bad input: one line naming the file, a hint, exit 2, nothing on stdout.
+bad() { # bad "description" "what the first line says" ARGS...
+	local desc=$1 want=$2
+	shift 2
+	run "$@"
+	is_rc 2 "$desc: exit 2"
+	if head -n 1 "$err" | grep -q -- "$want" && sed -n 2p "$err" | grep -q "hint:" &&
+		[ "$(wc -l <"$err")" -le 2 ] && [ ! -s "$out" ]; then
+		ok 0 "$desc: one clear line and a hint"
+	else
+		ok 1 "$desc: one clear line and a hint"
+		sed 's/^/# /' "$err"
+	fi
+}
+head -c 300 "$d/a.json" >"$d/truncated.json"
+echo '{"results": []}' >"$d/foreign.json"
+echo '[1, 2, 3]' >"$d/array.json"
+jq '.ipcperf.schema = 2' "$d/a.json" >"$d/schema2.json"
+jq '.results = {}' "$d/a.json" >"$d/noresults.json"
+jq '.results[0] |= del(.pattern)' "$d/a.json" >"$d/nopattern.json"
+: >"$d/empty.json"
+"$IPCPERF" stream -t pipe -n 2 -w 1 -r 1 --count 10 -f json -o "$d/stream.json" 2>/dev/null
+bad "missing file" "cannot read" compare "$d/none.json" "$d/a.json"
+bad "truncated JSON" "not valid JSON" compare "$d/a.json" "$d/truncated.json"
+bad "empty file" "not valid JSON" compare "$d/empty.json" "$d/a.json"
+bad "foreign JSON" "not an ipcperf result" compare "$d/foreign.json" "$d/a.json"
+bad "a JSON array" "not an ipcperf result" compare "$d/array.json" "$d/a.json"
+bad "newer schema" "schema 2" compare "$d/a.json" "$d/schema2.json"
+bad "results not an array" "no results array" compare "$d/noresults.json" "$d/a.json"
+bad "a result without pattern" "no pattern" compare "$d/a.json" "$d/nopattern.json"
+bad "nothing in common" "no measured case" compare "$d/a.json" "$d/stream.json"
+bad "one file" "two result files" compare "$d/a.json"
+bad "three files" "two result files" compare "$d/a.json" "$d/a.json" "$d/a.json"
+bad "unknown metric" "unknown metric" compare "$d/a.json" "$d/a.json" --metric p95
+bad "csv" "csv is not available" compare "$d/a.json" "$d/a.json" -f csv
+bad "bad threshold" "--threshold" compare "$d/a.json" "$d/a.json" --threshold lots
+bad "measurement option" "does not apply to compare" compare "$d/a.json" "$d/a.json" -t pipe
+
+run compare --help
+is_rc 0 "compare --help"
+check "compare --help: usage with the files" grep -q "usage: ipcperf compare A.json B.json" "$out"
+check "compare --help: the options" grep -q -- "--fail-if-slower" "$out"
+
+done_testing

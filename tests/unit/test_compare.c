@@ -1,0 +1,258 @@
+/*
+ * Tests of the comparison statistics: the exact Mann-Whitney p-value
+ * against brute-force enumeration (with ties), the normal approximation
+ * for large sets, the bootstrap interval of the ratio of medians, and the
+ * verdicts that rest on them: identical data shows no difference, a 10%
+ * shift shows one with the right sign.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "ipcperf/stats.h"
+#include "../tap.h"
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double rng_unit(void)
+{
+	return ((double)(rng_next() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double rng_normal(void)
+{
+	return sqrt(-2.0 * log(rng_unit())) * cos(2.0 * M_PI * rng_unit());
+}
+
+/*
+ * The two-sided permutation p-value of the rank sum by enumerating every
+ * way to pick nb of the n pooled values as "B" (bit masks, n <= 20): the
+ * share of splits whose statistic U = #{(a, b): b > a} + #{b == a} / 2 is
+ * at least as far from na nb / 2 as the observed one.
+ */
+static double brute_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double pool[20], u, u0 = 0, mid = (double)na * (double)nb / 2;
+	size_t n = na + nb, i, j, total = 0, far = 0;
+	unsigned mask;
+
+	for (i = 0; i < na; i++)
+		pool[i] = a[i];
+	for (i = 0; i < nb; i++)
+		pool[na + i] = b[i];
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u0 += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
+	for (mask = 0; mask < 1u << n; mask++) {
+		if ((size_t)__builtin_popcount(mask) != nb)
+			continue;
+		u = 0;
+		for (i = 0; i < n; i++) {
+			if (mask & 1u << i)
+				continue; /* i is in "A" */
+			for (j = 0; j < n; j++)
+				if (mask & 1u << j)
+					u += pool[j] > pool[i]	  ? 1
+					     : pool[j] == pool[i] ? 0.5
+								  : 0;
+		}
+		total++;
+		far += fabs(u - mid) >= fabs(u0 - mid) - 1e-9;
+	}
+	return (double)far / (double)total;
+}
+
+static void test_exact(void)
+{
+	const double a3[] = {1, 2, 3}, b3[] = {4, 5, 6};
+	const double a4[] = {1, 2, 3, 4}, b4[] = {5, 6, 7, 8};
+	const double same[] = {7, 7, 7, 7};
+	double a[10], b[10], p, want;
+	size_t t, na, nb, i, bad = 0;
+	bool exact;
+
+	p = ipc_mann_whitney_p(a3, 3, b3, 3, &exact);
+	is_near(p, 0.1, 1e-12, "mw: 3 vs 3 fully apart: p = 2/20");
+	ok(exact, "mw: small sets use the exact law");
+	p = ipc_mann_whitney_p(a4, 4, b4, 4, NULL);
+	is_near(p, 2.0 / 70, 1e-12, "mw: 4 vs 4 fully apart: p = 2/70");
+	p = ipc_mann_whitney_p(b4, 4, a4, 4, NULL);
+	is_near(p, 2.0 / 70, 1e-12, "mw: two-sided: same p the other way");
+	p = ipc_mann_whitney_p(same, 4, same, 4, NULL);
+	is_near(p, 1.0, 1e-12, "mw: all values tied: p = 1");
+	p = ipc_mann_whitney_p(a3, 3, a3, 3, NULL);
+	is_near(p, 1.0, 1e-12, "mw: identical sets: p = 1");
+
+	/* Random small sets with many ties, against enumeration. */
+	rng_state = 4242;
+	for (t = 0; t < 200; t++) {
+		na = 2 + rng_next() % 7;
+		nb = 2 + rng_next() % 7;
+		for (i = 0; i < na; i++)
+			a[i] = (double)(rng_next() % 6);
+		for (i = 0; i < nb; i++)
+			b[i] = (double)(rng_next() % 6) + (t % 3 == 0);
+		p = ipc_mann_whitney_p(a, na, b, nb, NULL);
+		want = brute_p(a, na, b, nb);
+		if (fabs(p - want) > 1e-9 && bad++ < 5)
+			diag("na %zu nb %zu: p %.12g, enumeration %.12g", na,
+			     nb, p, want);
+	}
+	is_uint(bad, "==", 0,
+		"mw: 200 random tied sets: exact p equals enumeration");
+}
+
+/*
+ * Beyond IPC_CMP_EXACT_MAX values the normal approximation is used.  At
+ * 30 + 30 (still exact) the two must agree closely; at 40 + 40
+ * (approximated) p must be tiny for a clear shift and uniform, so about
+ * 0.5 on average, for the same distribution.
+ */
+static void test_approx(void)
+{
+	double a[40], b[40], pe, sum = 0;
+	size_t i, t;
+	bool exact;
+
+	rng_state = 77;
+	for (i = 0; i < 40; i++) {
+		a[i] = 100 + rng_normal();
+		b[i] = 100.5 + rng_normal();
+	}
+	pe = ipc_mann_whitney_p(a, 30, b, 30, &exact);
+	ok(exact, "mw: 30 + 30 is exact");
+	ok(ipc_mann_whitney_p(a, 40, b, 40, &exact) >= 0 && !exact,
+	   "mw: 40 + 40 is approximated");
+	/* The approximation on the same 30 + 30, computed by hand. */
+	{
+		double u = 0, mean = 450, var = 30.0 * 30 * 61 / 12, z, pa;
+		size_t j;
+
+		for (i = 0; i < 30; i++)
+			for (j = 0; j < 30; j++)
+				u += b[j] > a[i];
+		z = (fabs(u - mean) - 0.5) / sqrt(var);
+		pa = erfc(z / M_SQRT2);
+		ok(fabs(pe - pa) < 0.01,
+		   "mw: exact %.4f and normal approximation %.4f agree at "
+		   "30 + 30",
+		   pe, pa);
+	}
+	for (i = 0; i < 40; i++)
+		b[i] = a[i] + 3;
+	ok(ipc_mann_whitney_p(a, 40, b, 40, NULL) < 1e-6,
+	   "mw: a shift of 3 sd over 40 + 40: p tiny");
+	for (t = 0; t < 50; t++) {
+		for (i = 0; i < 40; i++) {
+			a[i] = rng_normal();
+			b[i] = rng_normal();
+		}
+		sum += ipc_mann_whitney_p(a, 40, b, 40, NULL);
+	}
+	ok(sum / 50 > 0.35 && sum / 50 < 0.65,
+	   "mw: same distribution, 40 + 40: mean p %.3f near 0.5", sum / 50);
+}
+
+static void test_compare(void)
+{
+	double a[12], b[12], c[12];
+	struct ipc_cmp r, r2;
+	size_t i;
+	int err;
+
+	rng_state = 5;
+	for (i = 0; i < 12; i++) {
+		a[i] = 5000 * (1 + 0.01 * rng_normal());
+		b[i] = a[i] * 1.10;
+		c[i] = a[i];
+	}
+	err = ipc_compare_runs(a, 12, c, 12, 0.95, 1, &r);
+	is_int(err, "==", 0, "compare: identical runs");
+	is_near(r.ratio, 1.0, 1e-12, "compare: identical: ratio 1");
+	ok(r.have_ci && r.ci_low <= 1 && r.ci_high >= 1,
+	   "compare: identical: the interval holds 1 [%g, %g]", r.ci_low,
+	   r.ci_high);
+	is_near(r.p, 1.0, 1e-12, "compare: identical: p = 1");
+
+	err = ipc_compare_runs(a, 12, b, 12, 0.95, 1, &r);
+	is_int(err, "==", 0, "compare: a 10%% shift");
+	is_near(r.ratio, 1.10, 1e-9, "compare: ratio of medians 1.10");
+	ok(r.have_ci && r.ci_low > 1.0 && r.ci_low <= 1.10 && r.ci_high >= 1.10,
+	   "compare: the interval [%g, %g] holds 1.10, not 1", r.ci_low,
+	   r.ci_high);
+	ok(r.p < 0.001, "compare: p %.3g is tiny", r.p);
+	ok(r.u == 144, "compare: every B above every A: U = 12 x 12");
+	err = ipc_compare_runs(b, 12, a, 12, 0.95, 1, &r);
+	ok(!err && r.ratio < 1 && r.ci_high < 1,
+	   "compare: the other way round the ratio is below 1");
+
+	ipc_compare_runs(a, 12, b, 12, 0.95, 1, &r);
+	ipc_compare_runs(a, 12, b, 12, 0.95, 1, &r2);
+	ok(r.ci_low == r2.ci_low && r.ci_high == r2.ci_high,
+	   "compare: the same seed gives the same interval");
+
+	a[3] = NAN;
+	b[5] = INFINITY;
+	ipc_compare_runs(a, 12, b, 12, 0.95, 1, &r);
+	ok(r.na == 11 && r.nb == 11 && isfinite(r.p) && isfinite(r.ci_low),
+	   "compare: non-finite runs are left out");
+
+	ipc_compare_runs(a, 0, b, 12, 0.95, 1, &r);
+	ok(!r.have_ratio && !r.have_ci && r.p == 1,
+	   "compare: nothing in A: no ratio, no interval, p = 1");
+	for (i = 0; i < 12; i++)
+		c[i] = 0;
+	ipc_compare_runs(c, 12, b, 12, 0.95, 1, &r);
+	ok(!r.have_ratio && !r.have_ci, "compare: median A of 0: no ratio");
+	ipc_compare_runs(a, 3, b, 3, 0.95, 1, &r);
+	is_near(r.p_min, 0.1, 1e-12,
+		"compare: 3 vs 3 runs can never reach p < 0.1");
+}
+
+/*
+ * The bootstrap interval's coverage: samples of 10 lognormal runs (sd
+ * 3%) with a true ratio of medians of 1.10, 300 times.  The percentile
+ * bootstrap of a median is approximate at n = 10; it must still cover
+ * the truth in at least 88% of trials at 95%.
+ */
+static void test_coverage(void)
+{
+	enum { TRIALS = 300 };
+	double a[10], b[10];
+	struct ipc_cmp r;
+	size_t t, i, hits = 0, signif = 0;
+
+	rng_state = 2024;
+	for (t = 0; t < TRIALS; t++) {
+		for (i = 0; i < 10; i++) {
+			a[i] = 5000 * exp(0.03 * rng_normal());
+			b[i] = 5500 * exp(0.03 * rng_normal());
+		}
+		ipc_compare_runs(a, 10, b, 10, 0.95, t, &r);
+		hits += r.have_ci && r.ci_low <= 1.10 && 1.10 <= r.ci_high;
+		signif += r.p < 0.05;
+	}
+	ok(hits >= TRIALS * 88 / 100,
+	   "compare: interval covers the true 1.10 in %zu of %d", hits, TRIALS);
+	ok(signif == TRIALS,
+	   "compare: a 10%% shift at 3%% noise is found in "
+	   "%zu of %d",
+	   signif, TRIALS);
+}
+
+int main(void)
+{
+	test_exact();
+	test_approx();
+	test_compare();
+	test_coverage();
+	return done_testing();
+}
