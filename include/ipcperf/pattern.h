@@ -1,8 +1,9 @@
 /*
  * Patterns: the measurement loops.  Each is written once against the engine
  * and transport interfaces: rr (ping-pong), stream (one-way batches), bulk
- * (one request, many bytes back).  A pattern knows what to time and what to
- * check, not how bytes move or how results print.
+ * (one request, many bytes back), replay (a recorded conversation).  A
+ * pattern knows what to time and what to check, not how bytes move or how
+ * results print.
  */
 #ifndef IPCPERF_PATTERN_H
 #define IPCPERF_PATTERN_H
@@ -16,6 +17,9 @@
 #include "transport.h"
 
 struct ipc_case;
+struct ipc_link;
+struct ipc_result;
+struct ipc_trace;
 
 /* Which per-run number a pattern's results are judged by. */
 enum ipc_metric {
@@ -57,6 +61,7 @@ struct ipc_pctx {
 	size_t buf_bytes;
 	struct ipc_hist *hist; /* client: one sample per iteration */
 	struct ipc_pout out;
+	struct ipc_hist *xhist; /* replay client: one sample per exchange */
 };
 
 struct ipc_pattern_ops {
@@ -78,15 +83,31 @@ struct ipc_pattern_ops {
 
 	/* The server's loop: answer until the client closes or stop is set. */
 	int (*server)(struct ipc_pctx *c);
+
+	/*
+	 * After the runner summarized @res: fill what is particular to this
+	 * pattern.  May be NULL.
+	 */
+	void (*summarize)(struct ipc_result *res);
 };
 
 extern const struct ipc_pattern_ops ipc_pattern_rr;
 extern const struct ipc_pattern_ops ipc_pattern_stream;
 extern const struct ipc_pattern_ops ipc_pattern_bulk;
+extern const struct ipc_pattern_ops ipc_pattern_replay;
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];
 const struct ipc_pattern_ops *ipc_pattern_find(const char *name);
+
+/*
+ * What the link @l alone costs one replay of @t, in ns: the line time of
+ * every write (cut in pieces of l->mtu) plus one delay each time the
+ * conversation turns around.  The time a replay over that link cannot
+ * beat; 0 without a link.
+ */
+uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
+			    const struct ipc_link *l);
 
 /*
  * Fill @buf with the payload pattern used by every pattern: byte i is a

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "engine.h"
+#include "framing.h"
+#include "link.h"
 #include "pattern.h"
 #include "stats.h"
 #include "transport.h"
@@ -28,6 +30,10 @@ struct ipc_case {
 	uint64_t count;    /* stream: messages per batch */
 	uint64_t total;    /* bulk: bytes per transfer */
 	size_t chunk_size; /* bulk: bytes per message */
+	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
+	bool framing_noack;            /* gdb-rsp without '+' acks */
+	const struct ipc_link *link;   /* emulated link, NULL: none */
+	const struct ipc_trace *trace; /* replay: the conversation */
 };
 
 enum ipc_placement {
@@ -83,6 +89,8 @@ struct ipc_result {
 	struct ipc_hist *hist;        /* every run's samples merged */
 	struct ipc_run_stats summary; /* over all runs */
 	struct ipc_runs_stats metric; /* run-to-run spread of the metric */
+	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
+	struct ipc_lat xlat;    /* replay: summary of xhist, ns */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */

@@ -7,6 +7,7 @@ const struct ipc_pattern_ops *const ipc_patterns[] = {
 	&ipc_pattern_rr,
 	&ipc_pattern_stream,
 	&ipc_pattern_bulk,
+	&ipc_pattern_replay,
 	NULL,
 };
 

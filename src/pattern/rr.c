@@ -6,11 +6,14 @@
  * checks a response after its timestamp, the server checks a request after
  * it has sent the response.
  */
-#include "msg.h"
+#include "framed.h"
 
 static size_t rr_max_msg(const struct ipc_case *cs)
 {
 	size_t m = cs->req_size > cs->resp_size ? cs->req_size : cs->resp_size;
+
+	if (rr_is_framed(cs))
+		return rr_framed_max_msg(cs);
 
 	return m ? m : 1;
 }
@@ -18,6 +21,8 @@ static size_t rr_max_msg(const struct ipc_case *cs)
 /* Room for the largest message plus slack to catch an over-long one. */
 static size_t rr_buf_bytes(const struct ipc_case *cs)
 {
+	if (rr_is_framed(cs))
+		return rr_framed_buf_bytes(cs);
 	return rr_max_msg(cs) + 64;
 }
 
@@ -65,7 +70,11 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 
 static int rr_client(struct ipc_pctx *c)
 {
-	int err = msg_client_phases(c, rr_loop);
+	int err;
+
+	if (rr_is_framed(c->cs))
+		return rr_framed_client(c); /* chosen once, outside the loop */
+	err = msg_client_phases(c, rr_loop);
 
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
@@ -79,6 +88,8 @@ static int rr_server(struct ipc_pctx *c)
 	uint64_t seq;
 	int err;
 
+	if (rr_is_framed(c->cs))
+		return rr_framed_server(c);
 	for (seq = 0;; seq++) {
 		err = msg_next(c, c->rbuf, req);
 		if (err > 0)

@@ -33,6 +33,7 @@ struct case_bufs {
 	uint8_t *expect; /* the payload pattern, shared read-only */
 	uint8_t *c_send, *c_recv, *s_send, *s_recv;
 	struct ipc_hist *run_hist; /* the client's samples of one run */
+	struct ipc_hist *run_xhist; /* replay: its exchanges of one run */
 };
 
 struct peer {
@@ -75,6 +76,7 @@ static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
 		pc->sbuf = p->b->c_send;
 		pc->rbuf = p->b->c_recv;
 		pc->hist = p->b->run_hist;
+		pc->xhist = p->b->run_xhist;
 	} else {
 		pc->sbuf = p->b->s_send;
 		pc->rbuf = p->b->s_recv;
@@ -297,7 +299,8 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	struct ipc_ep ep = { .rfd = -1, .wfd = -1 };
 	struct ipc_tp_opts tpo = ro->tp;
 	struct peer p = { .cs = cs, .ro = ro, .b = b, .ctl = ctl };
-	struct ipc_chan ch;
+	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
+	struct ipc_chan ch, *cch = &ch; /* the channel the client opens */
 	struct ipc_pctx pc;
 	cpu_set_t saved;
 	bool pinned = false, attached = false;
@@ -337,7 +340,16 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			 strerror(-err));
 		goto out_teardown;
 	}
-	err = cs->tp->open(&ch, IPC_CLIENT, &ep);
+	if (cs->link && cs->link->relay) {
+		/* After the fork: the peer must inherit none of the relay. */
+		err = ipc_relay_start(&relay, cs->link, cs->tp, &tpo, &ch, &cch);
+		if (err) {
+			snprintf(err_buf, err_len, "start the link relay: %s",
+				 strerror(-err));
+			goto out_peer;
+		}
+	}
+	err = cs->tp->open(cch, IPC_CLIENT, &ep);
 	if (err) {
 		snprintf(err_buf, err_len, "open the client side: %s",
 			 strerror(-err));
@@ -364,6 +376,10 @@ out_close:
 out_peer:
 	peer_stop_wait(&p);
 	peer_story(&p, f->story, sizeof(f->story));
+	if (ipc_relay_stop(relay) && err && !f->story[0])
+		snprintf(f->story, sizeof(f->story), "link relay: %s",
+			 ipc_relay_error(relay));
+	ipc_relay_free(relay);
 	if (!err && f->story[0]) {
 		/* The client finished but the peer did not end well. */
 		err = ctl->out.err ? ctl->out.err : -EPIPE;
@@ -400,6 +416,7 @@ static void bufs_free(struct case_bufs *b)
 	free(b->s_send);
 	free(b->s_recv);
 	ipc_hist_free(b->run_hist);
+	ipc_hist_free(b->run_xhist);
 }
 
 static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
@@ -412,8 +429,9 @@ static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
 	b->s_send = touch(b->len);
 	b->s_recv = touch(b->len);
 	b->run_hist = ipc_hist_new();
+	b->run_xhist = ipc_hist_new();
 	if (!b->expect || !b->c_send || !b->c_recv || !b->s_send ||
-	    !b->s_recv || !b->run_hist) {
+	    !b->s_recv || !b->run_hist || !b->run_xhist) {
 		bufs_free(b);
 		return -ENOMEM;
 	}
@@ -537,6 +555,8 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		err = run_once(cs, ro, &b, ctl, &st, &f);
 		if (st.iterations) {
 			ipc_hist_merge(res->hist, b.run_hist);
+			if (res->xhist)
+				ipc_hist_merge(res->xhist, b.run_xhist);
 			if (result_add_run(res, &st) && !err)
 				err = -ENOMEM;
 		}
@@ -547,6 +567,10 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		}
 	}
 	result_summarize(res);
+	if (res->xhist)
+		ipc_hist_summary(res->xhist, &res->xlat);
+	if (cs->pat->summarize)
+		cs->pat->summarize(res);
 	if (err) {
 		res->status = res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s %s%s%s", f.what,
