@@ -23,8 +23,11 @@ enum cli_cmd {
 	CMD_STREAM = 1u << 2,
 	CMD_BULK = 1u << 3,
 	CMD_LIST = 1u << 4,
+	CMD_REPLAY = 1u << 5,
 };
-#define CMD_MEASURE (CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK)
+#define CMD_MEASURE (CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_REPLAY)
+
+#define CLI_LINKS_MAX 16 /* links in one --link list */
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -39,6 +42,17 @@ struct cli_config {
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
 	unsigned set;       /* OPT_* bits of options given explicitly */
+
+	/* Links, framing and replay (opt_link.c). */
+	struct ipc_link links[CLI_LINKS_MAX]; /* --link, in order */
+	size_t nlinks;                        /* 0: no link */
+	const struct ipc_framing_ops *framing; /* --framing (rr) */
+	bool no_ack;                          /* --no-ack (gdb-rsp) */
+	struct u64_list max_packet;           /* --max-packet (replay) */
+	char **files;                         /* replay: the trace files */
+	size_t nfiles;
+	struct ipc_trace **traces; /* each file at each --max-packet */
+	size_t ntraces;
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -53,6 +67,7 @@ enum {
 	SET_COUNT = 1u << 7,
 	SET_TOTAL = 1u << 8,
 	SET_PIN = 1u << 9,
+	SET_TP = 1u << 10,
 };
 
 /*
@@ -80,6 +95,10 @@ struct cli_optgroup {
 };
 
 extern const struct cli_optgroup cli_opts_core;
+extern const struct cli_optgroup cli_opts_link;
+
+/* Free what the link, framing and replay options hold. */
+void cli_link_fini(struct cli_config *c);
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

@@ -15,7 +15,7 @@
 #include "cli.h"
 
 #define MEAS CMD_MEASURE
-#define ONE (CMD_RR | CMD_STREAM | CMD_BULK)
+#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_REPLAY)
 
 char cli_err[256];
 
@@ -27,6 +27,7 @@ static int bad(const char *opt, const char *hint)
 static int set_transport(struct cli_config *c, const char *a)
 {
 	c->transports = a;
+	c->set |= SET_TP;
 	return 0;
 }
 
@@ -260,19 +261,22 @@ static int set_quiet(struct cli_config *c, const char *a)
 
 static const struct cli_opt core_opts[] = {
 	{ "transport", 't', "LIST", MEAS,
-	  "transports, comma separated, or all [all]", set_transport },
+	  "transports, comma separated, or all [all; replay: tcp]",
+	  set_transport },
 	{ "engine", 'e', "LIST", MEAS,
 	  "I/O engines: blocking, poll [blocking]", set_engine },
 	{ "iterations", 'n', "N", ONE,
 	  "measured iterations per run: round trips (rr), batches (stream), "
-	  "transfers (bulk) [rr 10000, stream/bulk 10]",
+	  "transfers (bulk), replays (replay) [rr 10000, stream/bulk 10, "
+	  "replay 1]",
 	  set_iter },
 	{ "duration", 'd', "TIME", ONE,
 	  "measure each run for TIME instead of -n", set_dur },
 	{ "runs", 'r', "N", MEAS,
 	  "independent runs per case, each on fresh endpoints [3]", set_runs },
 	{ "warmup", 'w', "N", ONE,
-	  "iterations before each run, not recorded [rr 1000, others 1]",
+	  "iterations before each run, not recorded [rr 1000, replay 0, "
+	  "others 1]",
 	  set_warm },
 	{ "req", 0, "SIZES", CMD_RR, "request sizes [1]", set_req },
 	{ "resp", 0, "SIZES", CMD_RR, "response sizes [1]", set_resp },
@@ -317,6 +321,7 @@ const struct cli_optgroup cli_opts_core = {
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_core,
+	&cli_opts_link,
 	NULL,
 };
 
@@ -347,9 +352,17 @@ static const struct {
 	  "one-way messages in batches: time per batch, throughput" },
 	{ "bulk", CMD_BULK, "--total BYTES --size SIZES",
 	  "one request, TOTAL bytes back in chunks: transfer rate" },
+	{ "replay", CMD_REPLAY, "FILE...",
+	  "a recorded conversation played by both sides: wall time" },
 	{ "list", CMD_LIST, "",
 	  "transports, engines and formats available on this machine" },
 };
+
+/* A command's arguments that are not options ("FILE..." for replay). */
+static bool positional(const char *args)
+{
+	return args[0] && args[0] != '-';
+}
 
 static void help(FILE *f, enum cli_cmd cmd, const char *name)
 {
@@ -372,9 +385,12 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	} else {
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (cmds[i].cmd == cmd)
-				fprintf(f, "usage: ipcperf %s [OPTIONS]\n\n%s\n"
-					   "\noptions:\n",
-					name, cmds[i].help);
+				fprintf(f, "usage: ipcperf %s [OPTIONS]%s%s\n\n"
+					   "%s\n\noptions:\n",
+					name, positional(cmds[i].args) ? " " : "",
+					positional(cmds[i].args) ? cmds[i].args
+								 : "",
+					cmds[i].help);
 	}
 	for (size_t i = 0; i < nall; i++) {
 		const struct cli_opt *o = all[i];
@@ -408,6 +424,10 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		"        suffixes k, M, G (1024-based)\n"
 		"COUNTS  the same forms; suffixes k, M (1000-based)\n"
 		"TIME    5 (seconds), 5s, 500ms, 100us, 2m\n"
+		"LINK    localhost (none), lan-100m, wifi-g, wan, serial-9600, "
+		"serial-115200;\n        or delay=35ms,jitter=2ms,rate=10mbit,"
+		"baud=9600,loss=1%%,mtu=1448,\n        overhead=90 (a preset "
+		"then key=value items changes it)\n"
 		"\nA size of 0 is an empty datagram on udp, udp6 and "
 		"unix-dgram, and a\n1-byte token on byte streams and "
 		"unix-seqpacket (rates count payload\nbytes only).\n"
@@ -511,8 +531,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			if (!strcmp(argv[1], cmds[i].name))
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("commands: rr, stream, bulk, list "
-					   "(none: the quick suite); see "
+			return usage_error("commands: rr, stream, bulk, replay, "
+					   "list (none: the quick suite); see "
 					   "ipcperf --help",
 					   "unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
@@ -568,6 +588,12 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (err)
 			return EXIT_USAGE;
 	}
+	if (optind < argc && c->cmd == CMD_REPLAY) {
+		/* replay's files, wherever they stood among the options */
+		c->files = argv + optind;
+		c->nfiles = (size_t)(argc - optind);
+		optind = argc;
+	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "
 				   "--help",
@@ -585,4 +611,5 @@ void cli_config_fini(struct cli_config *c)
 	u64_list_free(&c->resp);
 	u64_list_free(&c->size);
 	u64_list_free(&c->count);
+	cli_link_fini(c);
 }
