@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipcperf/report.h"
+#include "table_replay.h"
 
 /* What the table keeps of one result; the caller frees the result. */
 struct trow {
@@ -22,6 +23,8 @@ struct trow {
 	uint64_t run_iters; /* iterations of the first run */
 	struct ipc_run_stats sum;
 	struct ipc_runs_stats metric;
+	struct ipc_lat xlat; /* replay: per exchange */
+	uint64_t xcount;     /* replay: exchanges timed */
 };
 
 struct tab {
@@ -601,6 +604,31 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	fputc('\n', out);
 }
 
+/* replay's section has a layout of its own (table_replay.c). */
+static int print_replay(FILE *out, const struct ipc_report_meta *meta,
+			const struct trow *const *rows, size_t n)
+{
+	struct replay_row *rr = calloc(n ? n : 1, sizeof(*rr));
+	int err;
+
+	if (!rr)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		rr[i].cs = &rows[i]->cs;
+		rr[i].status = rows[i]->status;
+		rr[i].error = rows[i]->error;
+		rr[i].nruns = rows[i]->nruns;
+		rr[i].run_iters = rows[i]->run_iters;
+		rr[i].sum = rows[i]->sum;
+		rr[i].metric = rows[i]->metric;
+		rr[i].xlat = rows[i]->xlat;
+		rr[i].xcount = rows[i]->xcount;
+	}
+	err = table_replay_print(out, meta, rr, n);
+	free(rr);
+	return err;
+}
+
 /* One pattern's section: heading, table, footnote. */
 static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			 const char *pat, const struct trow *const *rows,
@@ -610,6 +638,9 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	bool ci = false, zero = false;
 	size_t i;
 	int err;
+
+	if (!strcmp(pat, "replay"))
+		return print_replay(out, meta, rows, n);
 
 	for (i = 0; i < n; i++) {
 		const struct ipc_runs_stats *m = &rows[i]->metric;
@@ -1085,6 +1116,8 @@ static int table_result(struct ipc_report *r, const struct ipc_result *res)
 	row->run_iters = res->nruns ? res->runs[0].iterations : 0;
 	row->sum = res->summary;
 	row->metric = res->metric;
+	row->xlat = res->xlat;
+	row->xcount = res->xhist ? res->xhist->total : 0;
 	return 0;
 }
 
