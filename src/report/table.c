@@ -67,6 +67,7 @@ enum col {
 	C_ST_BW,
 	C_ST_MSGS,
 	C_NOTES,
+	C_LINK,
 	NCOL
 };
 
@@ -105,6 +106,7 @@ static const struct {
 	[C_ST_BW] = {"stream bandwidth", false},
 	[C_ST_MSGS] = {"stream msgs/s", false},
 	[C_NOTES] = {"notes", true},
+	[C_LINK] = {"link", true},
 };
 
 #define MAXCOLS 20
@@ -416,6 +418,7 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 
 	setf(g, &c[C_TRANSPORT], "%s", tp_name(t));
 	setf(g, &c[C_ENGINE], "%s", eng_name(t));
+	setf(g, &c[C_LINK], "%s", t->cs.link ? t->cs.link->name : "none");
 	cell_bytes(g, &c[C_REQ], (double)t->cs.req_size);
 	cell_bytes(g, &c[C_RESP], (double)t->cs.resp_size);
 	cell_bytes(g, &c[C_SIZE], (double)t->cs.msg_size);
@@ -542,6 +545,19 @@ static const char *one_engine(const struct trow *const *rows, size_t n)
 	return n ? eng_name(rows[0]) : NULL;
 }
 
+/* The link all rows share ("none" for none), or NULL when they differ. */
+static const char *one_link(const struct trow *const *rows, size_t n)
+{
+	const char *l0 = n && rows[0]->cs.link ? rows[0]->cs.link->name
+					       : "none";
+
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(rows[i]->cs.link ? rows[i]->cs.link->name : "none",
+			   l0))
+			return NULL;
+	return n ? l0 : NULL;
+}
+
 /* Do all rows share one batch count (stream) or one total (bulk)? */
 static bool same_count(const struct trow *const *rows, size_t n)
 {
@@ -601,6 +617,13 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	}
 	if (eng && strcmp(eng, "blocking"))
 		fprintf(out, ", engine %s", eng);
+	if (one_link(rows, n) && strcmp(one_link(rows, n), "none"))
+		fprintf(out, ", link %s", one_link(rows, n));
+	if (n && rows[0]->cs.framing && rows[0]->cs.framing->encode)
+		fprintf(out, ", framing %s%s", rows[0]->cs.framing->name,
+			!rows[0]->cs.framing->acks ? ""
+			: rows[0]->cs.framing_noack ? " without acks"
+						    : " with acks");
 	fputc('\n', out);
 }
 
@@ -659,6 +682,8 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	grid_col(&g, C_TRANSPORT);
 	if (!one_engine(rows, n))
 		grid_col(&g, C_ENGINE);
+	if (!one_link(rows, n))
+		grid_col(&g, C_LINK);
 	if (!strcmp(pat, "rr")) {
 		grid_col(&g, C_REQ);
 		grid_col(&g, C_RESP);
