@@ -284,7 +284,7 @@ static int rp_server(struct ipc_pctx *c)
 uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
 			    const struct ipc_link *l)
 {
-	uint64_t ns = 0, mtu;
+	uint64_t turns = 0, pieces = 0, mtu;
 
 	if (!t || !l || !l->relay)
 		return 0;
@@ -292,11 +292,11 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
 	for (size_t i = 0; i < t->nunits; i++) {
 		const struct ipc_trace_unit *u = &t->units[i];
 
-		ns += ipc_link_wire_ns(l, u->len, (u->len + mtu - 1) / mtu);
+		pieces += (u->len + mtu - 1) / mtu;
 		if (i + 1 == t->nunits || t->units[i + 1].dir != u->dir)
-			ns += l->delay_ns; /* the turn: it must all arrive */
+			turns++; /* the turn: all of it must arrive first */
 	}
-	return ns;
+	return ipc_link_wire_ns(l, t->nbytes, pieces) + turns * l->delay_ns;
 }
 
 /* A replay's wall time: the median replay, as the seed report took it. */
