@@ -30,21 +30,21 @@ enum ipc_frame_ev {
  * decoded payload bytes go to out.  Caller-owned storage, no allocation.
  */
 struct ipc_frame_dec {
-	uint8_t *out;   /* decoded payload */
-	size_t cap;     /* bytes out can hold */
-	size_t len;     /* decoded bytes so far */
-	int state;      /* the framing's own */
-	unsigned sum;   /* gdb-rsp: running checksum of the raw body */
-	unsigned want;  /* gdb-rsp: checksum read from the frame */
-	int prev;       /* gdb-rsp: previous raw body char, -1: none */
-	uint32_t need;  /* len: payload bytes still to come */
+	uint8_t *out;	/* decoded payload */
+	size_t cap;	/* bytes out can hold */
+	size_t len;	/* decoded bytes so far */
+	int state;	/* the framing's own */
+	unsigned sum;	/* gdb-rsp: running checksum of the raw body */
+	unsigned want;	/* gdb-rsp: checksum read from the frame */
+	int prev;	/* gdb-rsp: previous raw body char, -1: none */
+	uint32_t need;	/* len: payload bytes still to come */
 	uint8_t hdr[4]; /* len: the length being read */
 };
 
 struct ipc_framing_ops {
 	const char *name; /* as given to --framing */
 	const char *help;
-	bool acks;        /* each frame is acknowledged ('+') unless no-ack */
+	bool acks; /* each frame is acknowledged ('+') unless no-ack */
 
 	/* Largest frame for a payload of @len bytes. */
 	size_t (*frame_max)(size_t len);
@@ -104,8 +104,8 @@ enum ipc_dir {
 struct ipc_trace_unit {
 	size_t off, len;   /* the bytes: trace->bytes[off, off + len) */
 	uint64_t think_ns; /* the writer waits this long first (timestamps) */
-	uint32_t line;     /* where it came from in the file */
-	uint8_t dir;       /* enum ipc_dir */
+	uint32_t line;	   /* where it came from in the file */
+	uint8_t dir;	   /* enum ipc_dir */
 };
 
 struct ipc_trace {
@@ -119,8 +119,8 @@ struct ipc_trace {
 	size_t max_unit;    /* longest write, bytes */
 	uint64_t bytes_c2s; /* bytes the client writes */
 	uint64_t bytes_s2c;
-	uint64_t exchanges; /* client groups answered by a server group */
-	uint64_t think_ns;  /* total think time */
+	uint64_t exchanges;  /* client groups answered by a server group */
+	uint64_t think_ns;   /* total think time */
 	uint32_t max_packet; /* 0, or the packet limit it was split for */
 };
 

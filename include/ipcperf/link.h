@@ -24,14 +24,14 @@
  */
 struct ipc_link {
 	char name[IPC_LINK_NAME]; /* "wan", "wan+loss=1%", "delay=35ms" */
-	bool relay;             /* false: no relay at all */
-	uint64_t delay_ns;      /* one-way delay added in each direction */
-	uint64_t jitter_ns;     /* delay varies uniformly within +-jitter */
-	uint64_t rate_bps;      /* line rate in bits per second, 0: none */
+	bool relay;		  /* false: no relay at all */
+	uint64_t delay_ns;	  /* one-way delay added in each direction */
+	uint64_t jitter_ns;	  /* delay varies uniformly within +-jitter */
+	uint64_t rate_bps;	  /* line rate in bits per second, 0: none */
 	unsigned bits_per_byte; /* 8, or 10 for serial (start, 8 data, stop) */
-	uint32_t loss_ppm;      /* datagrams lost per million (udp only) */
-	uint32_t mtu;           /* bytes of a byte stream per piece */
-	uint32_t overhead;      /* bytes of framing on the wire per piece */
+	uint32_t loss_ppm;	/* datagrams lost per million (udp only) */
+	uint32_t mtu;		/* bytes of a byte stream per piece */
+	uint32_t overhead;	/* bytes of framing on the wire per piece */
 };
 
 /* A named link and what it stands for (docs/links.md has the sources). */
@@ -85,9 +85,9 @@ uint64_t ipc_link_wire_ns(const struct ipc_link *l, uint64_t bytes,
 struct ipc_shaper {
 	const struct ipc_link *l;
 	uint64_t busy_until_ns; /* the line is busy until then */
-	uint64_t last_due_ns;   /* when the previous piece left */
-	uint64_t rng;           /* xorshift64 state for jitter and loss */
-	uint64_t frac;          /* sub-ns remainder of the line time, in
+	uint64_t last_due_ns;	/* when the previous piece left */
+	uint64_t rng;		/* xorshift64 state for jitter and loss */
+	uint64_t frac;		/* sub-ns remainder of the line time, in
 				   units of 1/rate_bps ns */
 };
 

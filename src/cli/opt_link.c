@@ -51,29 +51,29 @@ static int set_max_packet(struct cli_config *c, const char *a)
 				   "--max-packet: %s", cli_err);
 	for (size_t i = 0; i < c->max_packet.n; i++)
 		if (c->max_packet.v[i] && c->max_packet.v[i] < 16)
-			return usage_error("0 keeps the packets as recorded",
-					   "--max-packet: %llu bytes is too "
-					   "small for a packet",
-					   (unsigned long long)
-						   c->max_packet.v[i]);
+			return usage_error(
+				"0 keeps the packets as recorded",
+				"--max-packet: %llu bytes is too "
+				"small for a packet",
+				(unsigned long long)c->max_packet.v[i]);
 	return 0;
 }
 
 static const struct cli_opt link_opts[] = {
-	{ "link", 0, "LINK", LINKED,
-	  "emulated links, comma separated: presets or key=value (see "
-	  "LINK) [none]",
-	  set_link },
-	{ "framing", 0, "F", CMD_RR,
-	  "raw, len (4-byte length) or gdb-rsp ($payload#xx, '+' acks) "
-	  "[raw]",
-	  set_framing },
-	{ "no-ack", 0, NULL, CMD_RR,
-	  "gdb-rsp without '+' acks, as after QStartNoAckMode", set_noack },
-	{ "max-packet", 0, "SIZES", CMD_REPLAY,
-	  "cut server packets to this many body bytes, each piece fetched "
-	  "by one more request (0: as recorded) [0]",
-	  set_max_packet },
+	{"link", 0, "LINK", LINKED,
+	 "emulated links, comma separated: presets or key=value (see "
+	 "LINK) [none]",
+	 set_link},
+	{"framing", 0, "F", CMD_RR,
+	 "raw, len (4-byte length) or gdb-rsp ($payload#xx, '+' acks) "
+	 "[raw]",
+	 set_framing},
+	{"no-ack", 0, NULL, CMD_RR,
+	 "gdb-rsp without '+' acks, as after QStartNoAckMode", set_noack},
+	{"max-packet", 0, "SIZES", CMD_REPLAY,
+	 "cut server packets to this many body bytes, each piece fetched "
+	 "by one more request (0: as recorded) [0]",
+	 set_max_packet},
 };
 
 static int add_trace(struct cli_config *c, struct ipc_trace *t)
@@ -120,8 +120,8 @@ static int load_traces(struct cli_config *c)
 			if (!c->max_packet.v[k]) {
 				rc = add_trace(c, t);
 				kept = true;
-			} else if (ipc_trace_split(t, (uint32_t)
-						   c->max_packet.v[k],
+			} else if (ipc_trace_split(t,
+						   (uint32_t)c->max_packet.v[k],
 						   &v)) {
 				rc = error("out of memory");
 			} else {

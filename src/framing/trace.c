@@ -171,7 +171,7 @@ static int hexval(int c)
 /* GDB's markers for events that carry no bytes ("<Timeout: 2 seconds>"). */
 static size_t gdb_marker(const char *s, size_t n)
 {
-	static const char *const fixed[] = { "<Eof>", "<Break>" };
+	static const char *const fixed[] = {"<Eof>", "<Break>"};
 	const char *end;
 
 	for (size_t i = 0; i < 2; i++)
@@ -246,7 +246,7 @@ static ssize_t gdb_unescape(const char *s, size_t n, uint8_t *out, char *err,
 		default:
 			snprintf(err, err_len, "unknown escape '\\%c'",
 				 s[i + 1] >= 0x20 && s[i + 1] < 0x7f ? s[i + 1]
-								    : '?');
+								     : '?');
 			return -1;
 		}
 		i += 2;
@@ -664,8 +664,8 @@ int ipc_trace_split(const struct ipc_trace *t, uint32_t max_packet,
 		if (!rc && start && group_acked)
 			rc = tb_add(&b, IPC_S2C, &ack, 1, 0, u->line);
 		if (!rc)
-			rc = add_packet(&b, IPC_S2C, body + start,
-					blen - start, u->line, scratch);
+			rc = add_packet(&b, IPC_S2C, body + start, blen - start,
+					u->line, scratch);
 	}
 	if (!rc)
 		rc = tb_finish(&b, err, sizeof(err));

@@ -56,33 +56,33 @@ struct dir {
 	struct ipc_shaper sh;
 	uint8_t *buf;
 	size_t cap;
-	size_t head, tail;  /* data starts at head; new data goes to tail */
-	size_t wrap_end;    /* when wrapped: data runs head..wrap_end, 0..tail */
+	size_t head, tail; /* data starts at head; new data goes to tail */
+	size_t wrap_end;   /* when wrapped: data runs head..wrap_end, 0..tail */
 	bool wrapped;
-	struct seg *segs;   /* ring of RELAY_SEGS pieces */
+	struct seg *segs; /* ring of RELAY_SEGS pieces */
 	size_t shead, nseg;
-	bool eof;           /* src reached end of stream */
-	bool blocked;       /* dst was full: wait for POLLOUT */
-	uint64_t bytes;     /* delivered */
-	uint64_t dropped;   /* datagrams lost on purpose */
+	bool eof;	  /* src reached end of stream */
+	bool blocked;	  /* dst was full: wait for POLLOUT */
+	uint64_t bytes;	  /* delivered */
+	uint64_t dropped; /* datagrams lost on purpose */
 };
 
 struct ipc_relay {
 	struct ipc_link link;
 	const struct ipc_transport_ops *tp;
-	struct ipc_chan cch;       /* the client's channel, ours to tear down */
+	struct ipc_chan cch; /* the client's channel, ours to tear down */
 	bool cch_set;
 	struct ipc_chan *server_ch; /* the peer's channel */
-	struct ipc_ep a, b;        /* a: server side of cch, b: client side of
+	struct ipc_ep a, b;	    /* a: server side of cch, b: client side of
 				      server_ch */
-	struct dir d[2];           /* [0] client to server, [1] back */
-	size_t msg_max;            /* largest datagram, bytes */
-	int evfd;                  /* written to stop the thread */
+	struct dir d[2];	    /* [0] client to server, [1] back */
+	size_t msg_max;		    /* largest datagram, bytes */
+	int evfd;		    /* written to stop the thread */
 	volatile sig_atomic_t stop;
 	pthread_t thread;
 	bool started;
-	uint64_t late_ns;          /* how late timed wake-ups come, ns */
-	int err;                   /* first failure, -errno */
+	uint64_t late_ns; /* how late timed wake-ups come, ns */
+	int err;	  /* first failure, -errno */
 	char what[160];
 };
 
@@ -94,9 +94,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(struct ipc_relay *r,
-						      int err, const char *fmt,
-						      ...)
+__attribute__((format(printf, 3, 4))) static int
+fail(struct ipc_relay *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -215,7 +214,8 @@ static int take_in(struct ipc_relay *r, struct dir *d)
 		}
 		t = now_ns();
 		if (!stream) {
-			due = ipc_shaper_due(&d->sh, t, (size_t)n, lossy, &drop);
+			due = ipc_shaper_due(&d->sh, t, (size_t)n, lossy,
+					     &drop);
 			push(d, (size_t)n, due, drop);
 			continue;
 		}
@@ -345,9 +345,9 @@ static void relay_loop(struct ipc_relay *r)
 		for (int i = 0; i < 2; i++) {
 			struct dir *d = &r->d[i];
 			uint8_t *p;
-			bool can_in = !d->eof &&
-				      room(d, is_stream(r) ? 1 : r->msg_max + 1,
-					   &p);
+			bool can_in =
+				!d->eof &&
+				room(d, is_stream(r) ? 1 : r->msg_max + 1, &p);
 
 			add_fd(pfd, &n, can_in ? d->src->rfd : -1, POLLIN,
 			       &in[i]);
@@ -444,8 +444,7 @@ static void *relay_thread(void *arg)
 	if (!err)
 		err = nonblock(&r->b);
 	if (err) {
-		fail(r, err, "make the relay non-blocking: %s",
-		     strerror(-err));
+		fail(r, err, "make the relay non-blocking: %s", strerror(-err));
 		goto out;
 	}
 	relay_loop(r);
@@ -500,8 +499,8 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 	r->tp = tp;
 	r->server_ch = server_ch;
 	r->evfd = -1;
-	r->a = (struct ipc_ep){ .rfd = -1, .wfd = -1 };
-	r->b = (struct ipc_ep){ .rfd = -1, .wfd = -1 };
+	r->a = (struct ipc_ep){.rfd = -1, .wfd = -1};
+	r->b = (struct ipc_ep){.rfd = -1, .wfd = -1};
 	r->msg_max = opts->max_msg ? opts->max_msg : 1;
 	for (int i = 0; i < 2; i++) {
 		struct dir *d = &r->d[i];
@@ -562,7 +561,7 @@ static bool usr1_handled(void)
 
 int ipc_relay_stop(struct ipc_relay *r)
 {
-	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 10000000};
 	uint64_t one = 1;
 
 	if (!r)

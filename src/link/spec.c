@@ -20,17 +20,17 @@
 #define LINK_MTU_DEFAULT 1448
 
 const struct ipc_link_preset ipc_link_presets[] = {
-	{ "none", "", "no relay: the transport as it is" },
-	{ "localhost", "", "the same as none (the seed's \"local\" column)" },
-	{ "lan-100m", "rate=100mbit,overhead=90,delay=50us",
-	  "switched Fast Ethernet: 100 Mbit/s, 90 B of headers per segment" },
-	{ "wifi-g", "rate=54mbit,overhead=1130,delay=700us,jitter=300us",
-	  "802.11g: 54 Mbit/s, ~1.1 kB of airtime overhead per frame" },
-	{ "wan", "rate=10mbit,overhead=90,delay=35ms,jitter=1ms",
-	  "a cross-country tunnel: 70 ms round trip, 10 Mbit/s" },
-	{ "serial-9600", "baud=9600", "serial line, 9600 baud, 8N1" },
-	{ "serial-115200", "baud=115200", "serial line, 115200 baud, 8N1" },
-	{ NULL, NULL, NULL },
+	{"none", "", "no relay: the transport as it is"},
+	{"localhost", "", "the same as none (the seed's \"local\" column)"},
+	{"lan-100m", "rate=100mbit,overhead=90,delay=50us",
+	 "switched Fast Ethernet: 100 Mbit/s, 90 B of headers per segment"},
+	{"wifi-g", "rate=54mbit,overhead=1130,delay=700us,jitter=300us",
+	 "802.11g: 54 Mbit/s, ~1.1 kB of airtime overhead per frame"},
+	{"wan", "rate=10mbit,overhead=90,delay=35ms,jitter=1ms",
+	 "a cross-country tunnel: 70 ms round trip, 10 Mbit/s"},
+	{"serial-9600", "baud=9600", "serial line, 9600 baud, 8N1"},
+	{"serial-115200", "baud=115200", "serial line, 115200 baud, 8N1"},
+	{NULL, NULL, NULL},
 };
 
 static void link_reset(struct ipc_link *l)
@@ -47,8 +47,7 @@ static int parse_time(const char *v, uint64_t *ns)
 		const char *unit;
 		double mult;
 	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		{ "", 1e9 },
+		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9},
 	};
 	char *end;
 	double x;
@@ -77,8 +76,8 @@ static int parse_rate(const char *v, uint64_t *bps)
 		const char *unit;
 		double mult;
 	} units[] = {
-		{ "", 1 },	   { "bit", 1 },     { "kbit", 1e3 },
-		{ "mbit", 1e6 }, { "gbit", 1e9 },
+		{"", 1},       {"bit", 1},    {"kbit", 1e3},
+		{"mbit", 1e6}, {"gbit", 1e9},
 	};
 	char *end;
 	double x;
@@ -221,7 +220,10 @@ static void name_add(struct ipc_link *l, const char *item, bool first)
 	if (n + 1 >= sizeof(l->name))
 		return;
 	snprintf(l->name + n, sizeof(l->name) - n, "%s%s",
-		 n == 0 ? "" : first ? "+" : ",", item);
+		 n == 0	 ? ""
+		 : first ? "+"
+			 : ",",
+		 item);
 }
 
 int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
@@ -300,8 +302,8 @@ int ipc_link_can_carry(const struct ipc_link *l,
 		return -EINVAL;
 	}
 	if (l->loss_ppm && !(tp->caps & IPC_TP_LOSSY)) {
-		snprintf(why, why_len,
-			 "loss= drops datagrams and %s %s", tp->name,
+		snprintf(why, why_len, "loss= drops datagrams and %s %s",
+			 tp->name,
 			 tp->caps & IPC_TP_STREAM
 				 ? "is a byte stream (a lost segment is sent "
 				   "again, which delay= models)"

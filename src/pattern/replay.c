@@ -39,8 +39,8 @@ static size_t rp_buf_bytes(const struct ipc_case *cs)
 static int think(struct ipc_pctx *c, uint64_t ns)
 {
 	uint64_t until = ipc_now_ns() + ns;
-	struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u),
-			       .tv_nsec = (long)(until % 1000000000u) };
+	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
+			      .tv_nsec = (long)(until % 1000000000u)};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
@@ -120,11 +120,12 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 
 		if (c->tp_caps & IPC_TP_STREAM) {
 			/* Up to the end of the group: no more can come. */
-			size_t left = t->units[j - 1].off + t->units[j - 1].len -
-				      (u->off + at);
+			size_t left = t->units[j - 1].off +
+				      t->units[j - 1].len - (u->off + at);
 
 			n = eng->recv(&c->io, c->rbuf,
-				      left < c->buf_bytes ? left : c->buf_bytes);
+				      left < c->buf_bytes ? left
+							  : c->buf_bytes);
 		} else {
 			n = eng->recv(&c->io, c->rbuf, c->buf_bytes);
 			if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
@@ -146,8 +147,8 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 		*bytes += (uint64_t)n;
 		/* Check what came against the writes it covers. */
 		for (size_t off = 0; off < (size_t)n;) {
-			size_t m = (size_t)n - off < want ? (size_t)n - off
-							  : want;
+			size_t m =
+				(size_t)n - off < want ? (size_t)n - off : want;
 
 			if (c->verify &&
 			    memcmp(c->rbuf + off, t->bytes + u->off + at, m))
@@ -224,8 +225,8 @@ static int rp_client(struct ipc_pctx *c)
 	int err;
 
 	ipc_hist_reset(c->xhist);
-	err = rp_phase(c, c->warmup, UINT64_MAX, &c->out.warmup_done,
-		       &warm_ns, &warm_bytes);
+	err = rp_phase(c, c->warmup, UINT64_MAX, &c->out.warmup_done, &warm_ns,
+		       &warm_bytes);
 	ipc_hist_reset(c->hist);
 	ipc_hist_reset(c->xhist);
 	if (!err) {
@@ -257,16 +258,14 @@ static int rp_server(struct ipc_pctx *c)
 			if (t->units[i].dir == IPC_C2S) {
 				do
 					err = recv_group(c, t, i, j, &bytes);
-				while (err == -ETIMEDOUT && i == 0 &&
-				       !bytes);
+				while (err == -ETIMEDOUT && i == 0 && !bytes);
 				/* The client decides when it is over. */
 				if (rp_over(err))
 					return 0;
 				if (err)
-					return c->out.err
-						       ? c->out.err
-						       : msg_fail(c, err,
-								  "receive");
+					return c->out.err ? c->out.err
+							  : msg_fail(c, err,
+								     "receive");
 			} else {
 				err = send_group(c, t, i, j, NULL, &bytes);
 				if (rp_over(err) || err == -EPIPE ||
@@ -281,8 +280,7 @@ static int rp_server(struct ipc_pctx *c)
 	}
 }
 
-uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
-			    const struct ipc_link *l)
+uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
 {
 	uint64_t turns = 0, pieces = 0, mtu;
 

@@ -28,9 +28,9 @@ struct fr {
 	const struct ipc_framing_ops *fo;
 	bool acks;
 	uint8_t *payload, *frame; /* in sbuf */
-	uint8_t *dec, *rx;        /* in rbuf */
+	uint8_t *dec, *rx;	  /* in rbuf */
 	size_t dec_cap, rx_cap;
-	size_t rx_off, rx_len;    /* bytes received, not yet decoded */
+	size_t rx_off, rx_len; /* bytes received, not yet decoded */
 	struct ipc_frame_dec d;
 };
 
@@ -79,8 +79,8 @@ static int fr_next(struct ipc_pctx *c, struct fr *f)
 
 	for (;;) {
 		if (f->rx_len) {
-			n = f->fo->dec_feed(&f->d, f->rx + f->rx_off,
-					    f->rx_len, &ev);
+			n = f->fo->dec_feed(&f->d, f->rx + f->rx_off, f->rx_len,
+					    &ev);
 			if (n < 0)
 				return (int)n;
 			f->rx_off += (size_t)n;
@@ -117,9 +117,9 @@ static int fr_unexpected(struct ipc_pctx *c, const struct fr *f, int ev,
 		return msg_fail(c, ev, doing);
 	else
 		snprintf(c->out.what, sizeof(c->out.what), "%s: got %s", doing,
-			 ev == IPC_FRAME_NAK      ? "'-' (resend asked for)"
-			 : ev == IPC_FRAME_ACK    ? "an unexpected '+'"
-						  : "a packet where '+' was due");
+			 ev == IPC_FRAME_NAK   ? "'-' (resend asked for)"
+			 : ev == IPC_FRAME_ACK ? "an unexpected '+'"
+					       : "a packet where '+' was due");
 	c->out.err = ev < 0 ? ev : -EPROTO;
 	return c->out.err;
 }
@@ -137,8 +137,8 @@ static int fr_expect(struct ipc_pctx *c, struct fr *f, int want,
 static int fr_bad_len(struct ipc_pctx *c, const struct fr *f, size_t want)
 {
 	snprintf(c->out.what, sizeof(c->out.what),
-		 "a %s frame carried %zu bytes where %zu were due",
-		 f->fo->name, f->d.len, want);
+		 "a %s frame carried %zu bytes where %zu were due", f->fo->name,
+		 f->d.len, want);
 	c->out.err = -EBADMSG;
 	return -EBADMSG;
 }
@@ -238,16 +238,16 @@ int rr_framed_server(struct ipc_pctx *c)
 		if (f.acks) {
 			err = msg_send(c, &ack_byte, 1);
 			if (err)
-				return fr_done(err) ? 0
-						    : msg_fail(c, err,
-							       "send ack");
+				return fr_done(err)
+					       ? 0
+					       : msg_fail(c, err, "send ack");
 		}
 		msg_stamp(f.payload, resp, seq);
 		flen = f.fo->encode(f.frame, f.payload, resp, IPC_FRAME_RLE);
 		err = msg_send(c, f.frame, flen);
 		if (err)
-			return fr_done(err) ? 0 : msg_fail(c, err,
-							    "send response");
+			return fr_done(err) ? 0
+					    : msg_fail(c, err, "send response");
 		if (f.d.len != req)
 			return fr_bad_len(c, &f, req);
 		if (c->verify) {

@@ -71,7 +71,7 @@ static size_t dwidth(const char *s)
 
 static void sg_print(struct sgrid *g, FILE *out)
 {
-	size_t w[64] = { 0 }, r, c;
+	size_t w[64] = {0}, r, c;
 
 	for (r = 0; r < g->nrows; r++)
 		for (c = 0; c < g->ncols; c++) {
@@ -198,7 +198,7 @@ static int print_pivot(FILE *out, const struct replay_row *rows, size_t n)
 	size_t nl = 0, i, k, c;
 	bool tp = varies_tp(rows, n), eng = varies_eng(rows, n);
 	size_t lead = 1 + tp + eng;
-	struct sgrid g = { 0 };
+	struct sgrid g = {0};
 	bool *done = calloc(n ? n : 1, sizeof(*done));
 	char **row, label[96], buf[32];
 	int err;
@@ -271,17 +271,33 @@ static int print_pivot(FILE *out, const struct replay_row *rows, size_t n)
 /* One line per case: the counts and times behind each cell. */
 static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 {
-	enum { TRACE, LINK, TP, ENG, EXCH, C2S, S2C, LINKT, P50, OVER, XP50,
-	       XP99, RUNS, CV, CI, STATUS };
+	enum {
+		TRACE,
+		LINK,
+		TP,
+		ENG,
+		EXCH,
+		C2S,
+		S2C,
+		LINKT,
+		P50,
+		OVER,
+		XP50,
+		XP99,
+		RUNS,
+		CV,
+		CI,
+		STATUS
+	};
 	static const char *const head[] = {
-		"trace", "link", "transport", "engine", "exchanges",
-		"c2s", "s2c", "link time", "replay p50", "over link",
-		"exchange p50", "exchange p99", "runs", "cv", "95% CI",
-		"status",
+		"trace",      "link",	   "transport",	   "engine",
+		"exchanges",  "c2s",	   "s2c",	   "link time",
+		"replay p50", "over link", "exchange p50", "exchange p99",
+		"runs",	      "cv",	   "95% CI",	   "status",
 	};
 	bool tp = varies_tp(rows, n), eng = varies_eng(rows, n), ci = false;
 	size_t map[MAXC], nc = 0, i;
-	struct sgrid g = { 0 };
+	struct sgrid g = {0};
 	char **row, label[96], a[32], b[32];
 	int err;
 
@@ -298,7 +314,8 @@ static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 	g.ncols = nc;
 	row = sg_row(&g);
 	for (int c = TRACE; row && c <= STATUS; c++)
-		if (!((c == TP && !tp) || (c == ENG && !eng) || (c == CI && !ci)))
+		if (!((c == TP && !tp) || (c == ENG && !eng) ||
+		      (c == CI && !ci)))
 			sg_set(&g, &row[map[c]], "%s", head[c]);
 	for (i = 0; i < n && !g.err; i++) {
 		const struct replay_row *r = &rows[i];
@@ -331,7 +348,7 @@ static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 		if (!measured(r)) {
 			sg_set(&g, &row[map[STATUS]], "%s: %s",
 			       r->status == IPC_STATUS_PARTIAL ? "partial"
-							      : "error",
+							       : "error",
 			       r->error && r->error[0] ? r->error
 						       : "unknown error");
 			continue;
@@ -355,8 +372,7 @@ static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 		}
 		sg_set(&g, &row[map[RUNS]], "%zu", r->nruns);
 		if (r->nruns >= 2 && isfinite(r->metric.cv))
-			sg_set(&g, &row[map[CV]], "%.1f%%",
-			       r->metric.cv * 100);
+			sg_set(&g, &row[map[CV]], "%.1f%%", r->metric.cv * 100);
 		else
 			sg_set(&g, &row[map[CV]], "-");
 		if (ci && r->metric.have_ci && r->nruns >= 2 &&

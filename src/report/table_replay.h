@@ -15,11 +15,11 @@ struct replay_row {
 	enum ipc_status status;
 	const char *error;
 	size_t nruns;
-	uint64_t run_iters;   /* replays in the first run */
+	uint64_t run_iters; /* replays in the first run */
 	struct ipc_run_stats sum;
 	struct ipc_runs_stats metric;
-	struct ipc_lat xlat;  /* per exchange */
-	uint64_t xcount;      /* exchanges timed */
+	struct ipc_lat xlat; /* per exchange */
+	uint64_t xcount;     /* exchanges timed */
 };
 
 /*

@@ -101,7 +101,7 @@ static void test_checksums(void)
 
 static void test_escapes(void)
 {
-	static const uint8_t special[] = { '$', '#', '}', '*' };
+	static const uint8_t special[] = {'$', '#', '}', '*'};
 	uint8_t buf[64], all[256];
 	size_t n;
 	bool only_escaped = true;
@@ -113,9 +113,14 @@ static void test_escapes(void)
 	}
 	/* "a#b": '#' ^ 0x20 = 0x03; sum of 'a' '}' 0x03 'b' = 0x143. */
 	n = rsp->encode(buf, (const uint8_t *)"a#b", 3, 0);
-	ok(n == 8 && !memcmp(buf, "$a}\x03" "b#43", 8),
+	ok(n == 8 && !memcmp(buf,
+			     "$a}\x03"
+			     "b#43",
+			     8),
 	   "a#b encodes as $a}\\x03b#43");
-	decodes_to("$a}\x03" "b#43", "a#b", 3, "an escaped '#'");
+	decodes_to("$a}\x03"
+		   "b#43",
+		   "a#b", 3, "an escaped '#'");
 	decodes_to("$}]#da", "}", 1, "an escaped '}'");
 	refused("$a}#00", -EBADMSG, "an escape cut by '#'");
 	for (int i = 0; i < 256; i++)
@@ -226,7 +231,7 @@ static void test_len(void)
 		payload[i] = (uint8_t)i;
 	flen = fo->encode(frame, payload, 300, 0);
 	ok(flen == 304 && frame[0] == 44 && frame[1] == 1 && frame[2] == 0 &&
-	   frame[3] == 0,
+		   frame[3] == 0,
 	   "len: 300 bytes get the little-endian prefix 2c 01 00 00");
 	for (size_t step = 1; step <= 5; step++)
 		same &= roundtrip(fo, payload, 300, 0, step, &flen);
@@ -234,12 +239,13 @@ static void test_len(void)
 	ok(roundtrip(fo, payload, 0, 0, 1, &flen) && flen == 4,
 	   "len: an empty payload is a 4-byte frame");
 	flen = fo->encode(frame, payload, 300, 0);
-	is_int(decode_all(fo, frame, flen, out, 100, &n, 1000), "==",
-	       -EMSGSIZE, "len: a payload larger than the buffer");
+	is_int(decode_all(fo, frame, flen, out, 100, &n, 1000), "==", -EMSGSIZE,
+	       "len: a payload larger than the buffer");
 	ok(!ipc_framing_raw.encode, "raw has no encoder (the loops' own path)");
-	ok(ipc_framing_find("gdb-rsp") == rsp && ipc_framing_find("len") == fo &&
-	   ipc_framing_find("raw") == &ipc_framing_raw &&
-	   !ipc_framing_find("http"),
+	ok(ipc_framing_find("gdb-rsp") == rsp &&
+		   ipc_framing_find("len") == fo &&
+		   ipc_framing_find("raw") == &ipc_framing_raw &&
+		   !ipc_framing_find("http"),
 	   "the registry finds raw, len and gdb-rsp by name");
 }
 

@@ -35,26 +35,25 @@ static void test_parse(void)
 		   n == 6,
 	   "the seed's six columns parse as six links");
 	ok(!l[0].relay && l[1].relay, "localhost has no relay, lan-100m one");
-	ok(l[4].rate_bps == 9600 && l[4].bits_per_byte == 10 &&
-	   !l[4].delay_ns,
+	ok(l[4].rate_bps == 9600 && l[4].bits_per_byte == 10 && !l[4].delay_ns,
 	   "serial-9600: 9600 baud, 10 bits a byte, no delay");
 	ok(l[3].delay_ns == 35000000 && l[3].jitter_ns == 1000000 &&
-	   l[3].rate_bps == 10000000,
+		   l[3].rate_bps == 10000000,
 	   "wan: 35 ms each way, 1 ms jitter, 10 Mbit/s");
 	is_str(l[5].name, "serial-115200", "a preset keeps its name");
 	ok(parse1("delay=35ms,jitter=2ms", l) && l->relay &&
-	   l->delay_ns == 35000000 && l->jitter_ns == 2000000,
+		   l->delay_ns == 35000000 && l->jitter_ns == 2000000,
 	   "key=value items make one custom link");
 	is_str(l->name, "delay=35ms,jitter=2ms", "named after its items");
 	ok(parse1("wan,loss=1%", l) && l->loss_ppm == 10000 &&
-	   l->delay_ns == 35000000,
+		   l->delay_ns == 35000000,
 	   "an item after a preset changes that preset");
 	is_str(l->name, "wan+loss=1%", "and is named so");
 	ok(parse1("none,delay=1ms", l) && l->relay, "none with a delay");
 	is_str(l->name, "delay=1ms", "is named after the delay alone");
 	ok(parse1("rate=1.5mbit,mtu=512,overhead=40", l) &&
-	   l->rate_bps == 1500000 && l->bits_per_byte == 8 && l->mtu == 512 &&
-	   l->overhead == 40,
+		   l->rate_bps == 1500000 && l->bits_per_byte == 8 &&
+		   l->mtu == 512 && l->overhead == 40,
 	   "rate, mtu and overhead");
 	ok(parse1("delay=0", l) && l->relay && !l->delay_ns,
 	   "delay=0 is a relay that adds nothing (its own cost)");
@@ -88,8 +87,7 @@ static void test_carry(void)
 	char why[192];
 
 	parse1("loss=1%", &l);
-	ok(!ipc_link_can_carry(&l, ipc_transport_find("udp"), why,
-			       sizeof(why)),
+	ok(!ipc_link_can_carry(&l, ipc_transport_find("udp"), why, sizeof(why)),
 	   "loss runs over udp");
 	ok(ipc_link_can_carry(&l, ipc_transport_find("tcp"), why,
 			      sizeof(why)) == -EINVAL &&
@@ -170,7 +168,7 @@ static void test_shaper(void)
 static size_t drain(int fd, uint8_t *buf, size_t cap, int ms, bool dgram,
 		    size_t *msgs)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p = {.fd = fd, .events = POLLIN};
 	size_t got = 0;
 	ssize_t n;
 
@@ -193,8 +191,8 @@ static void on_usr1(int sig)
 static void test_relay_stream(void)
 {
 	const struct ipc_transport_ops *tp = ipc_transport_find("socketpair");
-	struct ipc_tp_opts o = { .max_msg = 1 };
-	struct ipc_ep c = { .rfd = -1, .wfd = -1 }, s = { .rfd = -1, .wfd = -1 };
+	struct ipc_tp_opts o = {.max_msg = 1};
+	struct ipc_ep c = {.rfd = -1, .wfd = -1}, s = {.rfd = -1, .wfd = -1};
 	struct ipc_chan ch, *cch = NULL;
 	struct ipc_relay *r = NULL;
 	struct ipc_relay_stats st;
@@ -248,8 +246,8 @@ static void test_relay_stream(void)
 static void test_relay_loss(void)
 {
 	const struct ipc_transport_ops *tp = ipc_transport_find("udp");
-	struct ipc_tp_opts o = { .max_msg = 16 };
-	struct ipc_ep c = { .rfd = -1, .wfd = -1 }, s = { .rfd = -1, .wfd = -1 };
+	struct ipc_tp_opts o = {.max_msg = 16};
+	struct ipc_ep c = {.rfd = -1, .wfd = -1}, s = {.rfd = -1, .wfd = -1};
 	struct ipc_chan ch, *cch = NULL;
 	struct ipc_relay *r = NULL;
 	struct ipc_relay_stats st;
@@ -289,7 +287,7 @@ static void test_relay_loss(void)
 
 int main(void)
 {
-	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct sigaction sa = {.sa_handler = on_usr1};
 
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -29,7 +29,7 @@ static void unit_is(const struct ipc_trace *t, size_t i, enum ipc_dir dir,
 	const struct ipc_trace_unit *u = &t->units[i];
 
 	ok(i < t->nunits && u->dir == dir && u->len == len &&
-	   !memcmp(t->bytes + u->off, want, len),
+		   !memcmp(t->bytes + u->off, want, len),
 	   "write %zu is %s '%.*s'", i, dir == IPC_C2S ? "client" : "server",
 	   (int)len, want);
 }
@@ -81,7 +81,8 @@ static void test_gdb(void)
 	ipc_trace_free(t);
 
 	/* '#' inside an escape or a run does not end the packet. */
-	t = parse("w $m#00\nr $a}\x03" "b*##xx\n");
+	t = parse("w $m#00\nr $a}\x03"
+		  "b*##xx\n");
 	ok(t && t->nunits == 2 && t->units[1].len == 10,
 	   "a packet's end is found past escapes and runs");
 	ipc_trace_free(t);
@@ -102,7 +103,8 @@ static void test_gdb_bad(void)
 	bad("w $m#00\nx $OK#9a\n", ":2: a line of a GDB remote log starts",
 	    "a line of no known kind");
 	bad("w $m#00\nrr $OK#9a\n", ":2:", "a direction letter not alone");
-	bad("c target remote\nr +$OK#9a\nw +\n", ":2: the conversation starts "
+	bad("c target remote\nr +$OK#9a\nw +\n",
+	    ":2: the conversation starts "
 	    "with the server's bytes",
 	    "a log where the stub speaks first");
 	bad("c nothing\n", "no bytes to replay", "a log without bytes");
@@ -110,13 +112,12 @@ static void test_gdb_bad(void)
 
 static void test_native(void)
 {
-	static const char text[] =
-		"# a native trace\n"
-		"> \"+$qC#b4\"\n"
-		"  < @0.5 \"+\"\n"
-		"< @0.75 \"$QC1\\x00\\\"#\\\\x\"\n"
-		">   @1 \"\\r\\n\\t\\0\"   \n"
-		"\n";
+	static const char text[] = "# a native trace\n"
+				   "> \"+$qC#b4\"\n"
+				   "  < @0.5 \"+\"\n"
+				   "< @0.75 \"$QC1\\x00\\\"#\\\\x\"\n"
+				   ">   @1 \"\\r\\n\\t\\0\"   \n"
+				   "\n";
 	struct ipc_trace *t = parse(text);
 
 	ok(t != NULL, "a native trace parses (%s)", err);
@@ -133,8 +134,9 @@ static void test_native(void)
 	       "think time is the gap to the record before");
 	is_int(t->units[3].think_ns, "==", 250000000, "and again");
 	is_int(t->think_ns, "==", 500000000, "total think time");
-	is_int(t->exchanges, "==", 1, "one exchange (the last write is not "
-				      "answered)");
+	is_int(t->exchanges, "==", 1,
+	       "one exchange (the last write is not "
+	       "answered)");
 	ipc_trace_free(t);
 
 	bad("> \"a\"\n< \"b\n", ":2: the closing '\"' is missing",
@@ -147,7 +149,8 @@ static void test_native(void)
 	bad("> @x \"a\"\n", ":1: bad timestamp", "a bad timestamp");
 	bad("> \"a\" b\n", ":1: text after the closing", "trailing text");
 	bad("> \"\"\n", ":1: an empty write", "an empty write");
-	bad("< \"a\"\n> \"b\"\n", ":1: the conversation starts with the "
+	bad("< \"a\"\n> \"b\"\n",
+	    ":1: the conversation starts with the "
 	    "server's",
 	    "a native trace where the server speaks first");
 }
@@ -165,7 +168,7 @@ static void test_load(void)
 		return;
 	}
 	ok(t->gdb && t->exchanges == 13 && t->bytes_c2s == 794 &&
-	   t->bytes_s2c == 1166,
+		   t->bytes_s2c == 1166,
 	   "the shipped stub-multi trace: 13 exchanges, 794 and 1166 bytes");
 	ipc_trace_free(t);
 }
@@ -238,16 +241,16 @@ static void test_split(void)
 	is_int(pb, "==", pa + 3, "three more packets (1000 bytes in four)");
 	is_int(s->exchanges, "==", t->exchanges + 3,
 	       "each fetched by an exchange of its own");
-	is_int(s->bytes_c2s, "==",
-	       t->bytes_c2s + 3 * (1 + t->units[1].len),
+	is_int(s->bytes_c2s, "==", t->bytes_c2s + 3 * (1 + t->units[1].len),
 	       "each piece asked for with an ack and the request again");
 	is_int(s->max_packet, "==", 256, "the trace says what it was cut to");
 	ok(s->units[4].dir == IPC_C2S && s->units[4].len == 1 &&
-	   s->bytes[s->units[4].off] == '+',
+		   s->bytes[s->units[4].off] == '+',
 	   "acks stay where the trace had them");
 	ipc_trace_free(s);
 	ok(!ipc_trace_split(t, 4096, &s) && s->nunits == t->nunits &&
-	   s->nbytes == t->nbytes && !memcmp(s->bytes, t->bytes, t->nbytes),
+		   s->nbytes == t->nbytes &&
+		   !memcmp(s->bytes, t->bytes, t->nbytes),
 	   "a limit above every packet changes nothing");
 	ipc_trace_free(s);
 	ipc_trace_free(t);
