@@ -345,6 +345,8 @@ static bool zero_on_stream(const struct trow *t)
 
 	if (!t->cs.tp || !(t->cs.tp->caps & IPC_TP_STREAM))
 		return false;
+	if (t->cs.framing && t->cs.framing->encode)
+		return false; /* a framed size 0 is an empty frame */
 	if (!strcmp(p, "rr"))
 		zero = !t->cs.req_size || !t->cs.resp_size;
 	else if (!strcmp(p, "stream"))

@@ -36,6 +36,10 @@ run rr -t pipe --framing gdb-rsp -n 20 -w 2 -r 1
 is_rc 0 "table with gdb-rsp"
 check "the heading names the framing" grep -q "framing gdb-rsp with acks" "$out"
 
+run rr -t pipe --framing gdb-rsp --req 0 --resp 0 -n 20 -w 2 -r 1
+is_rc 0 "gdb-rsp size 0"
+check "size 0 is an empty packet, not a 1-byte token" sh -c "! grep -q '1-byte token' '$out'"
+
 run rr -t pipe -n 20 -w 2 -r 1 -f json
 jqt "raw is the default, without acks field" '.results[0].framing == "raw" and (.results[0] | has("acks") | not)'
 
