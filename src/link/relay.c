@@ -433,6 +433,9 @@ static void *relay_thread(void *arg)
 	err = open_side(r, r->server_ch, IPC_CLIENT, &r->b);
 	if (err) {
 		fail(r, err, "open the server's channel: %s", strerror(-err));
+		/* Let the client's open finish: it then sees the end. */
+		if (!r->stop)
+			open_side(r, &r->cch, IPC_SERVER, &r->a);
 		goto out;
 	}
 	err = open_side(r, &r->cch, IPC_SERVER, &r->a);
