@@ -29,8 +29,14 @@
 
 #include "ipcperf/link.h"
 
-/* Bytes held in flight per direction before the sender is made to wait. */
-#define RELAY_BUF_MIN (1u << 20)
+/*
+ * Bytes held in flight per direction.  On a byte stream the sender then
+ * waits (a TCP window); datagrams have no such brake and would be lost at
+ * the relay's socket, so their queue is larger, like a router's that
+ * takes a burst.
+ */
+#define RELAY_BUF_STREAM (1u << 20)
+#define RELAY_BUF_DGRAM (8u << 20)
 /*
  * Timed wake-ups are asked for this much early at most, the rest spun: a
  * bound on the CPU a relay burns per piece when the machine is slow to
@@ -39,7 +45,8 @@
 #define RELAY_LATE_MAX 200000
 
 /* Pieces held per direction (a piece is at most one mtu or one datagram). */
-#define RELAY_SEGS 8192
+#define RELAY_SEGS_STREAM 8192
+#define RELAY_SEGS_DGRAM 65536
 
 /* One queued piece: bytes buf[off, off + len) leave at due_ns. */
 struct seg {
@@ -59,7 +66,8 @@ struct dir {
 	size_t head, tail; /* data starts at head; new data goes to tail */
 	size_t wrap_end;   /* when wrapped: data runs head..wrap_end, 0..tail */
 	bool wrapped;
-	struct seg *segs; /* ring of RELAY_SEGS pieces */
+	struct seg *segs; /* ring of nsegs_max pieces */
+	size_t nsegs_max;
 	size_t shead, nseg;
 	bool eof;	  /* src reached end of stream */
 	bool blocked;	  /* dst was full: wait for POLLOUT */
@@ -125,7 +133,7 @@ static size_t room(struct dir *d, size_t min, uint8_t **p)
 {
 	size_t len;
 
-	if (d->nseg >= RELAY_SEGS)
+	if (d->nseg >= d->nsegs_max)
 		return 0;
 	if (!d->wrapped) {
 		if (d->cap - d->tail >= min) {
@@ -147,7 +155,7 @@ static size_t room(struct dir *d, size_t min, uint8_t **p)
 
 static void push(struct dir *d, size_t len, uint64_t due, bool drop)
 {
-	struct seg *s = &d->segs[(d->shead + d->nseg) % RELAY_SEGS];
+	struct seg *s = &d->segs[(d->shead + d->nseg) % d->nsegs_max];
 
 	s->off = d->tail;
 	s->len = len;
@@ -169,7 +177,7 @@ static void consume(struct dir *d, size_t len)
 		d->head = s->off;
 		return;
 	}
-	d->shead = (d->shead + 1) % RELAY_SEGS;
+	d->shead = (d->shead + 1) % d->nsegs_max;
 	d->nseg--;
 	if (!d->nseg) {
 		d->head = d->tail = 0;
@@ -197,7 +205,7 @@ static int take_in(struct ipc_relay *r, struct dir *d)
 
 		if (!len)
 			return 0; /* full: the sender waits in its buffer */
-		slots = (RELAY_SEGS - d->nseg) * (size_t)r->link.mtu;
+		slots = (d->nsegs_max - d->nseg) * (size_t)r->link.mtu;
 		if (stream && len > slots)
 			len = slots; /* every piece gets a slot */
 		n = d->src->ops->recv(d->src, p, len);
@@ -257,7 +265,7 @@ static int put_out(struct ipc_relay *r, struct dir *d, uint64_t now)
 			/* Join the due pieces that follow in memory. */
 			for (size_t i = 1; i < d->nseg; i++) {
 				const struct seg *t =
-					&d->segs[(d->shead + i) % RELAY_SEGS];
+					&d->segs[(d->shead + i) % d->nsegs_max];
 
 				if (t->due_ns > now || t->off != s->off + len)
 					break;
@@ -508,11 +516,14 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 	for (int i = 0; i < 2; i++) {
 		struct dir *d = &r->d[i];
 
-		d->cap = RELAY_BUF_MIN;
+		d->cap = is_stream(r) ? RELAY_BUF_STREAM : RELAY_BUF_DGRAM;
 		if (!is_stream(r) && d->cap < 2 * r->msg_max + 4096)
 			d->cap = 2 * r->msg_max + 4096;
+		d->nsegs_max =
+			is_stream(r) ? RELAY_SEGS_STREAM : RELAY_SEGS_DGRAM;
+		/* Large and lazily faulted in: only what is used costs. */
 		d->buf = malloc(d->cap);
-		d->segs = calloc(RELAY_SEGS, sizeof(*d->segs));
+		d->segs = calloc(d->nsegs_max, sizeof(*d->segs));
 		if (!d->buf || !d->segs) {
 			err = -ENOMEM;
 			goto fail;
