@@ -57,6 +57,12 @@ run stream -t udp,unix-dgram --link delay=1ms,jitter=2ms --size 200 --count 100 
 is_rc 0 "datagrams with jitter are never reordered"
 jqt "datagrams with jitter: ok" 'all(.results[]; .status == "ok")'
 
+# Many times the relay's queue (1 MiB for streams, 8 MiB for datagrams)
+# in odd sizes: the queue wraps around, and every payload is checked.
+run stream -t unix,pipe,unix-dgram --link rate=2gbit,mtu=1000 --size 60k,777 --count 300 -n 2 -w 1 -r 1 -f json
+is_rc 0 "the relay's queue wraps around, bytes intact"
+jqt "queue wrap-around: all ok" 'all(.results[]; .status == "ok")'
+
 run rr -t unix --link wan,loss=0% -n 3 -w 0 -r 1 -f json
 is_rc 0 "a preset with a parameter changed"
 jqt "named after both" '.results[0].link == "wan+loss=0%"'
