@@ -268,6 +268,22 @@ static int print_pivot(FILE *out, const struct replay_row *rows, size_t n)
 	return err;
 }
 
+/* "4.80–5.02 ms" when both ends share a unit, else "980 µs–1.02 ms". */
+static void ci_range(struct sgrid *g, char **cell, double lo, double hi)
+{
+	char a[32], b[32];
+	const char *ua, *ub;
+
+	ipc_fmt_ns(lo, a, sizeof(a));
+	ipc_fmt_ns(hi, b, sizeof(b));
+	ua = strrchr(a, ' ');
+	ub = strrchr(b, ' ');
+	if (ua && ub && !strcmp(ua, ub))
+		sg_set(g, cell, "%.*s–%s", (int)(ua - a), a, b);
+	else
+		sg_set(g, cell, "%s–%s", a, b);
+}
+
 /* One line per case: the counts and times behind each cell. */
 static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 {
@@ -298,7 +314,7 @@ static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 	bool tp = varies_tp(rows, n), eng = varies_eng(rows, n), ci = false;
 	size_t map[MAXC], nc = 0, i;
 	struct sgrid g = {0};
-	char **row, label[96], a[32], b[32];
+	char **row, label[96], a[32];
 	int err;
 
 	for (i = 0; i < n; i++)
@@ -377,9 +393,8 @@ static int print_details(FILE *out, const struct replay_row *rows, size_t n)
 			sg_set(&g, &row[map[CV]], "-");
 		if (ci && r->metric.have_ci && r->nruns >= 2 &&
 		    isfinite(r->metric.ci_low) && isfinite(r->metric.ci_high))
-			sg_set(&g, &row[map[CI]], "%s–%s",
-			       ipc_fmt_ns(r->metric.ci_low, a, sizeof(a)),
-			       ipc_fmt_ns(r->metric.ci_high, b, sizeof(b)));
+			ci_range(&g, &row[map[CI]], r->metric.ci_low,
+				 r->metric.ci_high);
 		else if (ci)
 			sg_set(&g, &row[map[CI]], "-");
 		if (r->status == IPC_STATUS_OK)
