@@ -6,6 +6,8 @@
 #define IPCPERF_IPCPERF_H
 
 #include "engine.h"
+#include "framing.h"
+#include "link.h"
 #include "pattern.h"
 #include "report.h"
 #include "run.h"

@@ -1,8 +1,9 @@
 /*
  * Patterns: the measurement loops.  Each is written once against the engine
  * and transport interfaces: rr (ping-pong), stream (one-way batches), bulk
- * (one request, many bytes back).  A pattern knows what to time and what to
- * check, not how bytes move or how results print.
+ * (one request, many bytes back), replay (a recorded conversation).  A
+ * pattern knows what to time and what to check, not how bytes move or how
+ * results print.
  */
 #ifndef IPCPERF_PATTERN_H
 #define IPCPERF_PATTERN_H
@@ -70,6 +71,9 @@ struct ipc_faults {
 	uint64_t stall_every; /* rr, crr, load: every Nth request ... */
 	uint64_t stall_ns;    /* ... waits this long before its answer */
 };
+struct ipc_link;
+struct ipc_result;
+struct ipc_trace;
 
 /* Which per-run number a pattern's results are judged by. */
 enum ipc_metric {
@@ -117,6 +121,7 @@ struct ipc_pctx {
 				  their endpoints on it) */
 	const struct ipc_faults *faults; /* server testing aids, never NULL */
 	void *pat_priv; /* the pattern's own state during one call */
+	struct ipc_hist *xhist; /* replay client: one sample per exchange */
 };
 
 struct ipc_pattern_ops {
@@ -148,6 +153,12 @@ struct ipc_pattern_ops {
 
 	/* The server's loop: answer until the client closes or stop is set. */
 	int (*server)(struct ipc_pctx *c);
+
+	/*
+	 * After the runner summarized @res: fill what is particular to this
+	 * pattern.  May be NULL.
+	 */
+	void (*summarize)(struct ipc_result *res);
 };
 
 extern const struct ipc_pattern_ops ipc_pattern_rr;
@@ -155,10 +166,20 @@ extern const struct ipc_pattern_ops ipc_pattern_stream;
 extern const struct ipc_pattern_ops ipc_pattern_bulk;
 extern const struct ipc_pattern_ops ipc_pattern_crr;
 extern const struct ipc_pattern_ops ipc_pattern_load;
+extern const struct ipc_pattern_ops ipc_pattern_replay;
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];
 const struct ipc_pattern_ops *ipc_pattern_find(const char *name);
+
+/*
+ * What the link @l alone costs one replay of @t, in ns: the line time of
+ * every write (cut in pieces of l->mtu) plus one delay each time the
+ * conversation turns around.  The time a replay over that link cannot
+ * beat; 0 without a link.
+ */
+uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
+			    const struct ipc_link *l);
 
 /*
  * Fill @buf with the payload pattern used by every pattern: byte i is a

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "engine.h"
+#include "framing.h"
+#include "link.h"
 #include "pattern.h"
 #include "stats.h"
 #include "transport.h"
@@ -31,6 +33,10 @@ struct ipc_case {
 	uint64_t flows;    /* load: concurrent flows (connections) */
 	unsigned threads;  /* load: client threads the flows are spread on */
 	uint64_t rate;     /* load: requests/s in total, 0: closed loop */
+	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
+	bool framing_noack;            /* gdb-rsp without '+' acks */
+	const struct ipc_link *link;   /* emulated link, NULL: none */
+	const struct ipc_trace *trace; /* replay: the conversation */
 };
 
 enum ipc_placement {
@@ -190,6 +196,9 @@ struct ipc_result {
 	struct ipc_run_stats summary; /* over all runs */
 	struct ipc_runs_stats metric; /* run-to-run spread of the metric */
 	struct ipc_diag diag;         /* stopping, noise, load and cost */
+	unsigned runs_begun;          /* runs started, failed ones too */
+	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
+	struct ipc_lat xlat;    /* replay: summary of xhist, ns */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */

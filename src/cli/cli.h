@@ -26,9 +26,13 @@ enum cli_cmd {
 	CMD_CRR = 1u << 5,
 	CMD_LOAD = 1u << 6,
 	CMD_COMPARE = 1u << 7,
+	CMD_REPLAY = 1u << 8,
 };
-#define CMD_MEASURE \
-	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD)
+#define CMD_MEASURE                                                   \
+	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | \
+	 CMD_REPLAY)
+
+#define CLI_LINKS_MAX 16 /* links in one --link list */
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -53,6 +57,17 @@ struct cli_config {
 	double cmp_threshold_pct; /* smaller changes are no difference */
 	double cmp_fail_pct;      /* --fail-if-slower PCT */
 	bool cmp_fail_set;        /* ... was given */
+
+	/* Links, framing and replay (opt_link.c). */
+	struct ipc_link links[CLI_LINKS_MAX]; /* --link, in order */
+	size_t nlinks;                        /* 0: no link */
+	const struct ipc_framing_ops *framing; /* --framing (rr) */
+	bool no_ack;                          /* --no-ack (gdb-rsp) */
+	struct u64_list max_packet;           /* --max-packet (replay) */
+	char **files;                         /* replay: the trace files */
+	size_t nfiles;
+	struct ipc_trace **traces; /* each file at each --max-packet */
+	size_t ntraces;
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -71,6 +86,7 @@ enum {
 	SET_MAXRUNS = 1u << 11,
 	SET_BUDGET = 1u << 12,
 	SET_CI = 1u << 13,
+	SET_TP = 1u << 14,
 };
 
 /*
@@ -112,6 +128,10 @@ int cli_compare_args(struct cli_config *c, int n, char **words);
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
+extern const struct cli_optgroup cli_opts_link;
+
+/* Free what the link, framing and replay options hold. */
+void cli_link_fini(struct cli_config *c);
 
 /* Scratch space for the parsers' one-sentence errors (units.h). */
 extern char cli_err[256];

@@ -41,6 +41,16 @@ int cli_list(void)
 	for (size_t i = 0; ipc_patterns[i]; i++)
 		printf("  %-15s %s\n", ipc_patterns[i]->name,
 		       ipc_patterns[i]->help);
+	printf("framings (rr --framing):\n");
+	for (size_t i = 0; ipc_framings[i]; i++)
+		printf("  %-15s %s\n", ipc_framings[i]->name,
+		       ipc_framings[i]->help);
+	printf("links (--link; docs/links.md has the sources):\n");
+	for (size_t i = 0; ipc_link_presets[i].name; i++)
+		printf("  %-15s %s%s%s\n", ipc_link_presets[i].name,
+		       ipc_link_presets[i].help,
+		       ipc_link_presets[i].spec[0] ? ": " : "",
+		       ipc_link_presets[i].spec);
 	printf("formats:\n");
 	for (size_t i = 0; ipc_reports[i]; i++)
 		printf("  %-15s %s\n", ipc_reports[i]->name,

@@ -48,7 +48,7 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 	char what[128];
 
 	(void)i;
-	if (res->diag.stop == IPC_STOP_INTERRUPTED && !res->nruns) {
+	if (res->diag.stop == IPC_STOP_INTERRUPTED && !res->runs_begun) {
 		struct ipc_skip s;
 
 		/* Never started: listed as not run, as before interleaving. */

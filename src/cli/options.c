@@ -15,7 +15,7 @@
 #include "cli.h"
 
 #define MEAS CMD_MEASURE
-#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD)
+#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY)
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 
 char cli_err[256];
@@ -28,6 +28,7 @@ static int bad(const char *opt, const char *hint)
 static int set_transport(struct cli_config *c, const char *a)
 {
 	c->transports = a;
+	c->set |= SET_TP;
 	return 0;
 }
 
@@ -265,15 +266,16 @@ static int set_quiet(struct cli_config *c, const char *a)
 
 static const struct cli_opt core_opts[] = {
 	{ "transport", 't', "LIST", MEAS,
-	  "transports, comma separated, or all [all]", set_transport },
+	  "transports, comma separated, or all [all; replay: tcp]",
+	  set_transport },
 	{ "engine", 'e', "LIST", MEAS,
 	  "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
 	  "load: epoll]", set_engine },
 	{ "iterations", 'n', "N", ONE,
 	  "measured iterations per run: round trips (rr), batches (stream), "
 	  "transfers (bulk), transactions (crr), requests over all flows "
-	  "(load) [rr 10000, crr 1000, load 10 per flow but 10000 at least, "
-	  "stream/bulk 10]",
+	  "(load), replays (replay) [rr 10000, crr 1000, load 10 per flow "
+	  "but 10000 at least, stream/bulk 10, replay 1]",
 	  set_iter },
 	{ "duration", 'd', "TIME", ONE,
 	  "measure each run for TIME instead of -n", set_dur },
@@ -283,7 +285,7 @@ static const struct cli_opt core_opts[] = {
 	  set_runs },
 	{ "warmup", 'w', "N", ONE,
 	  "iterations before each run, not recorded [rr 1000, crr 10, load 1 "
-	  "per flow, others 1]",
+	  "per flow, replay 0, others 1]",
 	  set_warm },
 	{ "req", 0, "SIZES", REQ, "request sizes [1]", set_req },
 	{ "resp", 0, "SIZES", REQ, "response sizes [1]", set_resp },
@@ -334,6 +336,7 @@ static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_testing,
 	&cli_opts_trust,
 	&cli_opts_compare,
+	&cli_opts_link,
 	NULL,
 };
 
@@ -368,11 +371,19 @@ static const struct {
 	  "connect, request, response, close: time per transaction" },
 	{ "load", CMD_LOAD, "-c FLOWS --threads T --rate R",
 	  "many flows, closed or open loop: rate, latency, fairness" },
+	{ "replay", CMD_REPLAY, "FILE...",
+	  "a recorded conversation played by both sides: wall time" },
 	{ "list", CMD_LIST, "",
 	  "transports, engines and formats available on this machine" },
 	{ "compare", CMD_COMPARE, "A.json B.json",
 	  "compare two JSON results: ratio, interval, verdict per case" },
 };
+
+/* A command's arguments that are not options ("FILE..." for replay). */
+static bool positional(const char *args)
+{
+	return args[0] && args[0] != '-';
+}
 
 static void help(FILE *f, enum cli_cmd cmd, const char *name)
 {
@@ -396,10 +407,11 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	} else {
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (cmds[i].cmd == cmd)
-				fprintf(f, "usage: ipcperf %s%s%s [OPTIONS]\n\n%s\n"
-					   "\noptions:\n",
-					name, cmd == CMD_COMPARE ? " " : "",
-					cmd == CMD_COMPARE ? cmds[i].args : "",
+				fprintf(f, "usage: ipcperf %s [OPTIONS]%s%s\n\n"
+					   "%s\n\noptions:\n",
+					name, positional(cmds[i].args) ? " " : "",
+					positional(cmds[i].args) ? cmds[i].args
+								 : "",
 					cmds[i].help);
 	}
 	for (size_t i = 0; i < nall; i++) {
@@ -445,6 +457,10 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		"        suffixes k, M, G (1024-based)\n"
 		"COUNTS  the same forms; suffixes k, M (1000-based)\n"
 		"TIME    5 (seconds), 5s, 500ms, 100us, 2m\n"
+		"LINK    localhost (none), lan-100m, wifi-g, wan, serial-9600, "
+		"serial-115200;\n        or delay=35ms,jitter=2ms,rate=10mbit,"
+		"baud=9600,loss=1%%,mtu=1448,\n        overhead=90 (a preset "
+		"then key=value items changes it)\n"
 		"\nA size of 0 is an empty datagram on udp, udp6, "
 		"unix-dgram and mq, and a\n1-byte token on byte streams, "
 		"unix-seqpacket and shm (rates count\npayload bytes only).\n"
@@ -561,8 +577,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error("commands: rr, stream, bulk, crr, "
-					   "load, list, compare (none: the "
-					   "quick suite); see ipcperf --help",
+					   "load, replay, list, compare (none: "
+					   "the quick suite); see ipcperf --help",
 					   "unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
@@ -623,6 +639,12 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return err;
 		optind = argc;
 	}
+	if (optind < argc && c->cmd == CMD_REPLAY) {
+		/* replay's files, wherever they stood among the options */
+		c->files = argv + optind;
+		c->nfiles = (size_t)(argc - optind);
+		optind = argc;
+	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "
 				   "--help",
@@ -640,4 +662,5 @@ void cli_config_fini(struct cli_config *c)
 	u64_list_free(&c->resp);
 	u64_list_free(&c->size);
 	u64_list_free(&c->count);
+	cli_link_fini(c);
 }

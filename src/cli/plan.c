@@ -114,16 +114,27 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 
 static int expand(const struct cli_config *cfg, const struct ipc_pattern_ops *pat,
 		  const struct ipc_transport_ops *tp,
-		  const struct ipc_engine_ops *eng, struct cli_plan *p)
+		  const struct ipc_engine_ops *eng, const struct ipc_link *link,
+		  struct cli_plan *p)
 {
-	struct ipc_case cs = { .pat = pat, .tp = tp, .eng = eng };
+	struct ipc_case cs = { .pat = pat, .tp = tp, .eng = eng,
+			       .link = link };
 	int err = 0;
 
 	cs.flows = cfg->flows;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
-	if (!strcmp(pat->name, "rr") || !strcmp(pat->name, "crr") ||
-	    !strcmp(pat->name, "load")) {
+	if (!strcmp(pat->name, "replay")) {
+		for (size_t i = 0; !err && i < cfg->ntraces; i++) {
+			cs.trace = cfg->traces[i];
+			err = try_case(p, &cs, &cfg->ro);
+		}
+	} else if (!strcmp(pat->name, "rr") || !strcmp(pat->name, "crr") ||
+		   !strcmp(pat->name, "load")) {
+		if (!strcmp(pat->name, "rr")) {
+			cs.framing = cfg->framing;
+			cs.framing_noack = cfg->no_ack;
+		}
 		for (size_t i = 0; !err && i < cfg->req.n; i++)
 			for (size_t k = 0; !err && k < cfg->resp.n; k++) {
 				cs.req_size = cfg->req.v[i];
@@ -143,6 +154,31 @@ static int expand(const struct cli_config *cfg, const struct ipc_pattern_ops *pa
 			cs.chunk_size = cfg->size.v[i];
 			err = try_case(p, &cs, &cfg->ro);
 		}
+	}
+	return err;
+}
+
+/* Each link of --link (or none), leaving out those @tp cannot carry. */
+static int expand_links(const struct cli_config *cfg,
+			const struct ipc_pattern_ops *pat,
+			const struct ipc_transport_ops *tp,
+			const struct ipc_engine_ops *eng, struct cli_plan *p)
+{
+	char what[128], why[192];
+	int err = 0;
+
+	if (!cfg->nlinks)
+		return expand(cfg, pat, tp, eng, NULL, p);
+	for (size_t i = 0; !err && i < cfg->nlinks; i++) {
+		const struct ipc_link *l = &cfg->links[i];
+
+		if (ipc_link_can_carry(l, tp, why, sizeof(why))) {
+			snprintf(what, sizeof(what), "link %s on %s", l->name,
+				 tp->name);
+			err = add_skip(p, what, why);
+			continue;
+		}
+		err = expand(cfg, pat, tp, eng, l, p);
 	}
 	return err;
 }
@@ -205,7 +241,8 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 						 eng->name, tp->name);
 					err = add_skip(p, what, why);
 				} else {
-					err = expand(cfg, pats[a], tp, eng, p);
+					err = expand_links(cfg, pats[a], tp,
+							   eng, p);
 				}
 				if (err)
 					goto oom;

@@ -17,6 +17,7 @@
  */
 #include "fault.h"
 #include "msg.h"
+#include "framed.h"
 
 #define RR_GIVE_UP_FIRST 10
 #define RR_GIVE_UP 100
@@ -25,12 +26,17 @@ static size_t rr_max_msg(const struct ipc_case *cs)
 {
 	size_t m = cs->req_size > cs->resp_size ? cs->req_size : cs->resp_size;
 
+	if (rr_is_framed(cs))
+		return rr_framed_max_msg(cs);
+
 	return m ? m : 1;
 }
 
 /* Room for the largest message plus slack to catch an over-long one. */
 static size_t rr_buf_bytes(const struct ipc_case *cs)
 {
+	if (rr_is_framed(cs))
+		return rr_framed_buf_bytes(cs);
 	return rr_max_msg(cs) + 64;
 }
 
@@ -194,6 +200,8 @@ static int rr_client(struct ipc_pctx *c)
 {
 	int err;
 
+	if (rr_is_framed(c->cs))
+		return rr_framed_client(c); /* chosen once, outside the loop */
 	if (c->tp_caps & IPC_TP_LOSSY) {
 		c->out.loss.counted = true;
 		err = msg_client_phases(c, rr_loop_lossy);
@@ -224,6 +232,8 @@ static int rr_server(struct ipc_pctx *c)
 	uint64_t seq = 0, i;
 	int err;
 
+	if (rr_is_framed(c->cs))
+		return rr_framed_server(c);
 	for (i = 0;; i++, seq++) {
 		err = msg_next(c, c->rbuf, req);
 		if (err > 0)

@@ -611,6 +611,58 @@ static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
 	return a;
 }
 
+/* The emulated link of a case: its name, and its figures when relayed. */
+static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
+{
+	const struct ipc_link *l = cs->link;
+	json_t *p;
+
+	put(d, o, "link", jstr(l ? l->name : "none"));
+	if (!l || !l->relay)
+		return;
+	p = obj_new(d);
+	if (!p)
+		return;
+	put_u64(d, p, "delay_ns", l->delay_ns);
+	put_u64(d, p, "jitter_ns", l->jitter_ns);
+	put_u64(d, p, "rate_bps", l->rate_bps);
+	put_u64(d, p, "bits_per_byte", l->bits_per_byte);
+	put_real(d, p, "loss", l->loss_ppm / 1e6);
+	put_u64(d, p, "mtu", l->mtu);
+	put_u64(d, p, "overhead", l->overhead);
+	put(d, o, "link_params", p);
+}
+
+/* What only rr (framing) and replay (the conversation) results carry. */
+static void put_pattern_extras(struct jdoc *d, json_t *o,
+			       const struct ipc_case *cs)
+{
+	const char *p = cs->pat ? cs->pat->name : "";
+	const struct ipc_trace *t = cs->trace;
+
+	if (!strcmp(p, "rr")) {
+		put(d, o, "framing",
+		    jstr(cs->framing ? cs->framing->name : "raw"));
+		if (cs->framing && cs->framing->acks)
+			put(d, o, "acks", json_boolean(!cs->framing_noack));
+	}
+	if (strcmp(p, "replay") || !t)
+		return;
+	put(d, o, "trace", jstr(t->path));
+	put(d, o, "trace_name", jstr(t->name));
+	put(d, o, "trace_format", json_string(t->gdb ? "gdb" : "native"));
+	if (t->max_packet)
+		put_u64(d, o, "max_packet", t->max_packet);
+	put_u64(d, o, "exchanges", t->exchanges);
+	put_u64(d, o, "writes", t->nunits);
+	put_u64(d, o, "bytes_c2s", t->bytes_c2s);
+	put_u64(d, o, "bytes_s2c", t->bytes_s2c);
+	if (t->think_ns)
+		put_u64(d, o, "think_ns", t->think_ns);
+	if (cs->link && cs->link->relay)
+		put_u64(d, o, "link_ns", ipc_replay_link_ns(t, cs->link));
+}
+
 static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 {
 	const struct ipc_run_stats *s = &res->summary;
@@ -635,6 +687,8 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 		put(d, o, "flows",
 		    flows_obj(d, &s->flows, res->cs.rate != 0));
 	put(d, o, "latency_ns", lat_obj(d, &s->lat));
+	if (res->xhist && res->xhist->total)
+		put(d, o, "exchange_latency_ns", lat_obj(d, &res->xlat));
 	if (res->nruns >= 2)
 		put_real(d, o, "cv", res->metric.cv);
 	if (res->metric.have_ci && res->nruns >= 2) {
@@ -666,6 +720,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		put(d, o, "error",
 		    jstr(res->error[0] ? res->error : "unknown error"));
 	put_sizes(d, o, cs);
+	put_link(d, o, cs);
+	put_pattern_extras(d, o, cs);
 	/* The options this case ran with (the suite's differ per pattern). */
 	put(d, o, "config", config_obj(d, &res->ro));
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipcperf/report.h"
+#include "table_replay.h"
 
 /* What the table keeps of one result; the caller frees the result. */
 struct trow {
@@ -26,6 +27,8 @@ struct trow {
 	char why[IPC_FLAG_COUNT][200]; /* each flag's reason, in words */
 	char unit[16];                 /* what CPU cost is per */
 	char metric_name[16];          /* "p50_ns", "bytes_per_s", ... */
+	struct ipc_lat xlat; /* replay: per exchange */
+	uint64_t xcount;     /* replay: exchanges timed */
 };
 
 struct tab {
@@ -84,6 +87,7 @@ enum col {
 	C_CYC,
 	C_INS,
 	C_FLAGS,
+	C_LINK,
 	NCOL
 };
 
@@ -138,6 +142,7 @@ static const struct {
 	[C_CYC] = {"cycles/msg", false},
 	[C_INS] = {"instr/msg", false},
 	[C_FLAGS] = {"flags", true},
+	[C_LINK] = {"link", true},
 };
 
 #define MAXCOLS 24
@@ -393,6 +398,8 @@ static bool zero_on_stream(const struct trow *t)
 
 	if (!t->cs.tp || !(t->cs.tp->caps & IPC_TP_STREAM))
 		return false;
+	if (t->cs.framing && t->cs.framing->encode)
+		return false; /* a framed size 0 is an empty frame */
 	if (!strcmp(p, "rr"))
 		zero = !t->cs.req_size || !t->cs.resp_size;
 	else if (!strcmp(p, "stream"))
@@ -565,6 +572,7 @@ static void fill_line(struct grid *g, struct line *l, const struct trow *t)
 
 	setf(g, &c[C_TRANSPORT], "%s", tp_name(t));
 	setf(g, &c[C_ENGINE], "%s", eng_name(t));
+	setf(g, &c[C_LINK], "%s", t->cs.link ? t->cs.link->name : "none");
 	cell_bytes(g, &c[C_REQ], (double)t->cs.req_size);
 	cell_bytes(g, &c[C_RESP], (double)t->cs.resp_size);
 	cell_bytes(g, &c[C_SIZE], (double)t->cs.msg_size);
@@ -747,6 +755,19 @@ static const char *one_engine(const struct trow *const *rows, size_t n)
 	return n ? eng_name(rows[0]) : NULL;
 }
 
+/* The link all rows share ("none" for none), or NULL when they differ. */
+static const char *one_link(const struct trow *const *rows, size_t n)
+{
+	const char *l0 = n && rows[0]->cs.link ? rows[0]->cs.link->name
+					       : "none";
+
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(rows[i]->cs.link ? rows[i]->cs.link->name : "none",
+			   l0))
+			return NULL;
+	return n ? l0 : NULL;
+}
+
 /* Do all rows share one batch count (stream) or one total (bulk)? */
 static bool same_count(const struct trow *const *rows, size_t n)
 {
@@ -817,6 +838,13 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 	}
 	if (eng && strcmp(eng, "blocking"))
 		fprintf(out, ", engine %s", eng);
+	if (one_link(rows, n) && strcmp(one_link(rows, n), "none"))
+		fprintf(out, ", link %s", one_link(rows, n));
+	if (n && rows[0]->cs.framing && rows[0]->cs.framing->encode)
+		fprintf(out, ", framing %s%s", rows[0]->cs.framing->name,
+			!rows[0]->cs.framing->acks ? ""
+			: rows[0]->cs.framing_noack ? " without acks"
+						    : " with acks");
 	fputc('\n', out);
 }
 
@@ -885,6 +913,31 @@ static void flag_notes(FILE *out, const struct trow *const *rows, size_t n,
 				ipc_flag_hint(k));
 }
 
+/* replay's section has a layout of its own (table_replay.c). */
+static int print_replay(FILE *out, const struct ipc_report_meta *meta,
+			const struct trow *const *rows, size_t n)
+{
+	struct replay_row *rr = calloc(n ? n : 1, sizeof(*rr));
+	int err;
+
+	if (!rr)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		rr[i].cs = &rows[i]->cs;
+		rr[i].status = rows[i]->status;
+		rr[i].error = rows[i]->error;
+		rr[i].nruns = rows[i]->nruns;
+		rr[i].run_iters = rows[i]->run_iters;
+		rr[i].sum = rows[i]->sum;
+		rr[i].metric = rows[i]->metric;
+		rr[i].xlat = rows[i]->xlat;
+		rr[i].xcount = rows[i]->xcount;
+	}
+	err = table_replay_print(out, meta, rr, n);
+	free(rr);
+	return err;
+}
+
 /* One pattern's section: heading, table, footnote. */
 static int print_section(FILE *out, const struct ipc_report_meta *meta,
 			 const char *pat, const struct trow *const *rows,
@@ -895,6 +948,9 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	unsigned flags = 0;
 	size_t i;
 	int err;
+
+	if (!strcmp(pat, "replay"))
+		return print_replay(out, meta, rows, n);
 
 	for (i = 0; i < n; i++) {
 		const struct ipc_runs_stats *m = &rows[i]->metric;
@@ -921,6 +977,8 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 	grid_col(&g, C_TRANSPORT);
 	if (!one_engine(rows, n))
 		grid_col(&g, C_ENGINE);
+	if (!one_link(rows, n))
+		grid_col(&g, C_LINK);
 	if (!strcmp(pat, "rr")) {
 		grid_col(&g, C_REQ);
 		grid_col(&g, C_RESP);
@@ -1477,6 +1535,8 @@ static int table_result(struct ipc_report *r, const struct ipc_result *res)
 	snprintf(row->unit, sizeof(row->unit), "%s", ipc_cost_unit(res));
 	snprintf(row->metric_name, sizeof(row->metric_name), "%s",
 		 ipc_metric_name(res));
+	row->xlat = res->xlat;
+	row->xcount = res->xhist ? res->xhist->total : 0;
 	return 0;
 }
 

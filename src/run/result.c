@@ -17,7 +17,10 @@ struct ipc_result *ipc_result_new(const struct ipc_case *cs)
 		return NULL;
 	res->cs = *cs;
 	res->hist = ipc_hist_new();
-	if (!res->hist) {
+	res->xhist = ipc_hist_new();
+	if (!res->hist || !res->xhist) {
+		ipc_hist_free(res->hist);
+		ipc_hist_free(res->xhist);
 		free(res);
 		return NULL;
 	}
@@ -29,6 +32,7 @@ void ipc_result_free(struct ipc_result *res)
 	if (!res)
 		return;
 	ipc_hist_free(res->hist);
+	ipc_hist_free(res->xhist);
 	free(res->runs);
 	free(res);
 }
@@ -43,6 +47,21 @@ static const char *size_word(uint64_t v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
+}
+
+/* The framing and the link, when they are not the plain ones. */
+static void describe_more(const struct ipc_case *cs, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+
+	if (cs->framing && cs->framing->encode && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " framing=%s%s",
+				      cs->framing->name,
+				      cs->framing->acks && cs->framing_noack
+					      ? ",no-ack"
+					      : "");
+	if (cs->link && n < len)
+		snprintf(buf + n, len - n, " link=%s", cs->link->name);
 }
 
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
@@ -86,5 +105,12 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, " total=%s size=%s",
 			 size_word(cs->total, a, sizeof(a)),
 			 size_word(cs->chunk_size, b, sizeof(b)));
+	else if (!strcmp(cs->pat->name, "replay") && cs->trace)
+		snprintf(buf + n, len - (size_t)n, " %s%s%s", cs->trace->name,
+			 cs->trace->max_packet ? " max-packet=" : "",
+			 cs->trace->max_packet
+				 ? size_word(cs->trace->max_packet, a, sizeof(a))
+				 : "");
+	describe_more(cs, buf, len);
 	return buf;
 }

@@ -34,6 +34,7 @@ struct case_bufs {
 	uint8_t *expect; /* the payload pattern, shared read-only */
 	uint8_t *c_send, *c_recv, *s_send, *s_recv;
 	struct ipc_hist *run_hist; /* the client's samples of one run */
+	struct ipc_hist *run_xhist; /* replay: its exchanges of one run */
 };
 
 struct peer {
@@ -78,6 +79,7 @@ static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
 		pc->sbuf = p->b->c_send;
 		pc->rbuf = p->b->c_recv;
 		pc->hist = p->b->run_hist;
+		pc->xhist = p->b->run_xhist;
 	} else {
 		pc->sbuf = p->b->s_send;
 		pc->rbuf = p->b->s_recv;
@@ -338,7 +340,8 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	struct ipc_sock_info sock;
 	struct ipc_tp_opts tpo = ro->tp;
 	struct peer p = { .cs = cs, .ro = ro, .b = b, .ctl = ctl };
-	struct ipc_chan ch;
+	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
+	struct ipc_chan ch, *cch = &ch; /* the channel the client opens */
 	struct ipc_pctx pc;
 	struct cost_meter cm;
 	struct ipc_side_cost client_cost;
@@ -395,7 +398,16 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			snprintf(err_buf, err_len, "%s", pc.out.what);
 		goto out_peer;
 	}
-	err = cs->tp->open(&ch, IPC_CLIENT, &ep);
+	if (cs->link && cs->link->relay) {
+		/* After the fork: the peer must inherit none of the relay. */
+		err = ipc_relay_start(&relay, cs->link, cs->tp, &tpo, &ch, &cch);
+		if (err) {
+			snprintf(err_buf, err_len, "start the link relay: %s",
+				 strerror(-err));
+			goto out_peer;
+		}
+	}
+	err = cs->tp->open(cch, IPC_CLIENT, &ep);
 	if (err) {
 		snprintf(err_buf, err_len, "open the client side: %s",
 			 strerror(-err));
@@ -429,6 +441,10 @@ out_peer:
 	peer_stop_wait(&p);
 	st->server = ctl->cost; /* the peer has ended: nothing writes it now */
 	peer_story(&p, f->story, sizeof(f->story));
+	if (ipc_relay_stop(relay) && err && !f->story[0])
+		snprintf(f->story, sizeof(f->story), "link relay: %s",
+			 ipc_relay_error(relay));
+	ipc_relay_free(relay);
 	if (!err && f->story[0]) {
 		/* The client finished but the peer did not end well. */
 		err = ctl->out.err ? ctl->out.err : -EPIPE;
@@ -465,6 +481,7 @@ static void bufs_free(struct case_bufs *b)
 	free(b->s_send);
 	free(b->s_recv);
 	ipc_hist_free(b->run_hist);
+	ipc_hist_free(b->run_xhist);
 }
 
 static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
@@ -477,8 +494,9 @@ static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
 	b->s_send = touch(b->len);
 	b->s_recv = touch(b->len);
 	b->run_hist = ipc_hist_new();
+	b->run_xhist = ipc_hist_new();
 	if (!b->expect || !b->c_send || !b->c_recv || !b->s_send ||
-	    !b->s_recv || !b->run_hist) {
+	    !b->s_recv || !b->run_hist || !b->run_xhist) {
 		bufs_free(b);
 		return -ENOMEM;
 	}
@@ -673,6 +691,7 @@ int ipc_case_once(struct ipc_case_state *st)
 				 "before run %u of %u", r + 1, st->ro.runs);
 		return st->err;
 	}
+	res->runs_begun++;
 	load_snap(&a);
 	err = run_once(st->cs, &st->ro, &st->b, st->ctl, &run, &st->f);
 	load_snap(&b);
@@ -680,14 +699,32 @@ int ipc_case_once(struct ipc_case_state *st)
 	loss_add(&st->loss, &run.loss);
 	if (run.iterations) {
 		ipc_hist_merge(res->hist, st->b.run_hist);
+		if (res->xhist)
+			ipc_hist_merge(res->xhist, st->b.run_xhist);
 		if (result_add_run(res, &run) && !err)
 			err = -ENOMEM;
+	} else if (!err) {
+		/*
+		 * A run that ended well but measured nothing (every datagram
+		 * of a short run lost) has no number to give: a failure.
+		 */
+		err = -ENODATA;
+		if (run.loss.counted && run.loss.sent)
+			snprintf(st->f.what, sizeof(st->f.what),
+				 "no iteration completed: all %llu datagrams "
+				 "lost",
+				 (unsigned long long)run.loss.sent);
+		else
+			snprintf(st->f.what, sizeof(st->f.what),
+				 "no iteration completed");
 	}
-	if (err) {
+	if (err == -ENODATA)
+		snprintf(st->where, sizeof(st->where), "in run %u", r + 1);
+	else if (err)
 		where_failed(&st->ro, &run, st->f.warm_done, r, st->where,
 			     sizeof(st->where));
+	if (err)
 		st->err = err;
-	}
 	return err;
 }
 
@@ -721,6 +758,10 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	ipc_result_diagnose(res, stop, ipc_loadavg_1m());
 	res->summary.loss = st->loss;
 	flows_summarize(res, &res->summary.flows);
+	if (res->xhist)
+		ipc_hist_summary(res->xhist, &res->xlat);
+	if (st->cs->pat->summarize)
+		st->cs->pat->summarize(res);
 	if (st->err) {
 		res->status = res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s %s%s%s",

@@ -296,6 +296,8 @@ static int plan_run(void *arg, size_t i, double *value, uint64_t *wall_ns)
 	err = ipc_case_once(p->st[i]);
 	if (err)
 		return err;
+	if (!res->nruns)
+		return -ENODATA; /* ipc_case_once fails such a run; be sure */
 	if (p->interleaved)
 		ipc_case_trim(p->st[i]);
 	*value = ipc_run_metric(res, res->nruns - 1);

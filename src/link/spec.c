@@ -1,0 +1,327 @@
+/*
+ * Link specifications: the presets, the --link list syntax, which
+ * transports a link can run over, and the line time of a number of bytes.
+ * The figures behind each preset and their sources are in docs/links.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ipcperf/link.h"
+
+/*
+ * Pieces of a byte stream: 1448 bytes is what one TCP segment carries on
+ * Ethernet (1500-byte MTU less 20 bytes of IP and 32 of TCP with
+ * timestamps).
+ */
+#define LINK_MTU_DEFAULT 1448
+
+const struct ipc_link_preset ipc_link_presets[] = {
+	{"none", "", "no relay: the transport as it is"},
+	{"localhost", "", "the same as none (the seed's \"local\" column)"},
+	{"lan-100m", "rate=100mbit,overhead=90,delay=50us",
+	 "switched Fast Ethernet: 100 Mbit/s, 90 B of headers per segment"},
+	{"wifi-g", "rate=54mbit,overhead=1130,delay=700us,jitter=300us",
+	 "802.11g: 54 Mbit/s, ~1.1 kB of airtime overhead per frame"},
+	{"wan", "rate=10mbit,overhead=90,delay=35ms,jitter=1ms",
+	 "a cross-country tunnel: 70 ms round trip, 10 Mbit/s"},
+	{"serial-9600", "baud=9600", "serial line, 9600 baud, 8N1"},
+	{"serial-115200", "baud=115200", "serial line, 115200 baud, 8N1"},
+	{NULL, NULL, NULL},
+};
+
+static void link_reset(struct ipc_link *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->bits_per_byte = 8;
+	l->mtu = LINK_MTU_DEFAULT;
+}
+
+/* "35ms", "2.5ms", "100us", "0", "1s": 0 or -EINVAL. */
+static int parse_time(const char *v, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double mult;
+	} units[] = {
+		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9},
+	};
+	char *end;
+	double x;
+
+	if (!*v || *v == '-' || *v == '+')
+		return -EINVAL;
+	x = strtod(v, &end);
+	if (end == v || !isfinite(x))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		x *= units[i].mult;
+		if (x > 60e9)
+			return -ERANGE;
+		*ns = (uint64_t)llround(x);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* "100mbit", "9600", "64kbit", "1gbit" (1000-based, bits/s). */
+static int parse_rate(const char *v, uint64_t *bps)
+{
+	static const struct {
+		const char *unit;
+		double mult;
+	} units[] = {
+		{"", 1},       {"bit", 1},    {"kbit", 1e3},
+		{"mbit", 1e6}, {"gbit", 1e9},
+	};
+	char *end;
+	double x;
+
+	if (!*v || *v == '-' || *v == '+')
+		return -EINVAL;
+	x = strtod(v, &end);
+	if (end == v || !isfinite(x))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		x *= units[i].mult;
+		if (x > 1e12 || (x > 0 && x < 1))
+			return -ERANGE;
+		*bps = (uint64_t)llround(x);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse_uint(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!*v || *v == '-' || *v == '+')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (x < lo || x > hi)
+		return -ERANGE;
+	*out = x;
+	return 0;
+}
+
+/* "1%", "0.5%": parts per million. */
+static int parse_loss(const char *v, uint32_t *ppm)
+{
+	char *end;
+	double x;
+
+	if (!*v || *v == '-' || *v == '+')
+		return -EINVAL;
+	x = strtod(v, &end);
+	if (end == v || strcmp(end, "%") || !isfinite(x))
+		return -EINVAL;
+	if (x < 0 || x > 100)
+		return -ERANGE;
+	*ppm = (uint32_t)llround(x * 1e4);
+	return 0;
+}
+
+/* Apply one key=value item to @l.  0 or -EINVAL with @err filled. */
+static int apply(struct ipc_link *l, const char *item, char *err,
+		 size_t err_len)
+{
+	const char *eq = strchr(item, '=');
+	const char *v = eq + 1;
+	size_t klen = (size_t)(eq - item);
+	uint64_t x;
+	int rc;
+
+#define KEY(k) (klen == strlen(k) && !strncmp(item, k, klen))
+	if (KEY("delay")) {
+		rc = parse_time(v, &l->delay_ns);
+	} else if (KEY("jitter")) {
+		rc = parse_time(v, &l->jitter_ns);
+	} else if (KEY("rate")) {
+		rc = parse_rate(v, &l->rate_bps);
+		l->bits_per_byte = 8;
+	} else if (KEY("baud")) {
+		rc = parse_uint(v, 50, 100000000, &x);
+		if (!rc) {
+			l->rate_bps = x;
+			l->bits_per_byte = 10;
+		}
+	} else if (KEY("loss")) {
+		rc = parse_loss(v, &l->loss_ppm);
+	} else if (KEY("mtu")) {
+		rc = parse_uint(v, 1, 1u << 20, &x);
+		if (!rc)
+			l->mtu = (uint32_t)x;
+	} else if (KEY("overhead")) {
+		rc = parse_uint(v, 0, 65536, &x);
+		if (!rc)
+			l->overhead = (uint32_t)x;
+	} else {
+		snprintf(err, err_len,
+			 "unknown link parameter '%.*s' (parameters: delay, "
+			 "jitter, rate, baud, loss, mtu, overhead)",
+			 (int)klen, item);
+		return -EINVAL;
+	}
+#undef KEY
+	if (rc == -ERANGE) {
+		snprintf(err, err_len, "'%s' is out of range", item);
+		return -EINVAL;
+	}
+	if (rc) {
+		snprintf(err, err_len,
+			 "bad value in '%s' (times: 35ms, 100us; rates: "
+			 "100mbit, 64kbit; baud: 9600; loss: 1%%; mtu, "
+			 "overhead: bytes)",
+			 item);
+		return -EINVAL;
+	}
+	l->relay = true;
+	return 0;
+}
+
+static const struct ipc_link_preset *preset_find(const char *name)
+{
+	for (size_t i = 0; ipc_link_presets[i].name; i++)
+		if (!strcmp(ipc_link_presets[i].name, name))
+			return &ipc_link_presets[i];
+	return NULL;
+}
+
+/* A preset's link, from its own spec (which is known to parse). */
+static void preset_link(const struct ipc_link_preset *p, struct ipc_link *l)
+{
+	char buf[128], *tok, *save = NULL, err[8];
+
+	link_reset(l);
+	snprintf(l->name, sizeof(l->name), "%s", p->name);
+	snprintf(buf, sizeof(buf), "%s", p->spec);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		apply(l, tok, err, sizeof(err));
+}
+
+/* Add @item to the link's name: "wan+loss=1%" or "delay=1ms,jitter=1ms". */
+static void name_add(struct ipc_link *l, const char *item, bool first)
+{
+	size_t n = strlen(l->name);
+
+	if (n + 1 >= sizeof(l->name))
+		return;
+	snprintf(l->name + n, sizeof(l->name) - n, "%s%s",
+		 n == 0	 ? ""
+		 : first ? "+"
+			 : ",",
+		 item);
+}
+
+int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
+		   size_t *n, char *err, size_t err_len)
+{
+	char buf[512], *tok, *save = NULL;
+	struct ipc_link *cur = NULL;
+	bool first = false;
+	size_t start = *n;
+
+	if (!*list) {
+		snprintf(err, err_len, "empty link list");
+		return -EINVAL;
+	}
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, err_len, "link list too long");
+		return -EINVAL;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct ipc_link_preset *p;
+
+		if (strchr(tok, '=')) {
+			if (!cur) {
+				if (*n >= max)
+					goto too_many;
+				cur = &out[(*n)++];
+				link_reset(cur);
+				first = false;
+			} else if (!cur->relay) {
+				/* "none,delay=1ms" names itself after the
+				   parameters alone. */
+				cur->name[0] = '\0';
+			}
+			if (apply(cur, tok, err, err_len))
+				goto fail;
+			name_add(cur, tok, first);
+			first = false;
+			continue;
+		}
+		p = preset_find(tok);
+		if (!p) {
+			snprintf(err, err_len, "unknown link '%s'", tok);
+			goto fail;
+		}
+		if (*n >= max)
+			goto too_many;
+		cur = &out[(*n)++];
+		preset_link(p, cur);
+		first = true;
+	}
+	if (*n == start) {
+		snprintf(err, err_len, "empty link list '%s'", list);
+		return -EINVAL;
+	}
+	return 0;
+too_many:
+	snprintf(err, err_len, "more than %zu links", max);
+fail:
+	*n = start;
+	return -EINVAL;
+}
+
+int ipc_link_can_carry(const struct ipc_link *l,
+		       const struct ipc_transport_ops *tp, char *why,
+		       size_t why_len)
+{
+	if (!l || !l->relay)
+		return 0;
+	if (!(tp->caps & IPC_TP_FD)) {
+		snprintf(why, why_len,
+			 "the link relay waits with poll and %s has no "
+			 "descriptors",
+			 tp->name);
+		return -EINVAL;
+	}
+	if (l->loss_ppm && !(tp->caps & IPC_TP_LOSSY)) {
+		snprintf(why, why_len, "loss= drops datagrams and %s %s",
+			 tp->name,
+			 tp->caps & IPC_TP_STREAM
+				 ? "is a byte stream (a lost segment is sent "
+				   "again, which delay= models)"
+				 : "is not a lossy transport (nothing would "
+				   "notice the loss)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint64_t ipc_link_wire_ns(const struct ipc_link *l, uint64_t bytes,
+			  uint64_t pieces)
+{
+	long double bits;
+
+	if (!l || !l->rate_bps)
+		return 0;
+	bits = ((long double)bytes + (long double)pieces * l->overhead) *
+	       l->bits_per_byte;
+	return (uint64_t)llroundl(bits * 1e9L / (long double)l->rate_bps);
+}

@@ -1,0 +1,317 @@
+/*
+ * replay: a recorded conversation played by both sides.  The client sends
+ * what the client wrote and waits for exactly the bytes the server wrote
+ * back; the server does the mirror image.  Every write in the trace is one
+ * write here (an ack and the packet after it go out separately, as a stub
+ * sends them), and nothing is sent before the other side's bytes that
+ * came first in the recording have arrived.
+ *
+ *   trace:   > +  > $qTStatus#49  |  < +  < $T0;tnotrun:0#..  |  > + ...
+ *            └── client group ──┘    └──── server group ────┘
+ *            └─────────────── one exchange ─────────────────┘
+ *
+ * One iteration is one whole replay, timed from the client's first write
+ * to the last byte it reads: that is the sample (and the wall time the
+ * seed report measured).  Each exchange is timed as well, from its first
+ * client write to the last byte of the answer, into a second histogram.
+ * Received bytes are compared with the trace as they arrive (one memcmp
+ * per read, small next to a system call).  Recorded think time (native
+ * traces with timestamps) is waited out by the writing side.
+ */
+#include <time.h>
+
+#include "msg.h"
+
+static size_t rp_max_msg(const struct ipc_case *cs)
+{
+	return cs->trace && cs->trace->max_unit ? cs->trace->max_unit : 1;
+}
+
+/* Reads of a byte stream take up to 64 KiB; a datagram needs its size. */
+static size_t rp_buf_bytes(const struct ipc_case *cs)
+{
+	size_t m = rp_max_msg(cs);
+
+	return (m > 65536 ? m : 65536) + 64;
+}
+
+/* Wait @ns of recorded think time, or until asked to stop. */
+static int think(struct ipc_pctx *c, uint64_t ns)
+{
+	uint64_t until = ipc_now_ns() + ns;
+	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
+			      .tv_nsec = (long)(until % 1000000000u)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		if (*c->io.stop)
+			return -ECANCELED;
+	return 0;
+}
+
+/* The end of the group of writes that starts at unit @i. */
+static size_t group_end(const struct ipc_trace *t, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < t->nunits && t->units[j].dir == t->units[i].dir)
+		j++;
+	return j;
+}
+
+/* Send the writes [i, j) of the trace.  0 or -errno (c->out set). */
+static int send_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
+		      size_t j, uint64_t *first_ns, uint64_t *bytes)
+{
+	int err;
+
+	for (size_t k = i; k < j; k++) {
+		const struct ipc_trace_unit *u = &t->units[k];
+
+		if (u->think_ns) {
+			err = think(c, u->think_ns);
+			if (err)
+				return msg_fail(c, err, "think time");
+		}
+		if (k == i && first_ns)
+			*first_ns = ipc_now_ns();
+		err = msg_send(c, t->bytes + u->off, u->len);
+		if (err)
+			return err;
+		*bytes += u->len;
+	}
+	return 0;
+}
+
+/* The received bytes differ from the trace: say where. */
+static int diverged(struct ipc_pctx *c, const struct ipc_trace *t,
+		    const struct ipc_trace_unit *u, const uint8_t *got,
+		    size_t n, size_t at)
+{
+	const uint8_t *want = t->bytes + u->off;
+	size_t k = 0;
+
+	while (k < n && got[k] == want[k])
+		k++;
+	snprintf(c->out.what, sizeof(c->out.what),
+		 "replay diverged: byte %zu of the %zu-byte write from %s:%u "
+		 "is 0x%02x, the trace has 0x%02x",
+		 at + k, u->len, t->path, u->line, k < n ? got[k] : 0,
+		 k < n ? want[k] : 0);
+	c->out.err = -EBADMSG;
+	return -EBADMSG;
+}
+
+/*
+ * Receive the writes [i, j) of the trace.  A byte stream reads the group
+ * in whatever pieces arrive; a datagram transport reads one message per
+ * write.  0, MSG_EOF, or -errno.
+ */
+static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
+		      size_t j, uint64_t *bytes)
+{
+	const struct ipc_engine_ops *eng = c->io.eng;
+	size_t k = i, at = 0; /* unit k, byte at of it */
+	ssize_t n;
+
+	while (k < j) {
+		const struct ipc_trace_unit *u = &t->units[k];
+		size_t want = u->len - at;
+
+		if (c->tp_caps & IPC_TP_STREAM) {
+			/* Up to the end of the group: no more can come. */
+			size_t left = t->units[j - 1].off +
+				      t->units[j - 1].len - (u->off + at);
+
+			n = eng->recv(&c->io, c->rbuf,
+				      left < c->buf_bytes ? left
+							  : c->buf_bytes);
+		} else {
+			n = eng->recv(&c->io, c->rbuf, c->buf_bytes);
+			if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
+				return MSG_EOF;
+			if (n >= 0 && (size_t)n != u->len) {
+				snprintf(c->out.what, sizeof(c->out.what),
+					 "replay diverged: a %zd-byte datagram "
+					 "where the %zu-byte write from %s:%u "
+					 "was due",
+					 n, u->len, t->path, u->line);
+				c->out.err = -EBADMSG;
+				return -EBADMSG;
+			}
+		}
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return MSG_EOF;
+		*bytes += (uint64_t)n;
+		/* Check what came against the writes it covers. */
+		for (size_t off = 0; off < (size_t)n;) {
+			size_t m =
+				(size_t)n - off < want ? (size_t)n - off : want;
+
+			if (c->verify &&
+			    memcmp(c->rbuf + off, t->bytes + u->off + at, m))
+				return diverged(c, t, u, c->rbuf + off, m, at);
+			off += m;
+			at += m;
+			want -= m;
+			if (!want && ++k < j) {
+				u = &t->units[k];
+				at = 0;
+				want = u->len;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * One whole replay by the client: its wall time into *wall_ns, one sample
+ * per exchange into c->xhist.  0 or -errno (c->out set).
+ */
+static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
+{
+	const struct ipc_trace *t = c->cs->trace;
+	uint64_t start = ipc_now_ns(), first = start;
+	bool asked = false;
+	int err;
+
+	for (size_t i = 0, j; i < t->nunits; i = j) {
+		j = group_end(t, i);
+		if (t->units[i].dir == IPC_C2S) {
+			err = send_group(c, t, i, j, &first, bytes);
+			if (err)
+				return msg_fail(c, err, "send");
+			asked = true;
+			continue;
+		}
+		err = recv_group(c, t, i, j, bytes);
+		if (err)
+			return msg_fail(c, err, "receive");
+		if (asked)
+			ipc_hist_record(c->xhist, ipc_now_ns() - first);
+		asked = false;
+	}
+	*wall_ns = ipc_now_ns() - start;
+	return 0;
+}
+
+/* One phase: up to @n replays, or until one ends past @deadline. */
+static int rp_phase(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+		    uint64_t *done, uint64_t *elapsed_ns, uint64_t *bytes)
+{
+	uint64_t i, wall = 0;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		err = rp_once(c, &wall, bytes);
+		if (err)
+			break;
+		ipc_hist_record(c->hist, wall);
+		*elapsed_ns += wall;
+		if (msg_sample_end(c, ipc_now_ns(), deadline, &err)) {
+			i++;
+			break;
+		}
+	}
+	*done += i;
+	return err;
+}
+
+static int rp_client(struct ipc_pctx *c)
+{
+	uint64_t warm_ns = 0, warm_bytes = 0, start;
+	int err;
+
+	ipc_hist_reset(c->xhist);
+	err = rp_phase(c, c->warmup, UINT64_MAX, &c->out.warmup_done, &warm_ns,
+		       &warm_bytes);
+	ipc_hist_reset(c->hist);
+	ipc_hist_reset(c->xhist);
+	if (!err) {
+		start = ipc_now_ns();
+		err = rp_phase(c, c->iterations,
+			       c->duration_ns ? start + c->duration_ns
+					      : UINT64_MAX,
+			       &c->out.done, &c->out.elapsed_ns, &c->out.bytes);
+	}
+	c->out.messages = c->out.done * c->cs->trace->exchanges;
+	return err;
+}
+
+/* The end of the conversation (end of stream, asked to stop), or not. */
+static bool rp_over(int err)
+{
+	return err == MSG_EOF || err == -ECANCELED;
+}
+
+static int rp_server(struct ipc_pctx *c)
+{
+	const struct ipc_trace *t = c->cs->trace;
+	uint64_t bytes = 0;
+	int err;
+
+	for (;;) {
+		for (size_t i = 0, j; i < t->nunits; i = j) {
+			j = group_end(t, i);
+			if (t->units[i].dir == IPC_C2S) {
+				do
+					err = recv_group(c, t, i, j, &bytes);
+				while (err == -ETIMEDOUT && i == 0 && !bytes);
+				/* The client decides when it is over. */
+				if (rp_over(err))
+					return 0;
+				if (err)
+					return c->out.err ? c->out.err
+							  : msg_fail(c, err,
+								     "receive");
+			} else {
+				err = send_group(c, t, i, j, NULL, &bytes);
+				if (rp_over(err) || err == -EPIPE ||
+				    err == -ECONNRESET)
+					return 0;
+				if (err)
+					return msg_fail(c, err, "send");
+			}
+		}
+		c->out.done++;
+		bytes = 0;
+	}
+}
+
+uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
+{
+	uint64_t turns = 0, pieces = 0, mtu;
+
+	if (!t || !l || !l->relay)
+		return 0;
+	mtu = l->mtu ? l->mtu : 1448;
+	for (size_t i = 0; i < t->nunits; i++) {
+		const struct ipc_trace_unit *u = &t->units[i];
+
+		pieces += (u->len + mtu - 1) / mtu;
+		if (i + 1 == t->nunits || t->units[i + 1].dir != u->dir)
+			turns++; /* the turn: all of it must arrive first */
+	}
+	return ipc_link_wire_ns(l, t->nbytes, pieces) + turns * l->delay_ns;
+}
+
+/* A replay's wall time: the median replay, as the seed report took it. */
+static void rp_summarize(struct ipc_result *res)
+{
+	if (res->nruns || res->summary.iterations)
+		res->summary.elapsed_ns = res->summary.lat.p50;
+}
+
+const struct ipc_pattern_ops ipc_pattern_replay = {
+	.name = "replay",
+	.help = "a recorded conversation played by both sides: wall time, "
+		"per-exchange latency",
+	.metric = IPC_METRIC_P50,
+	.buf_bytes = rp_buf_bytes,
+	.max_msg = rp_max_msg,
+	.client = rp_client,
+	.server = rp_server,
+	.summarize = rp_summarize,
+};
