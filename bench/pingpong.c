@@ -47,7 +47,7 @@ static void die(const char *what)
 static void make_pair(const char *kind, int c[2], int s[2])
 {
 	int one = 1, ls;
-	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct sockaddr_in a = {.sin_family = AF_INET};
 	socklen_t alen = sizeof(a);
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -75,7 +75,7 @@ static void make_pair(const char *kind, int c[2], int s[2])
 		if (c[0] < 0 || c[1] < 0 || s[0] < 0 || s[1] < 0)
 			die("open fifo");
 	} else if (!strcmp(kind, "unix")) {
-		struct sockaddr_un u = { .sun_family = AF_UNIX };
+		struct sockaddr_un u = {.sun_family = AF_UNIX};
 
 		snprintf(u.sun_path, sizeof(u.sun_path), "/tmp/pingpong.%d",
 			 (int)getpid());
@@ -92,8 +92,8 @@ static void make_pair(const char *kind, int c[2], int s[2])
 		unlink(u.sun_path);
 	} else if (!strcmp(kind, "tcp")) {
 		ls = socket(AF_INET, SOCK_STREAM, 0);
-		if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) || listen(ls, 1) ||
-		    getsockname(ls, (void *)&a, &alen))
+		if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) ||
+		    listen(ls, 1) || getsockname(ls, (void *)&a, &alen))
 			die("tcp listen");
 		c[0] = c[1] = socket(AF_INET, SOCK_STREAM, 0);
 		if (connect(c[0], (void *)&a, sizeof(a)))

@@ -59,7 +59,7 @@ struct ipc_io {
 	struct ipc_ep *ep;
 	const volatile sig_atomic_t *stop; /* nonzero: give up at next wait */
 	uint64_t timeout_ns; /* longest wait for a receive, 0: forever */
-	void *priv;          /* engine-private state */
+	void *priv;	     /* engine-private state */
 };
 
 /*
@@ -74,7 +74,7 @@ struct ipc_io {
 struct ipc_engine_ops {
 	const char *name; /* as given to -e */
 	const char *help; /* one line for `ipcperf list` */
-	unsigned caps;    /* IPC_ENG_* bits */
+	unsigned caps;	  /* IPC_ENG_* bits */
 
 	/* 0 if usable on this machine, else -errno and a reason.  May be NULL. */
 	int (*probe)(char *why, size_t why_len);

@@ -20,7 +20,8 @@ struct ipc_case;
 struct ipc_runopts;
 
 /* Bits of struct ipc_pattern_ops.flags. */
-#define IPC_PAT_OWN_EP (1u << 0) /* opens and closes its endpoints itself,
+#define IPC_PAT_OWN_EP                                                         \
+	(1u << 0) /* opens and closes its endpoints itself,
 				    through ipc_pctx.ch (crr, load) */
 
 /*
@@ -36,7 +37,7 @@ struct ipc_runopts;
  *         received; reordered = messages that arrived after a later one.
  */
 struct ipc_loss {
-	bool counted;       /* the pattern kept these counts */
+	bool counted;	    /* the pattern kept these counts */
 	bool reorder_known; /* messages carry enough sequence bytes to see
 			       reordering (stream, 1 byte or more) */
 	uint64_t sent;
@@ -51,10 +52,10 @@ struct ipc_loss {
  * second over the run, summarized.
  */
 struct ipc_flows {
-	uint64_t flows;     /* flows in the run, 0: not a many-flow pattern */
-	double rate_min;    /* the slowest flow, replies/s */
-	double rate_median; /* the median flow */
-	double rate_max;    /* the fastest flow */
+	uint64_t flows;	     /* flows in the run, 0: not a many-flow pattern */
+	double rate_min;     /* the slowest flow, replies/s */
+	double rate_median;  /* the median flow */
+	double rate_max;     /* the fastest flow */
 	uint64_t lag_max_ns; /* open loop: latest a send left after its
 				intended time (the generator's own lag) */
 };
@@ -77,7 +78,7 @@ struct ipc_trace;
 
 /* Which per-run number a pattern's results are judged by. */
 enum ipc_metric {
-	IPC_METRIC_P50 = 0,        /* median latency, lower is better */
+	IPC_METRIC_P50 = 0,	   /* median latency, lower is better */
 	IPC_METRIC_THROUGHPUT = 1, /* bytes per second, higher is better */
 };
 
@@ -86,14 +87,14 @@ enum ipc_metric {
  * the client's into a run record.
  */
 struct ipc_pout {
-	uint64_t warmup_done; /* warm-up iterations completed */
-	uint64_t done;       /* measured iterations completed */
-	uint64_t elapsed_ns; /* time those iterations took */
-	uint64_t messages;   /* measured messages moved */
-	uint64_t bytes;      /* measured payload bytes moved */
-	int err;             /* 0, or -errno of the failure */
-	char what[160];      /* what failed, in words ("" when err == 0) */
-	struct ipc_loss loss;   /* lossy transports */
+	uint64_t warmup_done;	/* warm-up iterations completed */
+	uint64_t done;		/* measured iterations completed */
+	uint64_t elapsed_ns;	/* time those iterations took */
+	uint64_t messages;	/* measured messages moved */
+	uint64_t bytes;		/* measured payload bytes moved */
+	int err;		/* 0, or -errno of the failure */
+	char what[160];		/* what failed, in words ("" when err == 0) */
+	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
 };
 
@@ -103,24 +104,24 @@ struct ipc_pout {
  * so the loops allocate nothing.
  */
 struct ipc_pctx {
-	struct ipc_io io;          /* this side's engine and endpoint */
+	struct ipc_io io;	   /* this side's engine and endpoint */
 	const struct ipc_case *cs; /* sizes and counts */
 	enum ipc_side side;
 	unsigned tp_caps;      /* the transport's IPC_TP_* bits */
 	uint64_t warmup;       /* iterations run first and not recorded */
 	uint64_t iterations;   /* measured iterations (UINT64_MAX: by time) */
 	uint64_t duration_ns;  /* measure this long instead, 0: by count */
-	bool verify;           /* check every received payload */
-	uint8_t *sbuf;         /* send buffer, buf_bytes long */
-	uint8_t *rbuf;         /* receive buffer, buf_bytes long */
+	bool verify;	       /* check every received payload */
+	uint8_t *sbuf;	       /* send buffer, buf_bytes long */
+	uint8_t *rbuf;	       /* receive buffer, buf_bytes long */
 	const uint8_t *expect; /* the payload pattern, buf_bytes long */
 	size_t buf_bytes;
 	struct ipc_hist *hist; /* client: one sample per iteration */
 	struct ipc_pout out;
-	struct ipc_chan *ch;   /* the channel (IPC_PAT_OWN_EP patterns open
+	struct ipc_chan *ch; /* the channel (IPC_PAT_OWN_EP patterns open
 				  their endpoints on it) */
 	const struct ipc_faults *faults; /* server testing aids, never NULL */
-	void *pat_priv; /* the pattern's own state during one call */
+	void *pat_priv;		/* the pattern's own state during one call */
 	struct ipc_hist *xhist; /* replay client: one sample per exchange */
 };
 

@@ -16,19 +16,19 @@
 
 /* What the whole report is about; set before begin. */
 struct ipc_report_meta {
-	const char *version;  /* ipcperf version (git describe) */
-	const char *command;  /* "rr", "stream", "bulk", "suite" */
-	int argc;             /* the command line as given */
+	const char *version; /* ipcperf version (git describe) */
+	const char *command; /* "rr", "stream", "bulk", "suite" */
+	int argc;	     /* the command line as given */
 	char *const *argv;
 	const struct ipc_host *host;
 	const struct ipc_runopts *ro; /* effective options of every case */
-	const char *build;    /* how ipcperf was built: compiler flags */
+	const char *build; /* how ipcperf was built: compiler flags */
 };
 
 /* A case the plan left out, and why (one sentence). */
 struct ipc_skip {
 	char what[128]; /* "stream udp size=64K" or "transport tcp6" */
-	char why[192];  /* "larger than the largest UDP datagram (65507 B)" */
+	char why[192];	/* "larger than the largest UDP datagram (65507 B)" */
 };
 
 struct ipc_report;
@@ -55,10 +55,10 @@ struct ipc_report_ops {
 
 struct ipc_report {
 	const struct ipc_report_ops *ops;
-	FILE *out;                          /* where the report goes */
-	bool tty;                           /* out is a terminal */
+	FILE *out; /* where the report goes */
+	bool tty;  /* out is a terminal */
 	const struct ipc_report_meta *meta;
-	void *priv;                         /* formatter state */
+	void *priv; /* formatter state */
 };
 
 extern const struct ipc_report_ops *const ipc_reports[];

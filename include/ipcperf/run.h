@@ -27,16 +27,16 @@ struct ipc_case {
 	size_t req_size;   /* rr: request bytes */
 	size_t resp_size;  /* rr: response bytes */
 	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;    /* stream: messages per batch */
-	uint64_t total;    /* bulk: bytes per transfer */
+	uint64_t count;	   /* stream: messages per batch */
+	uint64_t total;	   /* bulk: bytes per transfer */
 	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;    /* load: concurrent flows (connections) */
+	uint64_t flows;	   /* load: concurrent flows (connections) */
 	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;     /* load: requests/s in total, 0: closed loop */
+	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
 	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
-	bool framing_noack;            /* gdb-rsp without '+' acks */
-	const struct ipc_link *link;   /* emulated link, NULL: none */
-	const struct ipc_trace *trace; /* replay: the conversation */
+	bool framing_noack;		       /* gdb-rsp without '+' acks */
+	const struct ipc_link *link;	       /* emulated link, NULL: none */
+	const struct ipc_trace *trace;	       /* replay: the conversation */
 };
 
 enum ipc_placement {
@@ -49,24 +49,24 @@ struct ipc_runopts {
 	uint64_t iterations;  /* measured iterations per run */
 	uint64_t duration_ns; /* or measure each run this long (0: by count) */
 	uint64_t warmup;      /* iterations discarded before each run */
-	unsigned runs;        /* independent runs per case */
+	unsigned runs;	      /* independent runs per case */
 	enum ipc_placement placement;
-	bool verify;          /* check every received payload */
-	uint64_t timeout_ns;  /* longest wait for a datagram */
-	int pin_client;       /* CPU for the client, -1: not pinned */
-	int pin_server;       /* CPU for the server, -1: not pinned */
-	struct ipc_tp_opts tp; /* socket options (dir and max_msg are set
+	bool verify;		  /* check every received payload */
+	uint64_t timeout_ns;	  /* longest wait for a datagram */
+	int pin_client;		  /* CPU for the client, -1: not pinned */
+	int pin_server;		  /* CPU for the server, -1: not pinned */
+	struct ipc_tp_opts tp;	  /* socket options (dir and max_msg are set
 				  by the runner) */
 	struct ipc_faults faults; /* testing aids for the server side */
 	/* How many runs: see ipc_run_plan and docs/methodology.md. */
-	bool runs_auto;     /* run until the interval meets the target */
+	bool runs_auto;	    /* run until the interval meets the target */
 	unsigned min_runs;  /* auto: at least this many runs [5] */
 	unsigned max_runs;  /* auto: at most this many [30] */
 	double ci_level;    /* level of the run-to-run interval [0.95] */
-	double ci_pct;      /* target: half-width <= this % of the estimate */
+	double ci_pct;	    /* target: half-width <= this % of the estimate */
 	uint64_t budget_ns; /* auto: time for the whole plan, 0: none */
 	bool interleave;    /* several cases: their runs round-robin */
-	bool perf;          /* count cycles and instructions (--perf); this
+	bool perf;	    /* count cycles and instructions (--perf); this
 			       makes every context switch dearer */
 };
 
@@ -78,7 +78,7 @@ void ipc_runopts_default(struct ipc_runopts *ro);
 
 enum ipc_status {
 	IPC_STATUS_OK = 0,
-	IPC_STATUS_ERROR = 1,   /* no run completed */
+	IPC_STATUS_ERROR = 1,	/* no run completed */
 	IPC_STATUS_PARTIAL = 2, /* some runs or iterations completed */
 };
 
@@ -88,16 +88,16 @@ enum ipc_status {
  * read are -1.
  */
 struct ipc_side_cost {
-	bool valid;           /* the side reported (false: it failed early) */
+	bool valid;	      /* the side reported (false: it failed early) */
 	uint64_t user_ns;     /* user CPU time of the side's thread */
 	uint64_t sys_ns;      /* system CPU time */
-	uint64_t vcsw;        /* voluntary context switches (blocked) */
-	uint64_t ivcsw;       /* involuntary ones (preempted) */
-	int64_t cycles;       /* perf (--perf): CPU cycles, -1 not counted */
+	uint64_t vcsw;	      /* voluntary context switches (blocked) */
+	uint64_t ivcsw;	      /* involuntary ones (preempted) */
+	int64_t cycles;	      /* perf (--perf): CPU cycles, -1 not counted */
 	int64_t instructions; /* perf (--perf): instructions, -1 likewise */
 	int64_t migrations;   /* moves to another CPU, -1 when unknown */
-	int cpu_start;        /* the CPU it was on when the loop began, -1 */
-	int cpu_end;          /* ... and when it ended */
+	int cpu_start;	      /* the CPU it was on when the loop began, -1 */
+	int cpu_end;	      /* ... and when it ended */
 	char allowed[64];     /* CPUs it may run on (affinity), "0-3,6" */
 };
 
@@ -105,29 +105,29 @@ struct ipc_side_cost {
 struct ipc_run_stats {
 	uint64_t iterations; /* round trips, batches or transfers */
 	uint64_t messages;   /* messages moved one way or both */
-	uint64_t bytes;      /* payload bytes moved */
+	uint64_t bytes;	     /* payload bytes moved */
 	uint64_t elapsed_ns; /* time the measured iterations took */
 	double msgs_per_s;   /* messages / elapsed (rr: round trips / s) */
 	double bytes_per_s;  /* bytes / elapsed */
 	struct ipc_lat lat;  /* per-iteration time, ns */
 	uint64_t timer_ns;   /* cost of one clock read, measured before */
 	struct ipc_sock_info sock; /* the client's socket options as granted */
-	struct ipc_loss loss;   /* lossy transports (loss.counted) */
-	struct ipc_flows flows; /* load (flows.flows > 0) */
+	struct ipc_loss loss;	   /* lossy transports (loss.counted) */
+	struct ipc_flows flows;	   /* load (flows.flows > 0) */
 	/* Added with the noise diagnosis; zero in a summary. */
-	uint64_t wall_ns;      /* the whole run: set-up to teardown */
-	uint64_t loop_msgs;    /* messages incl. warm-up (cost divisor) */
+	uint64_t wall_ns;   /* the whole run: set-up to teardown */
+	uint64_t loop_msgs; /* messages incl. warm-up (cost divisor) */
 	struct ipc_side_cost client, server;
-	uint64_t ours_ns;      /* CPU time of ipcperf and its peer */
-	uint64_t busy_ns;      /* CPU time busy on the machine (/proc/stat) */
-	uint64_t steal_ns;     /* CPU time taken by the hypervisor */
-	bool have_load;        /* busy_ns and steal_ns were read */
+	uint64_t ours_ns;  /* CPU time of ipcperf and its peer */
+	uint64_t busy_ns;  /* CPU time busy on the machine (/proc/stat) */
+	uint64_t steal_ns; /* CPU time taken by the hypervisor */
+	bool have_load;	   /* busy_ns and steal_ns were read */
 };
 
 /* Why a case's runs ended. */
 enum ipc_stop {
 	IPC_STOP_NONE = 0,    /* not ended (yet) */
-	IPC_STOP_RUNS,        /* the fixed number of runs (-r N) is done */
+	IPC_STOP_RUNS,	      /* the fixed number of runs (-r N) is done */
 	IPC_STOP_TARGET,      /* the interval met the target */
 	IPC_STOP_MAX_RUNS,    /* --max-runs reached first */
 	IPC_STOP_BUDGET,      /* --budget spent first */
@@ -143,7 +143,7 @@ enum ipc_flag_kind {
 	IPC_FLAG_UNSTABLE = 0, /* the interval did not meet the target */
 	IPC_FLAG_BIMODAL,      /* the runs fall into two groups */
 	IPC_FLAG_OUTLIERS,     /* some runs lie far from the others */
-	IPC_FLAG_LOAD,         /* other processes used the CPUs meanwhile */
+	IPC_FLAG_LOAD,	       /* other processes used the CPUs meanwhile */
 	IPC_FLAG_COUNT
 };
 
@@ -154,33 +154,33 @@ enum ipc_flag_kind {
 
 /* CPU cost per message of one side, over every run; -1: not counted. */
 struct ipc_cost {
-	bool valid;         /* at least one run reported this side */
-	double user_ns;     /* user CPU per message */
-	double sys_ns;      /* system CPU per message */
-	double vcsw;        /* voluntary context switches per message */
-	double ivcsw;       /* involuntary context switches per message */
-	double cycles;      /* per message, -1 unless every run counted */
+	bool valid;	/* at least one run reported this side */
+	double user_ns; /* user CPU per message */
+	double sys_ns;	/* system CPU per message */
+	double vcsw;	/* voluntary context switches per message */
+	double ivcsw;	/* involuntary context switches per message */
+	double cycles;	/* per message, -1 unless every run counted */
 	double instructions;
 };
 
 /* What the diagnosis saw over a case's runs (see ipc_result_diagnose). */
 struct ipc_diag {
-	enum ipc_stop stop;     /* why the runs ended */
-	bool target_met;        /* the interval is within ci_pct */
-	double half_pct;        /* its half-width, % of the estimate; -1 */
-	double estimate;        /* median of the per-run metric */
+	enum ipc_stop stop;	/* why the runs ended */
+	bool target_met;	/* the interval is within ci_pct */
+	double half_pct;	/* its half-width, % of the estimate; -1 */
+	double estimate;	/* median of the per-run metric */
 	struct ipc_modes modes; /* two groups of runs, if any */
-	size_t outliers;        /* runs far from the others */
-	size_t same_cpu_runs;   /* runs with both sides on one CPU at end */
-	size_t split_cpu_runs;  /* runs with the sides on different CPUs */
+	size_t outliers;	/* runs far from the others */
+	size_t same_cpu_runs;	/* runs with both sides on one CPU at end */
+	size_t split_cpu_runs;	/* runs with the sides on different CPUs */
 	bool have_load;
-	double other_cpus;      /* CPUs other processes kept busy, average */
-	double steal_cpus;      /* CPUs the hypervisor took, average */
-	double loadavg_1m;      /* /proc/loadavg when the case ended, -1 */
-	size_t mode_same[2];    /* runs of the lower [0] and upper [1] */
-	size_t mode_split[2];   /* group on one CPU / on different CPUs */
+	double other_cpus;    /* CPUs other processes kept busy, average */
+	double steal_cpus;    /* CPUs the hypervisor took, average */
+	double loadavg_1m;    /* /proc/loadavg when the case ended, -1 */
+	size_t mode_same[2];  /* runs of the lower [0] and upper [1] */
+	size_t mode_split[2]; /* group on one CPU / on different CPUs */
 	struct ipc_cost client, server;
-	unsigned flags;         /* 1 << IPC_FLAG_* for each that applies */
+	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
 };
 
 /* Everything measured for one case. */
@@ -188,17 +188,17 @@ struct ipc_result {
 	struct ipc_case cs;
 	struct ipc_runopts ro; /* the options the case ran with */
 	enum ipc_status status;
-	char error[512]; /* what went wrong, "" when status is ok */
+	char error[512];	    /* what went wrong, "" when status is ok */
 	struct ipc_run_stats *runs; /* nruns completed runs */
 	size_t nruns;
 	size_t runs_cap;
-	struct ipc_hist *hist;        /* every run's samples merged */
+	struct ipc_hist *hist;	      /* every run's samples merged */
 	struct ipc_run_stats summary; /* over all runs */
 	struct ipc_runs_stats metric; /* run-to-run spread of the metric */
-	struct ipc_diag diag;         /* stopping, noise, load and cost */
-	unsigned runs_begun;          /* runs started, failed ones too */
+	struct ipc_diag diag;	      /* stopping, noise, load and cost */
+	unsigned runs_begun;	      /* runs started, failed ones too */
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
-	struct ipc_lat xlat;    /* replay: summary of xhist, ns */
+	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -291,8 +291,8 @@ struct ipc_sched_ops {
 	 * it took in *wall_ns, or -errno (the case ends as failed).
 	 */
 	int (*run)(void *arg, size_t i, double *value, uint64_t *wall_ns);
-	uint64_t (*now_ns)(void *arg);   /* a monotonic clock */
-	bool (*interrupted)(void *arg);  /* stop everything now? */
+	uint64_t (*now_ns)(void *arg);	/* a monotonic clock */
+	bool (*interrupted)(void *arg); /* stop everything now? */
 	/* Case @i will run no more, because of @stop. 0 or -errno. */
 	int (*finish)(void *arg, size_t i, enum ipc_stop stop);
 	/*
@@ -328,9 +328,8 @@ struct ipc_plan_hooks {
 	int (*done)(void *arg, size_t i, const struct ipc_result *res);
 };
 
-int ipc_run_plan(const struct ipc_case *cases,
-		 const struct ipc_runopts *ros, size_t n,
-		 const struct ipc_plan_hooks *hooks);
+int ipc_run_plan(const struct ipc_case *cases, const struct ipc_runopts *ros,
+		 size_t n, const struct ipc_plan_hooks *hooks);
 
 /*
  * Set when the user asked to stop (SIGINT, SIGTERM, SIGHUP).  The runner
@@ -365,28 +364,28 @@ uint64_t ipc_nofile_hard(void);
 
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
-	char kernel[160];    /* uname -sr */
-	char machine[72];    /* uname -m */
+	char kernel[160]; /* uname -sr */
+	char machine[72]; /* uname -m */
 	char hostname[72];
 	char cpu_model[128]; /* from /proc/cpuinfo, "" if unknown */
-	int cpus;            /* online logical CPUs */
+	int cpus;	     /* online logical CPUs */
 	uint64_t timer_ns;   /* cost of one CLOCK_MONOTONIC read */
 	/* The rest of the fingerprint: -1 or "" where it cannot be read. */
-	int cores;           /* physical cores (distinct package, core id) */
-	int packages;        /* CPU sockets */
-	int smt;             /* 1: SMT on, 0: off, -1: unknown */
-	uint64_t mem_bytes;  /* MemTotal */
-	bool hypervisor;     /* the CPU says it runs under a hypervisor */
-	char virt[48];       /* what kind, when known: "kvm", "docker", ... */
+	int cores;	      /* physical cores (distinct package, core id) */
+	int packages;	      /* CPU sockets */
+	int smt;	      /* 1: SMT on, 0: off, -1: unknown */
+	uint64_t mem_bytes;   /* MemTotal */
+	bool hypervisor;      /* the CPU says it runs under a hypervisor */
+	char virt[48];	      /* what kind, when known: "kvm", "docker", ... */
 	char clocksource[32]; /* the kernel's current clock source */
-	char governor[32];   /* cpufreq governor of CPU 0 */
-	double loadavg[3];   /* 1, 5, 15 minutes, at the start; -1 unknown */
-	char perf[200];      /* perf counters: "" if all, else what is not */
-	bool perf_hw;        /* cycles and instructions can be counted */
-	bool perf_sw;        /* CPU migrations are known (scheduler stats) */
-	char started[32];    /* UTC, ISO 8601, when the probe ran */
-	char ended[32];      /* set by ipc_host_finish */
-	uint64_t started_ns; /* CLOCK_MONOTONIC at the probe */
+	char governor[32];    /* cpufreq governor of CPU 0 */
+	double loadavg[3];    /* 1, 5, 15 minutes, at the start; -1 unknown */
+	char perf[200];	      /* perf counters: "" if all, else what is not */
+	bool perf_hw;	      /* cycles and instructions can be counted */
+	bool perf_sw;	      /* CPU migrations are known (scheduler stats) */
+	char started[32];     /* UTC, ISO 8601, when the probe ran */
+	char ended[32];	      /* set by ipc_host_finish */
+	uint64_t started_ns;  /* CLOCK_MONOTONIC at the probe */
 	uint64_t ended_ns;
 };
 

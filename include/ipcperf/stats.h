@@ -21,10 +21,10 @@
  * 2^43 ns (about 2.4 hours); larger values land in the last bucket and are
  * counted in `overflow`.  That is 4736 buckets, 37 KiB, allocated once.
  */
-#define IPC_HIST_SUB_BITS 8 /* values below 2^8 are exact */
+#define IPC_HIST_SUB_BITS 8  /* values below 2^8 are exact */
 #define IPC_HIST_TOP_BITS 43 /* values below 2^43 ns are bucketed */
-#define IPC_HIST_BUCKETS \
-	((IPC_HIST_TOP_BITS - IPC_HIST_SUB_BITS + 2) * \
+#define IPC_HIST_BUCKETS                                                       \
+	((IPC_HIST_TOP_BITS - IPC_HIST_SUB_BITS + 2) *                         \
 	 (1 << (IPC_HIST_SUB_BITS - 1)))
 
 /*
@@ -32,12 +32,12 @@
  * through the functions below.
  */
 struct ipc_hist {
-	uint64_t total;         /* samples recorded */
-	uint64_t min;           /* smallest sample, UINT64_MAX when empty */
-	uint64_t max;           /* largest sample, 0 when empty */
-	uint64_t sum;           /* sum of samples, ns */
+	uint64_t total;		 /* samples recorded */
+	uint64_t min;		 /* smallest sample, UINT64_MAX when empty */
+	uint64_t max;		 /* largest sample, 0 when empty */
+	uint64_t sum;		 /* sum of samples, ns */
 	unsigned __int128 sumsq; /* sum of squared samples, exact */
-	uint64_t overflow;      /* samples at or above 2^43 ns */
+	uint64_t overflow;	 /* samples at or above 2^43 ns */
 	uint64_t counts[IPC_HIST_BUCKETS];
 };
 
@@ -117,14 +117,14 @@ void ipc_hist_summary(const struct ipc_hist *h, struct ipc_lat *out);
  * run's p50 or throughput).
  */
 struct ipc_runs_stats {
-	size_t n;        /* runs */
-	double mean;     /* arithmetic mean of the runs */
-	double median;   /* median of the runs */
-	double stddev;   /* sample standard deviation (n - 1), 0 if n < 2 */
-	double cv;       /* stddev / mean, 0 if n < 2 or mean == 0 */
-	bool have_ci;    /* false when n is too small for an interval */
+	size_t n;	 /* runs */
+	double mean;	 /* arithmetic mean of the runs */
+	double median;	 /* median of the runs */
+	double stddev;	 /* sample standard deviation (n - 1), 0 if n < 2 */
+	double cv;	 /* stddev / mean, 0 if n < 2 or mean == 0 */
+	bool have_ci;	 /* false when n is too small for an interval */
 	double ci_level; /* e.g. 0.95 */
-	double ci_low;   /* interval for the estimate (see docs) */
+	double ci_low;	 /* interval for the estimate (see docs) */
 	double ci_high;
 };
 
@@ -161,8 +161,8 @@ struct ipc_modes {
 	bool bimodal;
 	size_t nlow, nhigh; /* runs in the lower and the upper group */
 	double low, high;   /* median of each group */
-	double cut;         /* values <= cut are in the lower group */
-	double score;       /* gap / pooled sd of the chosen split */
+	double cut;	    /* values <= cut are in the lower group */
+	double score;	    /* gap / pooled sd of the chosen split */
 };
 
 /* Look for two groups in the @n values @x (not modified; NaN ignored). */
@@ -182,17 +182,17 @@ size_t ipc_runs_outliers(const double *x, size_t n, bool *far);
  * interval, and a two-sided Mann-Whitney U test.
  */
 struct ipc_cmp {
-	size_t na, nb;          /* finite values used from each side */
+	size_t na, nb; /* finite values used from each side */
 	double median_a, median_b;
-	bool have_ratio;        /* false when median A is 0 (no ratio) */
-	double ratio;           /* median B / median A */
-	bool have_ci;           /* false without a ratio or with n < 2 */
-	double level;           /* e.g. 0.95 */
+	bool have_ratio;	/* false when median A is 0 (no ratio) */
+	double ratio;		/* median B / median A */
+	bool have_ci;		/* false without a ratio or with n < 2 */
+	double level;		/* e.g. 0.95 */
 	double ci_low, ci_high; /* percentile bootstrap interval of ratio */
-	double u;               /* Mann-Whitney U of B (ties count 1/2) */
-	double p;               /* two-sided p-value, 1 when n is 0 */
-	bool exact;             /* p from the exact permutation law */
-	double p_min;           /* smallest p these sizes can give */
+	double u;		/* Mann-Whitney U of B (ties count 1/2) */
+	double p;		/* two-sided p-value, 1 when n is 0 */
+	bool exact;		/* p from the exact permutation law */
+	double p_min;		/* smallest p these sizes can give */
 };
 
 /*

@@ -15,13 +15,13 @@
 #include <sys/types.h>
 
 /* Capability bits of a transport (struct ipc_transport_ops.caps). */
-#define IPC_TP_STREAM (1u << 0)    /* byte stream: boundaries not kept */
-#define IPC_TP_MSG (1u << 1)       /* each send arrives as one message */
-#define IPC_TP_LOSSY (1u << 2)     /* messages may be dropped (udp) */
+#define IPC_TP_STREAM (1u << 0)	   /* byte stream: boundaries not kept */
+#define IPC_TP_MSG (1u << 1)	   /* each send arrives as one message */
+#define IPC_TP_LOSSY (1u << 2)	   /* messages may be dropped (udp) */
 #define IPC_TP_EMPTY_MSG (1u << 3) /* a 0-byte message is seen by the peer */
-#define IPC_TP_FD (1u << 4)        /* endpoints are pollable descriptors */
+#define IPC_TP_FD (1u << 4)	   /* endpoints are pollable descriptors */
 #define IPC_TP_CONNECT (1u << 5)   /* listen/connect: new connections */
-#define IPC_TP_NET (1u << 6)       /* crosses the IP stack */
+#define IPC_TP_NET (1u << 6)	   /* crosses the IP stack */
 /*
  * The descriptors carry the payload with plain read/write (send/recv on
  * sockets) and no translation, so an engine may issue the I/O itself
@@ -43,21 +43,21 @@ enum ipc_shm_wait {
 
 /* Defaults of the options below that are not the system's. */
 #define IPC_SHM_BYTES_DEFAULT (4u << 20) /* bytes of each shm ring */
-#define IPC_SERIAL_BAUD_DEFAULT 115200u  /* serial line speed */
+#define IPC_SERIAL_BAUD_DEFAULT 115200u	 /* serial line speed */
 
 /* Options that shape a channel; filled by the runner from the case. */
 struct ipc_tp_opts {
 	const char *dir;     /* private directory for FIFOs and sockets */
-	size_t max_msg;      /* largest message either side will send, bytes */
+	size_t max_msg;	     /* largest message either side will send, bytes */
 	uint64_t timeout_ns; /* receive timeout on lossy transports, 0: none */
-	bool nodelay;        /* TCP_NODELAY where it applies */
-	int sndbuf;          /* SO_SNDBUF in bytes, 0: system default */
-	int rcvbuf;          /* SO_RCVBUF in bytes, 0: system default */
+	bool nodelay;	     /* TCP_NODELAY where it applies */
+	int sndbuf;	     /* SO_SNDBUF in bytes, 0: system default */
+	int rcvbuf;	     /* SO_RCVBUF in bytes, 0: system default */
 	int busy_poll_us;    /* SO_BUSY_POLL in microseconds, 0: default */
 	size_t shm_bytes;    /* shm: bytes of each ring, 0: the default */
 	enum ipc_shm_wait shm_wait; /* shm: how a side waits */
 	const char *device[2]; /* serial: port of each side (enum ipc_side) */
-	unsigned baud;         /* serial: line speed, 0: the default */
+	unsigned baud;	       /* serial: line speed, 0: the default */
 };
 
 #define IPC_CHAN_FDS 4
@@ -76,9 +76,9 @@ struct ipc_tp_opts {
 struct ipc_chan {
 	const struct ipc_transport_ops *ops;
 	struct ipc_tp_opts opts;
-	int fd[IPC_CHAN_FDS];      /* descriptors made by setup, -1 if unused */
+	int fd[IPC_CHAN_FDS];	   /* descriptors made by setup, -1 if unused */
 	int fd_side[IPC_CHAN_FDS]; /* owner of fd[i]: enum ipc_side or -1 */
-	char path[2][108];         /* filesystem names (FIFOs, sockets) */
+	char path[2][108];	   /* filesystem names (FIFOs, sockets) */
 	struct sockaddr_storage addr; /* address a client connects to */
 	socklen_t addr_len;
 	void *priv; /* transport-private, freed by teardown */
@@ -102,7 +102,7 @@ struct ipc_ep {
 struct ipc_transport_ops {
 	const char *name; /* as given to -t */
 	const char *help; /* one line for `ipcperf list` */
-	unsigned caps;    /* IPC_TP_* bits */
+	unsigned caps;	  /* IPC_TP_* bits */
 
 	/*
 	 * Can this transport run on this machine?  0 if so; otherwise -errno
@@ -210,11 +210,11 @@ static inline void ipc_tp_signal_note(void)
 
 /* What the kernel granted a socket: its options read back after setup. */
 struct ipc_sock_info {
-	bool valid;       /* the endpoint is a socket and was read */
-	int sndbuf;       /* SO_SNDBUF, bytes (Linux doubles what is asked) */
-	int rcvbuf;       /* SO_RCVBUF, bytes */
+	bool valid;	  /* the endpoint is a socket and was read */
+	int sndbuf;	  /* SO_SNDBUF, bytes (Linux doubles what is asked) */
+	int rcvbuf;	  /* SO_RCVBUF, bytes */
 	int busy_poll_us; /* SO_BUSY_POLL, microseconds */
-	int nodelay;      /* TCP_NODELAY 0 or 1; -1 when not TCP */
+	int nodelay;	  /* TCP_NODELAY 0 or 1; -1 when not TCP */
 };
 
 /*

@@ -28,8 +28,8 @@ enum cli_cmd {
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
 };
-#define CMD_MEASURE                                                   \
-	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | \
+#define CMD_MEASURE                                                            \
+	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
 	 CMD_REPLAY)
 
 #define CLI_LINKS_MAX 16 /* links in one --link list */
@@ -37,34 +37,34 @@ enum cli_cmd {
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
 	enum cli_cmd cmd;
-	const char *cmd_name; /* "suite", "rr", ... */
+	const char *cmd_name;	/* "suite", "rr", ... */
 	const char *transports; /* -t as given, "all" by default */
-	const char *engines;    /* -e as given */
+	const char *engines;	/* -e as given */
 	struct u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
-	unsigned set;       /* OPT_* bits of options given explicitly */
-	uint64_t flows;     /* load: -c */
-	uint64_t threads;   /* load: --threads */
-	uint64_t rate;      /* load: --rate, requests/s in total, 0: closed */
+	unsigned set;	  /* OPT_* bits of options given explicitly */
+	uint64_t flows;	  /* load: -c */
+	uint64_t threads; /* load: --threads */
+	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	/* ipcperf compare (opt_compare.c) */
 	const char *cmp_files[2]; /* A and B */
-	const char *cmp_metric;   /* p50, p99, mean, throughput; NULL: each
+	const char *cmp_metric;	  /* p50, p99, mean, throughput; NULL: each
 				     pattern's own */
 	double cmp_threshold_pct; /* smaller changes are no difference */
-	double cmp_fail_pct;      /* --fail-if-slower PCT */
-	bool cmp_fail_set;        /* ... was given */
+	double cmp_fail_pct;	  /* --fail-if-slower PCT */
+	bool cmp_fail_set;	  /* ... was given */
 
 	/* Links, framing and replay (opt_link.c). */
-	struct ipc_link links[CLI_LINKS_MAX]; /* --link, in order */
-	size_t nlinks;                        /* 0: no link */
+	struct ipc_link links[CLI_LINKS_MAX];  /* --link, in order */
+	size_t nlinks;			       /* 0: no link */
 	const struct ipc_framing_ops *framing; /* --framing (rr) */
-	bool no_ack;                          /* --no-ack (gdb-rsp) */
-	struct u64_list max_packet;           /* --max-packet (replay) */
-	char **files;                         /* replay: the trace files */
+	bool no_ack;			       /* --no-ack (gdb-rsp) */
+	struct u64_list max_packet;	       /* --max-packet (replay) */
+	char **files;			       /* replay: the trace files */
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
@@ -95,9 +95,9 @@ enum {
  */
 struct cli_opt {
 	const char *name; /* long name */
-	int key;          /* short letter, or 0 for a long option only */
+	int key;	  /* short letter, or 0 for a long option only */
 	const char *arg;  /* metavariable; NULL for a flag */
-	unsigned cmds;    /* commands that accept it (CMD_* bits) */
+	unsigned cmds;	  /* commands that accept it (CMD_* bits) */
 	const char *help; /* one line; "[default]" at the end */
 	/* Convert @arg into @c; EXIT_USAGE after printing why. */
 	int (*set)(struct cli_config *c, const char *arg);

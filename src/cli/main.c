@@ -71,14 +71,14 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 static int measure(struct cli_config *cfg, int argc, char **argv)
 {
 	struct ipc_outfile of;
-	struct ipc_report rep = { 0 };
-	struct ipc_report_meta meta = { 0 };
+	struct ipc_report rep = {0};
+	struct ipc_report_meta meta = {0};
 	struct ipc_host host;
 	struct cli_plan plan;
 	struct ipc_runopts *ros = NULL;
-	struct measuring m = { .rep = &rep, .show = !cfg->quiet && isatty(2) };
-	struct ipc_plan_hooks hooks = { .arg = &m, .started = on_started,
-					.done = on_done };
+	struct measuring m = {.rep = &rep, .show = !cfg->quiet && isatty(2)};
+	struct ipc_plan_hooks hooks = {
+		.arg = &m, .started = on_started, .done = on_done};
 	int err, status = EXIT_OK;
 	size_t i;
 
@@ -149,8 +149,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	else
 		ipc_outfile_abort(&of);
 	if (err) {
-		error("cannot write the report%s%s: %s", cfg->output ? " to " : "",
-		      cfg->output ? cfg->output : "", strerror(-err));
+		error("cannot write the report%s%s: %s",
+		      cfg->output ? " to " : "", cfg->output ? cfg->output : "",
+		      strerror(-err));
 		status = EXIT_MEASURE;
 	}
 	cli_plan_free(&plan);

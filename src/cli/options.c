@@ -103,7 +103,7 @@ static int set_list(struct u64_list *l, const char *a, const char *opt,
 {
 	u64_list_free(l);
 	if ((counts ? parse_count_list : parse_size_list)(a, l, cli_err,
-							   sizeof(cli_err)))
+							  sizeof(cli_err)))
 		return bad(opt, counts ? "counts look like 1000, 100,1000,10k "
 					 "or 100..100000:x10"
 				       : "sizes look like 64, 4k, 0,4,8, "
@@ -178,9 +178,8 @@ static int check_cpu(const char *a, long cpu)
 {
 	cpu_set_t set;
 
-	if (cpu >= 0 && cpu < CPU_SETSIZE && !sched_getaffinity(0, sizeof(set),
-								&set) &&
-	    CPU_ISSET(cpu, &set))
+	if (cpu >= 0 && cpu < CPU_SETSIZE &&
+	    !sched_getaffinity(0, sizeof(set), &set) && CPU_ISSET(cpu, &set))
 		return 0;
 	return usage_error("see the CPUs you may use with: nproc; "
 			   "taskset -p $$",
@@ -265,59 +264,56 @@ static int set_quiet(struct cli_config *c, const char *a)
 }
 
 static const struct cli_opt core_opts[] = {
-	{ "transport", 't', "LIST", MEAS,
-	  "transports, comma separated, or all [all; replay: tcp]",
-	  set_transport },
-	{ "engine", 'e', "LIST", MEAS,
-	  "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
-	  "load: epoll]", set_engine },
-	{ "iterations", 'n', "N", ONE,
-	  "measured iterations per run: round trips (rr), batches (stream), "
-	  "transfers (bulk), transactions (crr), requests over all flows "
-	  "(load), replays (replay) [rr 10000, crr 1000, load 10 per flow "
-	  "but 10000 at least, stream/bulk 10, replay 1]",
-	  set_iter },
-	{ "duration", 'd', "TIME", ONE,
-	  "measure each run for TIME instead of -n", set_dur },
-	{ "runs", 'r', "N|auto", MEAS,
-	  "independent runs per case, each on fresh endpoints; auto: until "
-	  "the interval meets --ci [auto]",
-	  set_runs },
-	{ "warmup", 'w', "N", ONE,
-	  "iterations before each run, not recorded [rr 1000, crr 10, load 1 "
-	  "per flow, replay 0, others 1]",
-	  set_warm },
-	{ "req", 0, "SIZES", REQ, "request sizes [1]", set_req },
-	{ "resp", 0, "SIZES", REQ, "response sizes [1]", set_resp },
-	{ "size", 0, "SIZES", CMD_STREAM | CMD_BULK,
-	  "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
-	  "4k]",
-	  set_size },
-	{ "count", 0, "COUNTS", CMD_STREAM,
-	  "messages per batch [1000]", set_count },
-	{ "total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]",
-	  set_total },
-	{ "timeout", 0, "TIME", MEAS,
-	  "longest wait for a udp response or report; then it counts as lost "
-	  "[1s]",
-	  set_timeout },
-	{ "no-verify", 0, NULL, MEAS,
-	  "do not check received payloads (checked by default)",
-	  set_noverify },
-	{ "pin", 0, "C,S", MEAS,
-	  "pin client and server to CPUs C and S; or same, split", set_pin },
-	{ "placement", 0, "WHERE", MEAS,
-	  "the peer as a separate process or a thread [process]",
-	  set_placement },
-	{ "format", 'f', "FMT", MEAS | CMD_COMPARE,
-	  "table, json or csv [table]", set_format },
-	{ "output", 'o', "FILE", MEAS | CMD_COMPARE,
-	  "write the report to FILE (whole or not at all) [stdout]",
-	  set_output },
-	{ "quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet },
-	{ "help", 'h', NULL, ~0u, "this help (after a command: its options)",
-	  NULL },
-	{ "version", 'V', NULL, ~0u, "print the version", NULL },
+	{"transport", 't', "LIST", MEAS,
+	 "transports, comma separated, or all [all; replay: tcp]",
+	 set_transport},
+	{"engine", 'e', "LIST", MEAS,
+	 "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
+	 "load: epoll]",
+	 set_engine},
+	{"iterations", 'n', "N", ONE,
+	 "measured iterations per run: round trips (rr), batches (stream), "
+	 "transfers (bulk), transactions (crr), requests over all flows "
+	 "(load), replays (replay) [rr 10000, crr 1000, load 10 per flow "
+	 "but 10000 at least, stream/bulk 10, replay 1]",
+	 set_iter},
+	{"duration", 'd', "TIME", ONE,
+	 "measure each run for TIME instead of -n", set_dur},
+	{"runs", 'r', "N|auto", MEAS,
+	 "independent runs per case, each on fresh endpoints; auto: until "
+	 "the interval meets --ci [auto]",
+	 set_runs},
+	{"warmup", 'w', "N", ONE,
+	 "iterations before each run, not recorded [rr 1000, crr 10, load 1 "
+	 "per flow, replay 0, others 1]",
+	 set_warm},
+	{"req", 0, "SIZES", REQ, "request sizes [1]", set_req},
+	{"resp", 0, "SIZES", REQ, "response sizes [1]", set_resp},
+	{"size", 0, "SIZES", CMD_STREAM | CMD_BULK,
+	 "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
+	 "4k]",
+	 set_size},
+	{"count", 0, "COUNTS", CMD_STREAM, "messages per batch [1000]",
+	 set_count},
+	{"total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]", set_total},
+	{"timeout", 0, "TIME", MEAS,
+	 "longest wait for a udp response or report; then it counts as lost "
+	 "[1s]",
+	 set_timeout},
+	{"no-verify", 0, NULL, MEAS,
+	 "do not check received payloads (checked by default)", set_noverify},
+	{"pin", 0, "C,S", MEAS,
+	 "pin client and server to CPUs C and S; or same, split", set_pin},
+	{"placement", 0, "WHERE", MEAS,
+	 "the peer as a separate process or a thread [process]", set_placement},
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE, "table, json or csv [table]",
+	 set_format},
+	{"output", 'o', "FILE", MEAS | CMD_COMPARE,
+	 "write the report to FILE (whole or not at all) [stdout]", set_output},
+	{"quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet},
+	{"help", 'h', NULL, ~0u, "this help (after a command: its options)",
+	 NULL},
+	{"version", 'V', NULL, ~0u, "print the version", NULL},
 };
 
 static int core_validate(struct cli_config *c);
@@ -330,14 +326,8 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,
-	&cli_opts_transport,
-	&cli_opts_load,
-	&cli_opts_testing,
-	&cli_opts_trust,
-	&cli_opts_compare,
-	&cli_opts_link,
-	NULL,
+	&cli_opts_core,	 &cli_opts_transport, &cli_opts_load, &cli_opts_testing,
+	&cli_opts_trust, &cli_opts_compare,   &cli_opts_link, NULL,
 };
 
 #define MAXOPTS 128
@@ -361,22 +351,22 @@ static const struct {
 	const char *args;
 	const char *help;
 } cmds[] = {
-	{ "rr", CMD_RR, "--req SIZES --resp SIZES",
-	  "request/response ping-pong: latency per round trip" },
-	{ "stream", CMD_STREAM, "--size SIZES --count COUNTS",
-	  "one-way messages in batches: time per batch, throughput" },
-	{ "bulk", CMD_BULK, "--total BYTES --size SIZES",
-	  "one request, TOTAL bytes back in chunks: transfer rate" },
-	{ "crr", CMD_CRR, "--req SIZES --resp SIZES",
-	  "connect, request, response, close: time per transaction" },
-	{ "load", CMD_LOAD, "-c FLOWS --threads T --rate R",
-	  "many flows, closed or open loop: rate, latency, fairness" },
-	{ "replay", CMD_REPLAY, "FILE...",
-	  "a recorded conversation played by both sides: wall time" },
-	{ "list", CMD_LIST, "",
-	  "transports, engines and formats available on this machine" },
-	{ "compare", CMD_COMPARE, "A.json B.json",
-	  "compare two JSON results: ratio, interval, verdict per case" },
+	{"rr", CMD_RR, "--req SIZES --resp SIZES",
+	 "request/response ping-pong: latency per round trip"},
+	{"stream", CMD_STREAM, "--size SIZES --count COUNTS",
+	 "one-way messages in batches: time per batch, throughput"},
+	{"bulk", CMD_BULK, "--total BYTES --size SIZES",
+	 "one request, TOTAL bytes back in chunks: transfer rate"},
+	{"crr", CMD_CRR, "--req SIZES --resp SIZES",
+	 "connect, request, response, close: time per transaction"},
+	{"load", CMD_LOAD, "-c FLOWS --threads T --rate R",
+	 "many flows, closed or open loop: rate, latency, fairness"},
+	{"replay", CMD_REPLAY, "FILE...",
+	 "a recorded conversation played by both sides: wall time"},
+	{"list", CMD_LIST, "",
+	 "transports, engines and formats available on this machine"},
+	{"compare", CMD_COMPARE, "A.json B.json",
+	 "compare two JSON results: ratio, interval, verdict per case"},
 };
 
 /* A command's arguments that are not options ("FILE..." for replay). */
@@ -393,11 +383,13 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		fprintf(f,
 			"usage: ipcperf [COMMAND] [OPTIONS]\n\n"
 			"Measure how fast messages cross a channel: round-trip "
-			"latency and\nthroughput of message passing over pipes, "
+			"latency and\nthroughput of message passing over "
+			"pipes, "
 			"FIFOs, Unix sockets, TCP\nand UDP, shared memory, "
 			"message queues, ptys and serial ports on this\n"
 			"machine, with every payload checked.\n\ncommands:\n"
-			"  %-8s %s\n", "(none)",
+			"  %-8s %s\n",
+			"(none)",
 			"the quick suite: rr 1 B and stream 64 KiB on every "
 			"transport");
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
@@ -407,9 +399,11 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	} else {
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 			if (cmds[i].cmd == cmd)
-				fprintf(f, "usage: ipcperf %s [OPTIONS]%s%s\n\n"
-					   "%s\n\noptions:\n",
-					name, positional(cmds[i].args) ? " " : "",
+				fprintf(f,
+					"usage: ipcperf %s [OPTIONS]%s%s\n\n"
+					"%s\n\noptions:\n",
+					name,
+					positional(cmds[i].args) ? " " : "",
 					positional(cmds[i].args) ? cmds[i].args
 								 : "",
 					cmds[i].help);
@@ -559,7 +553,7 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 {
 	struct option lopts[MAXOPTS + 1];
 	char shorts[3 * MAXOPTS + 2], *sp = shorts;
-	bool given[MAXOPTS] = { false };
+	bool given[MAXOPTS] = {false};
 	int key, err;
 	size_t i;
 
@@ -576,10 +570,11 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			if (!strcmp(argv[1], cmds[i].name))
 				break;
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("commands: rr, stream, bulk, crr, "
-					   "load, replay, list, compare (none: "
-					   "the quick suite); see ipcperf --help",
-					   "unknown command '%s'", argv[1]);
+			return usage_error(
+				"commands: rr, stream, bulk, crr, "
+				"load, replay, list, compare (none: "
+				"the quick suite); see ipcperf --help",
+				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
 		argv++;
@@ -588,10 +583,10 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 	*sp++ = ':'; /* report a missing argument as ':' */
 	for (i = 0; i < nall; i++) {
 		/* Long options answer 256 + their index, short ones their letter. */
-		lopts[i] = (struct option){ all[i]->name,
-					    all[i]->arg ? required_argument
-							: no_argument,
-					    NULL, 256 + (int)i };
+		lopts[i] = (struct option){all[i]->name,
+					   all[i]->arg ? required_argument
+						       : no_argument,
+					   NULL, 256 + (int)i};
 		if (all[i]->key) {
 			*sp++ = (char)all[i]->key;
 			if (all[i]->arg)

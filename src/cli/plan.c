@@ -112,13 +112,13 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	return add_case(p, cs);
 }
 
-static int expand(const struct cli_config *cfg, const struct ipc_pattern_ops *pat,
+static int expand(const struct cli_config *cfg,
+		  const struct ipc_pattern_ops *pat,
 		  const struct ipc_transport_ops *tp,
 		  const struct ipc_engine_ops *eng, const struct ipc_link *link,
 		  struct cli_plan *p)
 {
-	struct ipc_case cs = { .pat = pat, .tp = tp, .eng = eng,
-			       .link = link };
+	struct ipc_case cs = {.pat = pat, .tp = tp, .eng = eng, .link = link};
 	int err = 0;
 
 	cs.flows = cfg->flows;
@@ -231,7 +231,8 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 					ipc_engine_find(enames[e]);
 
 				why[0] = '\0';
-				if (eng->probe && eng->probe(why, sizeof(why))) {
+				if (eng->probe &&
+				    eng->probe(why, sizeof(why))) {
 					snprintf(what, sizeof(what),
 						 "engine %s", eng->name);
 					err = add_skip(p, what, why);

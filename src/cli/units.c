@@ -23,9 +23,9 @@ void u64_list_free(struct u64_list *l)
  * One number with an optional suffix; @base is 1024 for sizes and 1000 for
  * counts.  @what names the kind of value in the error ("size", "count").
  */
-static int parse_scaled(const char *s, size_t len, uint64_t base,
-			uint64_t max, const char *what, uint64_t *out,
-			char *err, size_t err_len)
+static int parse_scaled(const char *s, size_t len, uint64_t base, uint64_t max,
+			const char *what, uint64_t *out, char *err,
+			size_t err_len)
 {
 	char tok[64], *end;
 	unsigned long long v;
@@ -80,7 +80,8 @@ static int parse_scaled(const char *s, size_t len, uint64_t base,
 		}
 	}
 	if (v > max / mul) {
-		snprintf(err, err_len, "bad %s '%s': larger than the limit "
+		snprintf(err, err_len,
+			 "bad %s '%s': larger than the limit "
 			 "of %llu",
 			 what, tok, (unsigned long long)max);
 		return -EINVAL;
@@ -133,8 +134,8 @@ static int list_add(struct u64_list *l, uint64_t v, const char *whole,
 
 /* One list element: a value or a range with an optional :xF / :+N step. */
 static int parse_elem(const char *s, size_t len, uint64_t base, uint64_t max,
-		      const char *what, const char *whole,
-		      struct u64_list *out, char *err, size_t err_len)
+		      const char *what, const char *whole, struct u64_list *out,
+		      char *err, size_t err_len)
 {
 	const char *dots = NULL, *colon = NULL;
 	uint64_t a, b, step = 2, v;
@@ -177,9 +178,8 @@ static int parse_elem(const char *s, size_t len, uint64_t base, uint64_t max,
 		errno = 0;
 		k = strtoull(st + 1, &end, 10);
 		if (errno || end != s + len || k < (mul ? 2u : 1u)) {
-			snprintf(err, err_len,
-				 "bad step '%.*s' in '%.*s': %s", (int)slen, st,
-				 (int)len, s,
+			snprintf(err, err_len, "bad step '%.*s' in '%.*s': %s",
+				 (int)slen, st, (int)len, s,
 				 mul ? "the factor must be a whole number of "
 				       "at least 2"
 				     : "the step must be a whole number of at "
@@ -212,9 +212,9 @@ static int parse_elem(const char *s, size_t len, uint64_t base, uint64_t max,
 	return list_add(out, b, whole, err, err_len); /* the end, always */
 }
 
-static int parse_list(const char *s, uint64_t base, uint64_t max,
-		      uint64_t min, const char *what, struct u64_list *out,
-		      char *err, size_t err_len)
+static int parse_list(const char *s, uint64_t base, uint64_t max, uint64_t min,
+		      const char *what, struct u64_list *out, char *err,
+		      size_t err_len)
 {
 	const char *p = s, *comma;
 	int e = 0;
@@ -237,7 +237,8 @@ static int parse_list(const char *s, uint64_t base, uint64_t max,
 	}
 	for (size_t i = 0; !e && i < out->n; i++)
 		if (out->v[i] < min) {
-			snprintf(err, err_len, "bad %s %llu in '%s': must be "
+			snprintf(err, err_len,
+				 "bad %s %llu in '%s': must be "
 				 "at least %llu",
 				 what, (unsigned long long)out->v[i], s,
 				 (unsigned long long)min);
@@ -268,9 +269,9 @@ int parse_duration(const char *s, uint64_t *ns, char *err, size_t err_len)
 		const char *unit;
 		double ns;
 	} units[] = {
-		{ "", 1e9 },   { "s", 1e9 },	 { "ms", 1e6 }, { "us", 1e3 },
-		{ "µs", 1e3 }, { "ns", 1 },	 { "m", 60e9 }, { "min", 60e9 },
-		{ "h", 3600e9 },
+		{"", 1e9},   {"s", 1e9},    {"ms", 1e6},
+		{"us", 1e3}, {"µs", 1e3},   {"ns", 1},
+		{"m", 60e9}, {"min", 60e9}, {"h", 3600e9},
 	};
 	char *end;
 	double v;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UNITS_LIST_MAX 4096          /* entries in one list */
-#define UNITS_SIZE_MAX (1ull << 30)  /* largest message size: 1 GiB */
+#define UNITS_LIST_MAX 4096	    /* entries in one list */
+#define UNITS_SIZE_MAX (1ull << 30) /* largest message size: 1 GiB */
 
 struct u64_list {
 	uint64_t *v; /* values, in the order given, duplicates dropped */

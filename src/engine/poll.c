@@ -21,7 +21,7 @@ static int pl_attach(struct ipc_io *io)
 /* Wait until @fd is ready for @events; 0, -ETIMEDOUT or -ECANCELED. */
 static int pl_wait(struct ipc_io *io, int fd, short events, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = fd, .events = events };
+	struct pollfd pfd = {.fd = fd, .events = events};
 	int n, err;
 
 	for (;;) {

@@ -8,14 +8,11 @@
 #include "engines.h"
 
 const struct ipc_engine_ops *const ipc_engines[] = {
-	&ipc_eng_blocking,
-	&ipc_eng_poll,
-	&ipc_eng_epoll,
+	&ipc_eng_blocking, &ipc_eng_poll, &ipc_eng_epoll,
 #if IPC_HAVE_URING
 	&ipc_eng_io_uring,
 #endif
-	&ipc_eng_busy,
-	NULL,
+	&ipc_eng_busy,	   NULL,
 };
 
 const struct ipc_engine_ops *ipc_engine_find(const char *name)

@@ -25,7 +25,8 @@ static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	const uint64_t total = c->cs->total;
 	const size_t chunk = c->cs->chunk_size;
 	struct ipc_hist *h = c->hist;
-	uint64_t i, left, t0, t1, sum = 0, cseq = *seq * ((total + chunk - 1) / chunk);
+	uint64_t i, left, t0, t1, sum = 0,
+				  cseq = *seq * ((total + chunk - 1) / chunk);
 	size_t len;
 	int err = 0;
 

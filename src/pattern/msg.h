@@ -104,8 +104,8 @@ static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
 int msg_check_slow(struct ipc_pctx *c, const uint8_t *buf, size_t len,
 		   uint64_t seq);
 
-static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf,
-			    size_t len, uint64_t seq)
+static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf, size_t len,
+			    uint64_t seq)
 {
 	size_t n = len < 8 ? len : 8;
 

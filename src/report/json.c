@@ -291,8 +291,8 @@ static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
 	put_u64(d, o, "received", l->received);
 	put_u64(d, o, "lost", l->lost);
 	if (l->sent)
-		put_real(d, o, "lost_pct", 100.0 * (double)l->lost /
-						   (double)l->sent);
+		put_real(d, o, "lost_pct",
+			 100.0 * (double)l->lost / (double)l->sent);
 	if (!strcmp(pat, "rr"))
 		put_u64(d, o, "late", l->late);
 	if (!strcmp(pat, "stream") && l->reorder_known)
@@ -674,7 +674,8 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	/* Loss is counted even over runs that failed: it was measured. */
 	if (s->loss.counted)
 		put(d, o, "loss",
-		    loss_obj(d, &s->loss, res->cs.pat ? res->cs.pat->name : ""));
+		    loss_obj(d, &s->loss,
+			     res->cs.pat ? res->cs.pat->name : ""));
 
 	/*
 	 * A case that measured nothing gets no numbers at all: zeros here
@@ -684,8 +685,7 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 		return o;
 	put_counts(d, o, s);
 	if (s->flows.flows)
-		put(d, o, "flows",
-		    flows_obj(d, &s->flows, res->cs.rate != 0));
+		put(d, o, "flows", flows_obj(d, &s->flows, res->cs.rate != 0));
 	put(d, o, "latency_ns", lat_obj(d, &s->lat));
 	if (res->xhist && res->xhist->total)
 		put(d, o, "exchange_latency_ns", lat_obj(d, &res->xlat));

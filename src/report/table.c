@@ -23,12 +23,12 @@ struct trow {
 	uint64_t run_iters; /* iterations of the first run */
 	struct ipc_run_stats sum;
 	struct ipc_runs_stats metric;
-	struct ipc_diag diag; /* flags, cost, target */
+	struct ipc_diag diag;	       /* flags, cost, target */
 	char why[IPC_FLAG_COUNT][200]; /* each flag's reason, in words */
-	char unit[16];                 /* what CPU cost is per */
-	char metric_name[16];          /* "p50_ns", "bytes_per_s", ... */
-	struct ipc_lat xlat; /* replay: per exchange */
-	uint64_t xcount;     /* replay: exchanges timed */
+	char unit[16];		       /* what CPU cost is per */
+	char metric_name[16];	       /* "p50_ns", "bytes_per_s", ... */
+	struct ipc_lat xlat;	       /* replay: per exchange */
+	uint64_t xcount;	       /* replay: exchanges timed */
 };
 
 struct tab {
@@ -157,8 +157,8 @@ struct line {
 struct grid {
 	enum col order[MAXCOLS];
 	size_t ncols;
-	size_t nid;	  /* identifying columns, left of a span */
-	char ci_head[24]; /* "95% CI" */
+	size_t nid;	   /* identifying columns, left of a span */
+	char ci_head[24];  /* "95% CI" */
 	char cpu_head[24]; /* "cpu/rt" */
 	char csw_head[24]; /* "csw/rt" */
 	char cyc_head[24]; /* "cycles/rt" */
@@ -358,8 +358,8 @@ static void grid_print(struct grid *g, FILE *out)
 			if (c)
 				fputs("  ", out);
 			if (l->span && c == g->nid) {
-				print_cell(out, l->span, width_from(g, c),
-					   true, true);
+				print_cell(out, l->span, width_from(g, c), true,
+					   true);
 				break;
 			}
 			print_cell(out, l->cell[g->order[c]], g->width[c],
@@ -758,8 +758,8 @@ static const char *one_engine(const struct trow *const *rows, size_t n)
 /* The link all rows share ("none" for none), or NULL when they differ. */
 static const char *one_link(const struct trow *const *rows, size_t n)
 {
-	const char *l0 = n && rows[0]->cs.link ? rows[0]->cs.link->name
-					       : "none";
+	const char *l0 =
+		n && rows[0]->cs.link ? rows[0]->cs.link->name : "none";
 
 	for (size_t i = 1; i < n; i++)
 		if (strcmp(rows[i]->cs.link ? rows[i]->cs.link->name : "none",
@@ -823,14 +823,16 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 		fprintf(out, " back in chunks%s", how);
 	} else if (!strcmp(pat, "crr")) {
 		how_run(how, sizeof(how), ro, "transactions");
-		fprintf(out, "crr: connect, request, response, close per "
-			     "transaction%s",
+		fprintf(out,
+			"crr: connect, request, response, close per "
+			"transaction%s",
 			how);
 	} else if (!strcmp(pat, "load")) {
 		how_run(how, sizeof(how), ro, "requests over all flows");
-		fprintf(out, "load: many flows at once; latency per request "
-			     "from its send (closed loop) or its due time (open "
-			     "loop)%s",
+		fprintf(out,
+			"load: many flows at once; latency per request "
+			"from its send (closed loop) or its due time (open "
+			"loop)%s",
 			how);
 	} else {
 		how_run(how, sizeof(how), ro, "iterations");
@@ -842,7 +844,7 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 		fprintf(out, ", link %s", one_link(rows, n));
 	if (n && rows[0]->cs.framing && rows[0]->cs.framing->encode)
 		fprintf(out, ", framing %s%s", rows[0]->cs.framing->name,
-			!rows[0]->cs.framing->acks ? ""
+			!rows[0]->cs.framing->acks  ? ""
 			: rows[0]->cs.framing_noack ? " without acks"
 						    : " with acks");
 	fputc('\n', out);
@@ -858,19 +860,20 @@ static void cost_note(FILE *out, const struct ipc_report_meta *meta,
 	const struct ipc_host *h = meta ? meta->host : NULL;
 	bool asked = meta && meta->ro && meta->ro->perf;
 
-	fprintf(out, "%s: CPU time (user + system) per %s, client+server; "
-		     "%s: their context switches",
+	fprintf(out,
+		"%s: CPU time (user + system) per %s, client+server; "
+		"%s: their context switches",
 		g->cpu_head, unit, g->csw_head);
 	if (cycles)
-		fprintf(out, "; %s, %s: perf counts", g->cyc_head,
-			g->ins_head);
+		fprintf(out, "; %s, %s: perf counts", g->cyc_head, g->ins_head);
 	else if (!asked)
 		fprintf(out, "; --perf adds cycles and instructions");
 	fputc('\n', out);
 	if (!cycles && asked)
 		fprintf(out, "%s\n",
-			h && h->perf[0] ? h->perf
-					: "cycles and instructions: not counted");
+			h && h->perf[0]
+				? h->perf
+				: "cycles and instructions: not counted");
 }
 
 /* At most this many "case: flag: why" lines under a table. */

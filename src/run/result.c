@@ -55,11 +55,10 @@ static void describe_more(const struct ipc_case *cs, char *buf, size_t len)
 	size_t n = strlen(buf);
 
 	if (cs->framing && cs->framing->encode && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " framing=%s%s",
-				      cs->framing->name,
-				      cs->framing->acks && cs->framing_noack
-					      ? ",no-ack"
-					      : "");
+		n += (size_t)snprintf(
+			buf + n, len - n, " framing=%s%s", cs->framing->name,
+			cs->framing->acks && cs->framing_noack ? ",no-ack"
+							       : "");
 	if (cs->link && n < len)
 		snprintf(buf + n, len - n, " link=%s", cs->link->name);
 }
@@ -106,11 +105,12 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 			 size_word(cs->total, a, sizeof(a)),
 			 size_word(cs->chunk_size, b, sizeof(b)));
 	else if (!strcmp(cs->pat->name, "replay") && cs->trace)
-		snprintf(buf + n, len - (size_t)n, " %s%s%s", cs->trace->name,
-			 cs->trace->max_packet ? " max-packet=" : "",
-			 cs->trace->max_packet
-				 ? size_word(cs->trace->max_packet, a, sizeof(a))
-				 : "");
+		snprintf(
+			buf + n, len - (size_t)n, " %s%s%s", cs->trace->name,
+			cs->trace->max_packet ? " max-packet=" : "",
+			cs->trace->max_packet
+				? size_word(cs->trace->max_packet, a, sizeof(a))
+				: "");
 	describe_more(cs, buf, len);
 	return buf;
 }

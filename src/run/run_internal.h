@@ -41,10 +41,10 @@ void host_fingerprint(struct ipc_host *h);
  */
 struct cost_meter {
 	struct rusage ru; /* RUSAGE_THREAD at the start */
-	int fd[2];        /* perf: cycles, instructions, or -1 */
-	uint64_t v0[2];   /* their values at the start */
-	int64_t migr;     /* se.nr_migrations at the start, -1 */
-	int cpu;          /* sched_getcpu() at the start */
+	int fd[2];	  /* perf: cycles, instructions, or -1 */
+	uint64_t v0[2];	  /* their values at the start */
+	int64_t migr;	  /* se.nr_migrations at the start, -1 */
+	int cpu;	  /* sched_getcpu() at the start */
 };
 
 void cost_begin(struct cost_meter *m, bool perf);
@@ -59,11 +59,11 @@ void cost_probe(bool *hw, bool *sw, char *note, size_t len);
 
 /* Machine-wide busy CPU time and our own, at one moment. */
 struct load_snap {
-	bool ok;          /* /proc/stat was read */
+	bool ok;	  /* /proc/stat was read */
 	uint64_t busy_ns; /* user + nice + system of every CPU */
 	uint64_t steal_ns;
 	uint64_t ours_ns; /* this process and its reaped children */
-	uint64_t t_ns;    /* CLOCK_MONOTONIC */
+	uint64_t t_ns;	  /* CLOCK_MONOTONIC */
 };
 
 void load_snap(struct load_snap *s);

@@ -23,8 +23,8 @@
 
 /* Written by the peer, read by the runner after the peer ended. */
 struct peer_ctl {
-	struct ipc_pout out; /* the server's loop result */
-	int failed;          /* nonzero: out.err/out.what say why */
+	struct ipc_pout out;	   /* the server's loop result */
+	int failed;		   /* nonzero: out.err/out.what say why */
 	struct ipc_side_cost cost; /* the server's CPU cost and placement */
 };
 
@@ -33,7 +33,7 @@ struct case_bufs {
 	size_t len;
 	uint8_t *expect; /* the payload pattern, shared read-only */
 	uint8_t *c_send, *c_recv, *s_send, *s_recv;
-	struct ipc_hist *run_hist; /* the client's samples of one run */
+	struct ipc_hist *run_hist;  /* the client's samples of one run */
 	struct ipc_hist *run_xhist; /* replay: its exchanges of one run */
 };
 
@@ -47,9 +47,9 @@ struct peer {
 	pthread_t thread;
 	pthread_t client;
 	bool thread_started;
-	bool killed;                /* we had to SIGKILL it */
+	bool killed;		    /* we had to SIGKILL it */
 	volatile sig_atomic_t stop; /* thread placement's stop flag */
-	int status;                 /* waitpid status of a process peer */
+	int status;		    /* waitpid status of a process peer */
 };
 
 static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
@@ -121,7 +121,7 @@ static void serve_own(struct peer *p, const volatile sig_atomic_t *stop)
 /* The peer's whole life: open, answer, close; result into p->ctl. */
 static void serve(struct peer *p, const volatile sig_atomic_t *stop)
 {
-	struct ipc_ep ep = { .rfd = -1, .wfd = -1 };
+	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
 	struct peer_ctl *ctl = p->ctl;
 	struct ipc_pctx pc;
 	struct cost_meter cm;
@@ -221,8 +221,8 @@ static int peer_start(struct peer *p)
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000,
+			      .tv_nsec = (ms % 1000) * 1000000L};
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		; /* a signal (SIGCHLD) may cut it short */
@@ -277,7 +277,8 @@ static void peer_story(const struct peer *p, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (p->killed) {
-		snprintf(buf, len, "peer did not stop within 2 s and was "
+		snprintf(buf, len,
+			 "peer did not stop within 2 s and was "
 			 "killed");
 		return;
 	}
@@ -336,10 +337,10 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 {
 	char *err_buf = f->what;
 	const size_t err_len = sizeof(f->what);
-	struct ipc_ep ep = { .rfd = -1, .wfd = -1 };
+	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
 	struct ipc_sock_info sock;
 	struct ipc_tp_opts tpo = ro->tp;
-	struct peer p = { .cs = cs, .ro = ro, .b = b, .ctl = ctl };
+	struct peer p = {.cs = cs, .ro = ro, .b = b, .ctl = ctl};
 	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
 	struct ipc_chan ch, *cch = &ch; /* the channel the client opens */
 	struct ipc_pctx pc;
@@ -400,7 +401,8 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	}
 	if (cs->link && cs->link->relay) {
 		/* After the fork: the peer must inherit none of the relay. */
-		err = ipc_relay_start(&relay, cs->link, cs->tp, &tpo, &ch, &cch);
+		err = ipc_relay_start(&relay, cs->link, cs->tp, &tpo, &ch,
+				      &cch);
 		if (err) {
 			snprintf(err_buf, err_len, "start the link relay: %s",
 				 strerror(-err));
@@ -506,7 +508,8 @@ static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
 	return 0;
 }
 
-static int result_add_run(struct ipc_result *res, const struct ipc_run_stats *st)
+static int result_add_run(struct ipc_result *res,
+			  const struct ipc_run_stats *st)
 {
 	if (res->nruns == res->runs_cap) {
 		size_t cap = res->runs_cap ? 2 * res->runs_cap : 8;
@@ -536,7 +539,8 @@ static void where_failed(const struct ipc_runopts *ro,
 	if (!warm_done && !st->iterations)
 		snprintf(buf, len, "before the first iteration%s", runs);
 	else if (ro->warmup && warm_done < ro->warmup && !st->iterations)
-		snprintf(buf, len, "during warm-up, after %llu of %llu "
+		snprintf(buf, len,
+			 "during warm-up, after %llu of %llu "
 			 "iterations%s",
 			 (unsigned long long)warm_done,
 			 (unsigned long long)ro->warmup, runs);
@@ -608,7 +612,7 @@ struct ipc_case_state {
 	struct ipc_result *res;
 	struct case_bufs b;
 	struct peer_ctl *ctl; /* MAP_SHARED, one page */
-	int err;              /* the failure that ended the case, or 0 */
+	int err;	      /* the failure that ended the case, or 0 */
 	struct run_fail f;    /* its words */
 	char where[128];
 	struct ipc_loss loss; /* every run's losses, failed ones too */
@@ -684,8 +688,8 @@ int ipc_case_once(struct ipc_case_state *st)
 			 sigabbrev_np(ipc_interrupted));
 		st->f.story[0] = '\0';
 		if (st->ro.runs_auto)
-			snprintf(st->where, sizeof(st->where),
-				 "before run %u", r + 1);
+			snprintf(st->where, sizeof(st->where), "before run %u",
+				 r + 1);
 		else
 			snprintf(st->where, sizeof(st->where),
 				 "before run %u of %u", r + 1, st->ro.runs);
@@ -763,7 +767,8 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	if (st->cs->pat->summarize)
 		st->cs->pat->summarize(res);
 	if (st->err) {
-		res->status = res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
+		res->status =
+			res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s %s%s%s",
 			 st->f.what, st->where, st->f.story[0] ? "; " : "",
 			 st->f.story);

@@ -44,7 +44,7 @@ static void wake_every_10ms(void)
 
 static void on_alarm(int sig)
 {
-	(void)sig; /* there to interrupt a blocked call */
+	(void)sig;	      /* there to interrupt a blocked call */
 	ipc_tp_signal_note(); /* and a wait in user space (shm) */
 }
 

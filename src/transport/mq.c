@@ -60,7 +60,7 @@ static size_t mq_max_msg(const struct ipc_tp_opts *opts)
 
 static int mq_probe(char *why, size_t why_len)
 {
-	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 1 };
+	struct mq_attr attr = {.mq_maxmsg = 1, .mq_msgsize = 1};
 	char name[64], err[128];
 	mqd_t q;
 
@@ -120,8 +120,8 @@ static int queue_pair(const char *name, struct mq_attr *attr, int *rfd,
  */
 static int mq_setup(struct ipc_chan *ch)
 {
-	static const char *const tags[] = { "c2s", "s2c" };
-	struct mq_attr attr = { 0 };
+	static const char *const tags[] = {"c2s", "s2c"};
+	struct mq_attr attr = {0};
 	unsigned seq = atomic_fetch_add(&mq_seq, 1);
 	char name[64];
 	long depth;
@@ -138,8 +138,8 @@ static int mq_setup(struct ipc_chan *ch)
 	for (i = 0; i < 2; i++) {
 		int r = i == 0 ? C2S_R : S2C_R, w = i == 0 ? C2S_W : S2C_W;
 
-		snprintf(name, sizeof(name), "/ipcperf.%d.%u.%s",
-			 (int)getpid(), seq, tags[i]);
+		snprintf(name, sizeof(name), "/ipcperf.%d.%u.%s", (int)getpid(),
+			 seq, tags[i]);
 		for (;;) {
 			attr.mq_maxmsg = depth;
 			rc = queue_pair(name, &attr, &ch->fd[r], &ch->fd[w]);

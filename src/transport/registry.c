@@ -7,21 +7,11 @@
 #include "transport/transports.h"
 
 const struct ipc_transport_ops *const ipc_transports[] = {
-	&ipc_tp_pipe,
-	&ipc_tp_fifo,
-	&ipc_tp_socketpair,
-	&ipc_tp_unix,
-	&ipc_tp_unix_dgram,
-	&ipc_tp_unix_seqpacket,
-	&ipc_tp_tcp,
-	&ipc_tp_tcp6,
-	&ipc_tp_udp,
-	&ipc_tp_udp6,
-	&ipc_tp_shm,
-	&ipc_tp_mq,
-	&ipc_tp_pty,
-	&ipc_tp_serial,
-	NULL,
+	&ipc_tp_pipe, &ipc_tp_fifo,	  &ipc_tp_socketpair,
+	&ipc_tp_unix, &ipc_tp_unix_dgram, &ipc_tp_unix_seqpacket,
+	&ipc_tp_tcp,  &ipc_tp_tcp6,	  &ipc_tp_udp,
+	&ipc_tp_udp6, &ipc_tp_shm,	  &ipc_tp_mq,
+	&ipc_tp_pty,  &ipc_tp_serial,	  NULL,
 };
 
 const struct ipc_transport_ops *ipc_transport_find(const char *name)

@@ -24,16 +24,16 @@ static const struct {
 	unsigned baud;
 	speed_t code;
 } speeds[] = {
-	{ 50, B50 },           { 75, B75 },           { 110, B110 },
-	{ 134, B134 },         { 150, B150 },         { 200, B200 },
-	{ 300, B300 },         { 600, B600 },         { 1200, B1200 },
-	{ 1800, B1800 },       { 2400, B2400 },       { 4800, B4800 },
-	{ 9600, B9600 },       { 19200, B19200 },     { 38400, B38400 },
-	{ 57600, B57600 },     { 115200, B115200 },   { 230400, B230400 },
-	{ 460800, B460800 },   { 500000, B500000 },   { 576000, B576000 },
-	{ 921600, B921600 },   { 1000000, B1000000 }, { 1152000, B1152000 },
-	{ 1500000, B1500000 }, { 2000000, B2000000 }, { 2500000, B2500000 },
-	{ 3000000, B3000000 }, { 3500000, B3500000 }, { 4000000, B4000000 },
+	{50, B50},	     {75, B75},		  {110, B110},
+	{134, B134},	     {150, B150},	  {200, B200},
+	{300, B300},	     {600, B600},	  {1200, B1200},
+	{1800, B1800},	     {2400, B2400},	  {4800, B4800},
+	{9600, B9600},	     {19200, B19200},	  {38400, B38400},
+	{57600, B57600},     {115200, B115200},	  {230400, B230400},
+	{460800, B460800},   {500000, B500000},	  {576000, B576000},
+	{921600, B921600},   {1000000, B1000000}, {1152000, B1152000},
+	{1500000, B1500000}, {2000000, B2000000}, {2500000, B2500000},
+	{3000000, B3000000}, {3500000, B3500000}, {4000000, B4000000},
 };
 
 /*
@@ -49,7 +49,7 @@ struct serial_ep {
 /* What setup saved of each port, to put back when it is closed. */
 struct serial_chan {
 	struct termios saved[2]; /* by side */
-	bool have[2];            /* saved[i] was read */
+	bool have[2];		 /* saved[i] was read */
 };
 
 static unsigned baud_of(const struct ipc_tp_opts *opts)
@@ -99,8 +99,7 @@ err:
  * Raw mode, 8 data bits, no parity, 1 stop bit, no flow control, ignore
  * modem lines, at @code.  Blocking again, with stale bytes thrown away.
  */
-static int port_setup(int fd, speed_t code, struct termios *saved,
-		      bool *have)
+static int port_setup(int fd, speed_t code, struct termios *saved, bool *have)
 {
 	struct termios t;
 
@@ -141,7 +140,7 @@ static void port_close(int *fd, const struct termios *saved)
 static int serial_check(const struct ipc_tp_opts *opts, char *why,
 			size_t why_len)
 {
-	static const char *const side_name[] = { "client", "server" };
+	static const char *const side_name[] = {"client", "server"};
 	const char *path;
 	char err[128];
 	speed_t code;

@@ -88,14 +88,16 @@ enum { C2S = 0, S2C = 1 };
 struct shm_ring {
 	_Alignas(CTL_ALIGN) _Atomic uint64_t head; /* bytes written, producer */
 	_Alignas(CTL_ALIGN) _Atomic uint64_t tail; /* bytes read, consumer */
-	_Alignas(CTL_ALIGN) _Atomic uint32_t cons_sleep; /* 1: consumer sleeps */
-	_Alignas(CTL_ALIGN) _Atomic uint32_t prod_sleep; /* 1: producer sleeps */
+	_Alignas(CTL_ALIGN) _Atomic uint32_t
+		cons_sleep; /* 1: consumer sleeps */
+	_Alignas(CTL_ALIGN) _Atomic uint32_t
+		prod_sleep; /* 1: producer sleeps */
 };
 
 struct shm_hdr {
 	uint64_t magic;
-	uint64_t ring_bytes;        /* bytes of each ring's data */
-	uint32_t spin;              /* enum ipc_shm_wait == IPC_SHM_SPIN */
+	uint64_t ring_bytes;	    /* bytes of each ring's data */
+	uint32_t spin;		    /* enum ipc_shm_wait == IPC_SHM_SPIN */
 	_Atomic uint32_t closed[2]; /* side i closed its endpoint */
 	struct shm_ring ring[2];    /* [C2S], [S2C] */
 };
@@ -108,15 +110,15 @@ struct shm_ep {
 	size_t map_bytes;
 	struct shm_ring *tx, *rx; /* the ring it produces into, consumes from */
 	uint8_t *tx_data, *rx_data;
-	uint64_t mask;         /* ring bytes - 1 */
-	uint64_t tx_head;      /* == tx->head, written only by this side */
-	uint64_t tx_tail_seen; /* tx->tail when last read */
-	uint64_t rx_tail;      /* == rx->tail, written only by this side */
-	uint64_t rx_head_seen; /* rx->head when last read */
-	_Atomic uint32_t *closed;      /* this side's flag */
+	uint64_t mask;		  /* ring bytes - 1 */
+	uint64_t tx_head;	  /* == tx->head, written only by this side */
+	uint64_t tx_tail_seen;	  /* tx->tail when last read */
+	uint64_t rx_tail;	  /* == rx->tail, written only by this side */
+	uint64_t rx_head_seen;	  /* rx->head when last read */
+	_Atomic uint32_t *closed; /* this side's flag */
 	_Atomic uint32_t *peer_closed; /* the other side's */
 	bool spin;
-	unsigned spins;        /* futex mode: looks before sleeping */
+	unsigned spins;	       /* futex mode: looks before sleeping */
 	sig_atomic_t sig_seen; /* ipc_tp_signals when last looked at */
 };
 
@@ -169,8 +171,7 @@ static int shm_probe(char *why, size_t why_len)
 	return 0;
 }
 
-static int shm_check(const struct ipc_tp_opts *opts, char *why,
-		     size_t why_len)
+static int shm_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
 {
 	size_t n = ring_bytes(opts);
 
@@ -251,8 +252,7 @@ static int shm_open_ep(struct ipc_chan *ch, enum ipc_side side,
 		rc = -ENOMEM;
 		goto out;
 	}
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ch->fd[0],
-		   0);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ch->fd[0], 0);
 	if (map == MAP_FAILED) {
 		rc = -errno;
 		goto err_free;
@@ -325,7 +325,7 @@ static inline void wake_sleeper(_Atomic uint32_t *flag)
 static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
 		       _Atomic uint64_t *word, uint64_t seen)
 {
-	const struct timespec nap = { 0, SLEEP_NS };
+	const struct timespec nap = {0, SLEEP_NS};
 	bool slept = false;
 	unsigned i;
 	long rc;
@@ -366,8 +366,8 @@ static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
 	}
 }
 
-static void copy_in(uint8_t *ring, uint64_t mask, uint64_t pos,
-		    const void *src, size_t len)
+static void copy_in(uint8_t *ring, uint64_t mask, uint64_t pos, const void *src,
+		    size_t len)
 {
 	size_t off = pos & mask, room = mask + 1 - off;
 
@@ -412,8 +412,8 @@ static ssize_t shm_send(struct ipc_ep *ep, const void *buf, size_t len)
 	head = s->tx_head;
 	need = rec_bytes(len);
 	while (s->mask + 1 - (head - s->tx_tail_seen) < need) {
-		s->tx_tail_seen =
-			atomic_load_explicit(&s->tx->tail, memory_order_acquire);
+		s->tx_tail_seen = atomic_load_explicit(&s->tx->tail,
+						       memory_order_acquire);
 		if (s->mask + 1 - (head - s->tx_tail_seen) >= need)
 			break;
 		if (atomic_load_explicit(s->peer_closed, memory_order_acquire))

@@ -19,7 +19,8 @@ static void tcp_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_tcp = {
 	.name = "tcp",
 	.help = "TCP over the IPv4 loopback (127.0.0.1)",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT | IPC_TP_NET,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
+		IPC_TP_NET,
 	.max_msg = tp_stream_max_msg,
 	.setup = tcp_setup,
 	.open = tp_tcp_open,

@@ -25,7 +25,8 @@ static void tcp6_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_tcp6 = {
 	.name = "tcp6",
 	.help = "TCP over the IPv6 loopback (::1)",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT | IPC_TP_NET,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
+		IPC_TP_NET,
 	.probe = tcp6_probe,
 	.max_msg = tp_stream_max_msg,
 	.setup = tcp6_setup,

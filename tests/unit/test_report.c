@@ -588,8 +588,8 @@ static void test_csv(void)
 		    "connect \"127.0.0.1,40123\": refused");
 	res[0]->summary.bytes_per_s = NAN;
 	res[0]->diag.flags = 1u << IPC_FLAG_UNSTABLE | 1u << IPC_FLAG_OUTLIERS;
-	res[0]->diag.client = (struct ipc_cost){ .valid = true, .user_ns = 2500,
-						 .sys_ns = 1000, .vcsw = 1 };
+	res[0]->diag.client = (struct ipc_cost){
+		.valid = true, .user_ns = 2500, .sys_ns = 1000, .vcsw = 1};
 
 	out = render("csv", &meta, res, 3, NULL, 0, &err);
 	is_int(err, "==", 0, "csv: no error");
@@ -609,7 +609,8 @@ static void test_csv(void)
 			       "csv: the original columns end with error");
 			is_str(f[29], "metric", "csv: new columns after error");
 			is_str(f[34], "flags", "csv: the flags column");
-			is_str(f[42], "loadavg_1m", "csv: header ends with load");
+			is_str(f[42], "loadavg_1m",
+			       "csv: header ends with load");
 		} else {
 			is_str(f[0], "1", "csv: row %zu schema 1", nlines);
 		}
@@ -624,7 +625,8 @@ static void test_csv(void)
 			is_str(f[29], "p50_ns", "csv: row 1 metric");
 			is_str(f[34], "unstable;outliers",
 			       "csv: flags joined with ';'");
-			is_str(f[35], "2500", "csv: client user ns per message");
+			is_str(f[35], "2500",
+			       "csv: client user ns per message");
 		}
 		if (nlines == 2) {
 			is_str(f[8], "1000", "csv: row 2 count");
@@ -1059,8 +1061,12 @@ static void test_diagnosis(void)
 		.host = &host,
 		.ro = &ro,
 	};
-	struct ipc_cost cost = {.valid = true, .user_ns = 900, .sys_ns = 1200,
-				.vcsw = 1, .ivcsw = 0.02, .cycles = 12100,
+	struct ipc_cost cost = {.valid = true,
+				.user_ns = 900,
+				.sys_ns = 1200,
+				.vcsw = 1,
+				.ivcsw = 0.02,
+				.cycles = 12100,
 				.instructions = 3400000};
 	struct ipc_result *res[2];
 	json_t *root, *flags, *f;
@@ -1109,9 +1115,9 @@ static void test_diagnosis(void)
 	ok(strstr(out, "rr pipe req=1 resp=1: unstable: 95% CI ±2.5% after 6 "
 		       "runs (--max-runs); the target is ±1%\n") != NULL,
 	   "diagnosis table: why unstable");
-	ok(strstr(out, "rr pipe req=1 resp=1: load: other processes kept 0.75 "
-		       "CPUs busy during the runs; load average 1.50\n") !=
-		   NULL,
+	ok(strstr(out,
+		  "rr pipe req=1 resp=1: load: other processes kept 0.75 "
+		  "CPUs busy during the runs; load average 1.50\n") != NULL,
 	   "diagnosis table: why load");
 	ok(strstr(out, "hint for unstable: ") && strstr(out, "hint for load: "),
 	   "diagnosis table: one hint per kind");
@@ -1139,9 +1145,12 @@ static void test_diagnosis(void)
 
 	/* Two groups that follow placement: the reason says so. */
 	res[1]->diag.flags = 1u << IPC_FLAG_BIMODAL;
-	res[1]->diag.modes = (struct ipc_modes){.bimodal = true, .nlow = 8,
-						.nhigh = 4, .low = 5100,
-						.high = 11300, .cut = 5200};
+	res[1]->diag.modes = (struct ipc_modes){.bimodal = true,
+						.nlow = 8,
+						.nhigh = 4,
+						.low = 5100,
+						.high = 11300,
+						.cut = 5200};
 	res[1]->diag.mode_same[0] = 8;
 	res[1]->diag.mode_split[1] = 4;
 	out = render("table", &meta, res, 2, NULL, 0, &err);

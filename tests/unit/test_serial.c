@@ -449,7 +449,8 @@ int main(void)
 	}
 	if (cable_up() < 0) {
 		cable_down();
-		printf("1..0 # skip no pseudo-terminals to stand in for ports\n");
+		printf("1..0 # skip no pseudo-terminals to stand in for "
+		       "ports\n");
 		return 77;
 	}
 	fds = count_fds();

@@ -48,8 +48,8 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-static void opts_for(struct ipc_tp_opts *o, enum ipc_shm_wait mode,
-		     size_t ring, size_t max_msg)
+static void opts_for(struct ipc_tp_opts *o, enum ipc_shm_wait mode, size_t ring,
+		     size_t max_msg)
 {
 	memset(o, 0, sizeof(*o));
 	o->max_msg = max_msg;
@@ -75,8 +75,7 @@ struct side {
 	uint32_t got;
 };
 
-static int open_side(struct ipc_chan *ch, enum ipc_side side,
-		     struct ipc_ep *ep)
+static int open_side(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
 	*ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
 	return tp->open(ch, side, ep);
@@ -220,8 +219,8 @@ static void on_signal(int sig)
 }
 
 /* Set up a small ring and open both sides in this thread. */
-static int pair(enum ipc_shm_wait mode, struct ipc_chan *ch,
-		struct ipc_ep *cli, struct ipc_ep *srv)
+static int pair(enum ipc_shm_wait mode, struct ipc_chan *ch, struct ipc_ep *cli,
+		struct ipc_ep *srv)
 {
 	struct ipc_tp_opts o;
 	int rc;
@@ -347,8 +346,9 @@ static void limits(void)
 	       "4 KiB ring: setup refuses 4089-byte messages");
 	tp->teardown(&ch);
 	if (pair(IPC_SHM_FUTEX, &ch, &cli, &srv) == 0) {
-		is_int(tp->send(&cli, big, SMALL_RING - 8), "==",
-		       SMALL_RING - 8, "4 KiB ring: a 4088-byte message goes");
+		is_int(tp->send(&cli, big, SMALL_RING - 8),
+		       "==", SMALL_RING - 8,
+		       "4 KiB ring: a 4088-byte message goes");
 		is_int(tp->recv(&srv, big, SMALL_RING), "==", SMALL_RING - 8,
 		       "4 KiB ring: and arrives");
 		is_int(tp->send(&cli, big, SMALL_RING - 7), "==", -EMSGSIZE,

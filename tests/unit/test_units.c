@@ -50,10 +50,8 @@ int main(void)
 	ok(!parse_size("64", &v, err, sizeof(err)) && v == 64, "size 64");
 	ok(!parse_size("4k", &v, err, sizeof(err)) && v == 4096, "size 4k");
 	ok(!parse_size("4K", &v, err, sizeof(err)) && v == 4096, "size 4K");
-	ok(!parse_size("4KiB", &v, err, sizeof(err)) && v == 4096,
-	   "size 4KiB");
-	ok(!parse_size("1M", &v, err, sizeof(err)) && v == 1048576,
-	   "size 1M");
+	ok(!parse_size("4KiB", &v, err, sizeof(err)) && v == 4096, "size 4KiB");
+	ok(!parse_size("1M", &v, err, sizeof(err)) && v == 1048576, "size 1M");
 	ok(!parse_size("1G", &v, err, sizeof(err)) && v == 1073741824,
 	   "size 1G (the limit)");
 	ok(parse_size("2G", &v, err, sizeof(err)) == -EINVAL,
@@ -61,24 +59,24 @@ int main(void)
 	ok(parse_size("-1", &v, err, sizeof(err)) == -EINVAL, "size -1");
 	ok(parse_size("", &v, err, sizeof(err)) == -EINVAL, "empty size");
 	ok(parse_size("4q", &v, err, sizeof(err)) == -EINVAL, "size 4q");
-	ok(strstr(err, "'4q'") && strstr(err, "suffix"),
-	   "bad suffix named: %s", err);
+	ok(strstr(err, "'4q'") && strstr(err, "suffix"), "bad suffix named: %s",
+	   err);
 	ok(parse_size("99999999999999999999999", &v, err, sizeof(err)) ==
 		   -EINVAL,
 	   "size beyond 64 bits");
 
 	{
-		const uint64_t a[] = { 0, 4, 8 };
-		const uint64_t b[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
-				       1024 };
-		const uint64_t c[] = { 64, 128, 256, 512, 1024, 2048, 4096 };
-		const uint64_t d[] = { 64, 256, 1024, 4096 };
-		const uint64_t e[] = { 0, 10, 20, 30 };
-		const uint64_t f[] = { 100, 200, 400, 800, 1000 };
-		const uint64_t g[] = { 4096, 65536, 1048576 };
-		const uint64_t h[] = { 5 };
-		const uint64_t i[] = { 8, 4, 0, 16 };
-		const uint64_t j[] = { 0, 3, 6, 7 };
+		const uint64_t a[] = {0, 4, 8};
+		const uint64_t b[] = {0,  1,  2,   4,	8,   16,
+				      32, 64, 128, 256, 512, 1024};
+		const uint64_t c[] = {64, 128, 256, 512, 1024, 2048, 4096};
+		const uint64_t d[] = {64, 256, 1024, 4096};
+		const uint64_t e[] = {0, 10, 20, 30};
+		const uint64_t f[] = {100, 200, 400, 800, 1000};
+		const uint64_t g[] = {4096, 65536, 1048576};
+		const uint64_t h[] = {5};
+		const uint64_t i[] = {8, 4, 0, 16};
+		const uint64_t j[] = {0, 3, 6, 7};
 
 		list_is("0,4,8", a, 3);
 		list_is("0..1024", b, 12);
