@@ -311,9 +311,18 @@ static const struct cli_opt core_opts[] = {
 	{"output", 'o', "FILE", MEAS | CMD_COMPARE,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
 	{"quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet},
+};
+
+/* Listed last in --help; cli_parse answers them itself (no setter). */
+static const struct cli_opt info_opts[] = {
 	{"help", 'h', NULL, ~0u, "this help (after a command: its options)",
 	 NULL},
 	{"version", 'V', NULL, ~0u, "print the version", NULL},
+};
+
+static const struct cli_optgroup cli_opts_info = {
+	.opts = info_opts,
+	.n = sizeof(info_opts) / sizeof(info_opts[0]),
 };
 
 static int core_validate(struct cli_config *c);
@@ -326,8 +335,9 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	 &cli_opts_transport, &cli_opts_load, &cli_opts_testing,
-	&cli_opts_trust, &cli_opts_compare,   &cli_opts_link, NULL,
+	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
+	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
+	&cli_opts_link,	   &cli_opts_info,	NULL,
 };
 
 #define MAXOPTS 128
