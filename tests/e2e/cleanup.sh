@@ -7,11 +7,7 @@ kill_peer() {
 	local tp=$1 pid child i
 	"$IPCPERF" rr -t "$tp" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
-	for i in $(seq 50); do
-		child=$(pgrep -P $pid -f "$TAG" | head -n 1)
-		[ -n "$child" ] && break
-		sleep 0.1
-	done
+	child=$(peer_of $pid)
 	sleep 0.3
 	if [ -z "$child" ]; then
 		ok 1 "$tp: found the peer process"
@@ -19,18 +15,7 @@ kill_peer() {
 		return
 	fi
 	kill -KILL "$child"
-	for i in $(seq 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		ok 1 "$tp: ipcperf ends within 10 s of its peer's death"
-		kill -KILL $pid
-	else
-		ok 0 "$tp: ipcperf ends within 10 s of its peer's death"
-	fi
-	wait $pid
-	rc=$?
+	ends_within $pid 10 "$tp: ipcperf ends within 10 s of its peer's death"
 	is_rc 1 "$tp: killed peer gives exit 1"
 	jqt "$tp: result marked partial or error" '.results[0].status == "partial" or .results[0].status == "error"'
 	jqt "$tp: error says how far it got" '.results[0].error | test("after [0-9]+ of 100000000 iterations")'
@@ -78,18 +63,7 @@ interrupt() {
 	pid=$!
 	sleep 1.5
 	kill -$sig $pid
-	for i in $(seq 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		ok 1 "$sig $tp $pl: ends within 10 s"
-		kill -KILL $pid
-	else
-		ok 0 "$sig $tp $pl: ends within 10 s"
-	fi
-	wait $pid
-	rc=$?
+	ends_within $pid 10 "$sig $tp $pl: ends within 10 s"
 	is_rc 1 "$sig $tp $pl: exit 1"
 	jqt "$sig $tp $pl: report still valid JSON with the measured part" \
 		'.results[0].status == "partial" and .results[0].summary.iterations > 0'

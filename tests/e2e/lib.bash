@@ -90,6 +90,36 @@ jqt() {
 	fi
 }
 
+# peer_of PID: print the peer process that ipcperf PID forked (waits up
+# to 5 s for it); fails when there is none.
+peer_of() {
+	local i c
+	for i in $(seq 50); do
+		c=$(pgrep -P "$1" -f "$TAG" | head -n 1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# ends_within PID SECONDS "description": ok when PID exits within SECONDS
+# (killed otherwise); then rc is its exit status.
+ends_within() {
+	local pid=$1 secs=$2 i
+	for i in $(seq $((secs * 10))); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		ok 1 "$3"
+		kill -KILL "$pid"
+	else
+		ok 0 "$3"
+	fi
+	wait "$pid"
+	rc=$?
+}
+
 # Every transport this machine can run (from `ipcperf list`).
 transports_ok() {
 	"$IPCPERF" list | awk '/^transports:/{t=1;next} /^[a-z]/{t=0} t && $2=="ok"{print $1}'

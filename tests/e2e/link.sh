@@ -104,25 +104,10 @@ for tp in tcp udp fifo; do
 	"$IPCPERF" rr -t $tp --link delay=1ms -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
 	child=""
-	for i in $(seq 50); do
-		child=$(pgrep -P $pid -f "$TAG" | head -n 1)
-		[ -n "$child" ] && break
-		sleep 0.1
-	done
+	child=$(peer_of $pid)
 	sleep 0.3
 	[ -n "$child" ] && kill -KILL "$child"
-	for i in $(seq 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		ok 1 "$tp: ends within 10 s of its peer's death behind a relay"
-		kill -KILL $pid
-	else
-		ok 0 "$tp: ends within 10 s of its peer's death behind a relay"
-	fi
-	wait $pid
-	rc=$?
+	ends_within $pid 10 "$tp: ends within 10 s of its peer's death behind a relay"
 	is_rc 1 "$tp: killed peer behind a relay gives exit 1"
 	jqt "$tp: result marked partial or error" '.results[0].status != "ok"'
 	no_leftovers "$tp: killed peer behind a relay"
@@ -133,18 +118,7 @@ for pl in process thread; do
 	pid=$!
 	sleep 1.5
 	kill -INT $pid
-	for i in $(seq 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		ok 1 "Ctrl-C over wan ($pl): ends within 10 s"
-		kill -KILL $pid
-	else
-		ok 0 "Ctrl-C over wan ($pl): ends within 10 s"
-	fi
-	wait $pid
-	rc=$?
+	ends_within $pid 10 "Ctrl-C over wan ($pl): ends within 10 s"
 	is_rc 1 "Ctrl-C over wan ($pl): exit 1"
 	jqt "Ctrl-C over wan ($pl): partial, with what was measured" \
 		'.results[0].status == "partial" and .results[0].summary.iterations > 0'

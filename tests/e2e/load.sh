@@ -71,25 +71,10 @@ check "the refusal says why" grep -q "has no connections" "$err"
 # A peer killed during a long load: the client ends, reports, cleans up.
 "$IPCPERF" load -t unix -c 50 -d 60 -r 1 -f json >"$out" 2>"$err" &
 pid=$!
-for i in $(seq 50); do
-	child=$(pgrep -P $pid -f "$TAG" | head -n 1)
-	[ -n "$child" ] && break
-	sleep 0.1
-done
+child=$(peer_of $pid)
 sleep 0.5
 [ -n "$child" ] && kill -KILL "$child"
-for i in $(seq 100); do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 $pid 2>/dev/null; then
-	ok 1 "load ends within 10 s of its peer's death"
-	kill -KILL $pid
-else
-	ok 0 "load ends within 10 s of its peer's death"
-fi
-wait $pid
-rc=$?
+ends_within $pid 10 "load ends within 10 s of its peer's death"
 is_rc 1 "killed peer during load: exit 1"
 jqt "killed peer: marked, with the cause" \
 	'(.results[0].status == "partial" or .results[0].status == "error") and (.results[0].error | test("peer"))'

@@ -127,18 +127,7 @@ no_leftovers "malformed input"
 pid=$!
 sleep 1.5
 kill -INT $pid
-for i in $(seq 100); do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 $pid 2>/dev/null; then
-	ok 1 "Ctrl-C during a replay: ends within 10 s"
-	kill -KILL $pid
-else
-	ok 0 "Ctrl-C during a replay: ends within 10 s"
-fi
-wait $pid
-rc=$?
+ends_within $pid 10 "Ctrl-C during a replay: ends within 10 s"
 is_rc 1 "Ctrl-C during a replay: exit 1"
 jqt "Ctrl-C during a replay: says interrupted" '.results[0].error | test("interrupted")'
 no_leftovers "Ctrl-C during a replay"

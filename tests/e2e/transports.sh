@@ -158,11 +158,7 @@ kill_peer() { # kill_peer TRANSPORT [OPTIONS...]
 	shift
 	"$IPCPERF" rr -t "$tp" "$@" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
-	for i in $(seq 50); do
-		child=$(pgrep -P $pid -f "$TAG" | head -n 1)
-		[ -n "$child" ] && break
-		sleep 0.1
-	done
+	child=$(peer_of $pid)
 	sleep 0.3
 	if [ -z "$child" ]; then
 		ok 1 "$tp $*: found the peer process"
