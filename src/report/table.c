@@ -221,6 +221,15 @@ static void grid_col(struct grid *g, enum col c)
 		g->order[g->ncols++] = c;
 }
 
+/* The percentile columns every latency section starts with. */
+static const enum col pct_cols[] = {C_P50, C_P90, C_P99, C_P999, C_MAX};
+
+static void grid_cols(struct grid *g, const enum col *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		grid_col(g, c[i]);
+}
+
 static struct line *grid_line(struct grid *g)
 {
 	struct line *l;
@@ -986,11 +995,7 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_col(&g, C_REQ);
 		grid_col(&g, C_RESP);
 		g.nid = g.ncols;
-		grid_col(&g, C_P50);
-		grid_col(&g, C_P90);
-		grid_col(&g, C_P99);
-		grid_col(&g, C_P999);
-		grid_col(&g, C_MAX);
+		grid_cols(&g, pct_cols, sizeof(pct_cols) / sizeof(pct_cols[0]));
 		grid_col(&g, C_MEAN);
 		grid_col(&g, C_SD);
 		grid_col(&g, C_TRANS);
@@ -1014,11 +1019,7 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_col(&g, C_REQ);
 		grid_col(&g, C_RESP);
 		g.nid = g.ncols;
-		grid_col(&g, C_P50);
-		grid_col(&g, C_P90);
-		grid_col(&g, C_P99);
-		grid_col(&g, C_P999);
-		grid_col(&g, C_MAX);
+		grid_cols(&g, pct_cols, sizeof(pct_cols) / sizeof(pct_cols[0]));
 		grid_col(&g, C_MEAN);
 		grid_col(&g, C_TRANS);
 	} else if (!strcmp(pat, "load")) {
@@ -1032,11 +1033,7 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 		grid_col(&g, C_REQ);
 		grid_col(&g, C_RESP);
 		g.nid = g.ncols;
-		grid_col(&g, C_P50);
-		grid_col(&g, C_P90);
-		grid_col(&g, C_P99);
-		grid_col(&g, C_P999);
-		grid_col(&g, C_MAX);
+		grid_cols(&g, pct_cols, sizeof(pct_cols) / sizeof(pct_cols[0]));
 		grid_col(&g, C_RPS);
 		grid_col(&g, C_FMIN);
 		grid_col(&g, C_FMED);
