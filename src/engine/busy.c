@@ -9,17 +9,6 @@
  */
 #include "engines.h"
 
-static int bz_attach(struct ipc_io *io)
-{
-	struct ipc_ep *ep = io->ep;
-	int err;
-
-	err = ipc_fd_set_nonblock(ep->rfd, true);
-	if (!err && ep->wfd != ep->rfd)
-		err = ipc_fd_set_nonblock(ep->wfd, true);
-	return err;
-}
-
 static ssize_t bz_send(struct ipc_io *io, const void *buf, size_t len)
 {
 	struct ipc_ep *ep = io->ep;
@@ -60,32 +49,6 @@ static ssize_t bz_recv(struct ipc_io *io, void *buf, size_t len)
 	}
 }
 
-static void bz_detach(struct ipc_io *io)
-{
-	struct ipc_ep *ep = io->ep;
-
-	if (!ep)
-		return;
-	if (ep->rfd >= 0)
-		ipc_fd_set_nonblock(ep->rfd, false);
-	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
-		ipc_fd_set_nonblock(ep->wfd, false);
-}
-
-static int bz_reattach(struct ipc_io *io, struct ipc_ep *ep)
-{
-	struct ipc_ep *old = io->ep;
-	int err;
-
-	io->ep = ep;
-	if (!ep)
-		return 0;
-	err = bz_attach(io);
-	if (err)
-		io->ep = old;
-	return err;
-}
-
 static int bz_fs_new(struct ipc_fset **fs, uint32_t max,
 		     const volatile sig_atomic_t *stop)
 {
@@ -97,11 +60,11 @@ const struct ipc_engine_ops ipc_eng_busy = {
 	.help = "non-blocking descriptors, spin on send and receive (one CPU "
 		"per side)",
 	.caps = IPC_ENG_NEEDS_FD,
-	.attach = bz_attach,
+	.attach = eng_nb_attach,
 	.send = bz_send,
 	.recv = bz_recv,
-	.detach = bz_detach,
-	.reattach = bz_reattach,
+	.detach = eng_nb_detach,
+	.reattach = eng_nb_reattach,
 	.fs_new = bz_fs_new,
 	.fs_add = eng_ready_add,
 	.fs_del = eng_ready_del,

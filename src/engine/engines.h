@@ -21,6 +21,14 @@ extern const struct ipc_engine_ops ipc_eng_io_uring;
 #endif
 
 /*
+ * attach, detach and reattach of engines whose only state is the
+ * descriptors' non-blocking mode (nonblock.c).
+ */
+int eng_nb_attach(struct ipc_io *io);
+void eng_nb_detach(struct ipc_io *io);
+int eng_nb_reattach(struct ipc_io *io, struct ipc_ep *ep);
+
+/*
  * What an interrupted wait means: if the side was asked to stop, the wait
  * is over (-ECANCELED); otherwise the caller retries.
  */

@@ -7,17 +7,6 @@
 
 #include "engines.h"
 
-static int pl_attach(struct ipc_io *io)
-{
-	struct ipc_ep *ep = io->ep;
-	int err;
-
-	err = ipc_fd_set_nonblock(ep->rfd, true);
-	if (!err && ep->wfd != ep->rfd)
-		err = ipc_fd_set_nonblock(ep->wfd, true);
-	return err;
-}
-
 /* Wait until @fd is ready for @events; 0, -ETIMEDOUT or -ECANCELED. */
 static int pl_wait(struct ipc_io *io, int fd, short events, int timeout_ms)
 {
@@ -83,21 +72,6 @@ static ssize_t pl_recv(struct ipc_io *io, void *buf, size_t len)
 	}
 }
 
-/* A new connection: only its descriptors need to become non-blocking. */
-static int pl_reattach(struct ipc_io *io, struct ipc_ep *ep)
-{
-	struct ipc_ep *old = io->ep;
-	int err;
-
-	io->ep = ep;
-	if (!ep)
-		return 0;
-	err = pl_attach(io);
-	if (err)
-		io->ep = old;
-	return err;
-}
-
 /* Many flows: one ppoll(2) over the array of all of them. */
 static int pl_fs_new(struct ipc_fset **fs, uint32_t max,
 		     const volatile sig_atomic_t *stop)
@@ -105,27 +79,15 @@ static int pl_fs_new(struct ipc_fset **fs, uint32_t max,
 	return eng_ready_new(fs, max, EW_POLL, stop);
 }
 
-static void pl_detach(struct ipc_io *io)
-{
-	struct ipc_ep *ep = io->ep;
-
-	if (!ep)
-		return;
-	if (ep->rfd >= 0)
-		ipc_fd_set_nonblock(ep->rfd, false);
-	if (ep->wfd >= 0 && ep->wfd != ep->rfd)
-		ipc_fd_set_nonblock(ep->wfd, false);
-}
-
 const struct ipc_engine_ops ipc_eng_poll = {
 	.name = "poll",
 	.help = "non-blocking descriptors, poll(2) before each receive",
 	.caps = IPC_ENG_NEEDS_FD,
-	.attach = pl_attach,
+	.attach = eng_nb_attach,
 	.send = pl_send,
 	.recv = pl_recv,
-	.detach = pl_detach,
-	.reattach = pl_reattach,
+	.detach = eng_nb_detach,
+	.reattach = eng_nb_reattach,
 	.fs_new = pl_fs_new,
 	.fs_add = eng_ready_add,
 	.fs_del = eng_ready_del,
