@@ -434,9 +434,9 @@ out:
 	return rc;
 }
 
-int tp_unix_conn_open(struct ipc_chan *ch, enum ipc_side side,
-		      struct ipc_ep *ep, int type,
-		      int (*tune)(int fd, const struct ipc_tp_opts *opts))
+int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
+		 int type, int (*tune)(int fd, const struct ipc_tp_opts *opts),
+		 bool tune_first)
 {
 	int fd, rc = 0;
 
@@ -451,10 +451,15 @@ int tp_unix_conn_open(struct ipc_chan *ch, enum ipc_side side,
 			goto out;
 		}
 	} else {
-		fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+		fd = socket(ch->addr.ss_family, type | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			rc = -errno;
 			goto out;
+		}
+		if (tune && tune_first) {
+			rc = tune(fd, &ch->opts);
+			if (rc < 0)
+				goto err_close;
 		}
 		if (connect(fd, (struct sockaddr *)&ch->addr, ch->addr_len) <
 		    0) {

@@ -108,49 +108,19 @@ out:
 	return rc;
 }
 
+/*
+ * Socket options on a TCP socket: on the client before connect() too, so
+ * that the buffer sizes set the window scale; again on both endpoints for
+ * TCP_NODELAY.
+ */
+static int tcp_tune(int fd, const struct ipc_tp_opts *opts)
+{
+	return ipc_sock_apply_opts(fd, opts, true, false);
+}
+
 int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
-	int fd, rc = 0;
-
-	if (side == IPC_SERVER) {
-		if (ch->fd[0] < 0) {
-			rc = -EBADF;
-			goto out;
-		}
-		fd = accept4(ch->fd[0], NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0) {
-			rc = -errno;
-			goto out;
-		}
-	} else {
-		fd = socket(ch->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			rc = -errno;
-			goto out;
-		}
-		/* Buffers before connect(), for the window scale. */
-		rc = ipc_sock_apply_opts(fd, &ch->opts, true, false);
-		if (rc < 0)
-			goto err_close;
-		if (connect(fd, (struct sockaddr *)&ch->addr, ch->addr_len) <
-		    0) {
-			rc = -errno;
-			goto err_close;
-		}
-	}
-	/* Again on the accepted socket: TCP_NODELAY on both endpoints. */
-	rc = ipc_sock_apply_opts(fd, &ch->opts, true, false);
-	if (rc < 0)
-		goto err_close;
-	ep->ops = ch->ops;
-	ep->rfd = fd;
-	ep->wfd = fd;
-	ep->priv = NULL;
-	goto out;
-err_close:
-	close(fd);
-out:
-	return rc;
+	return tp_conn_open(ch, side, ep, SOCK_STREAM, tcp_tune, true);
 }
 
 static int connect_to(int fd, int peer)

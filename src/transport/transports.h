@@ -83,14 +83,21 @@ int tp_unix_bound(int type, const char *path);
 /*
  * Connection-oriented AF_UNIX transports of @type (SOCK_STREAM,
  * SOCK_SEQPACKET).  Setup binds and listens on one file in opts.dir, kept in
- * fd slot 0 for both sides (fd_side -1).  Open accepts (server) or connects
- * to ch->addr (client; the backlog lets it finish before the accept), then
- * hands the new socket to @tune, if any, before it becomes the endpoint.
+ * fd slot 0 for both sides (fd_side -1).
  */
 int tp_unix_listen(struct ipc_chan *ch, int type);
-int tp_unix_conn_open(struct ipc_chan *ch, enum ipc_side side,
-		      struct ipc_ep *ep, int type,
-		      int (*tune)(int fd, const struct ipc_tp_opts *opts));
+
+/*
+ * Open one side of a listening channel (unix, unix-seqpacket, tcp, tcp6):
+ * accept on fd slot 0 (server) or connect a new socket of @type to
+ * ch->addr (client; the backlog lets it finish before the accept), then
+ * hand the new socket to @tune, if any, before it becomes the endpoint.
+ * With @tune_first the client's socket also goes through @tune before
+ * connect().  0 or -errno.
+ */
+int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
+		 int type, int (*tune)(int fd, const struct ipc_tp_opts *opts),
+		 bool tune_first);
 
 /*
  * Largest datagram an AF_UNIX SOCK_DGRAM or SOCK_SEQPACKET socket can be

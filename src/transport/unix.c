@@ -19,7 +19,7 @@ static int unix_tune(int fd, const struct ipc_tp_opts *opts)
 
 static int unix_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
-	return tp_unix_conn_open(ch, side, ep, SOCK_STREAM, unix_tune);
+	return tp_conn_open(ch, side, ep, SOCK_STREAM, unix_tune, false);
 }
 
 static void unix_teardown(struct ipc_chan *ch)

@@ -26,7 +26,8 @@ static int seqpacket_setup(struct ipc_chan *ch)
 static int seqpacket_open(struct ipc_chan *ch, enum ipc_side side,
 			  struct ipc_ep *ep)
 {
-	return tp_unix_conn_open(ch, side, ep, SOCK_SEQPACKET, tp_unix_msg_fit);
+	return tp_conn_open(ch, side, ep, SOCK_SEQPACKET, tp_unix_msg_fit,
+			    false);
 }
 
 static void seqpacket_teardown(struct ipc_chan *ch)
