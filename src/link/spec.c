@@ -40,63 +40,66 @@ static void link_reset(struct ipc_link *l)
 	l->mtu = LINK_MTU_DEFAULT;
 }
 
-/* "35ms", "2.5ms", "100us", "0", "1s": 0 or -EINVAL. */
-static int parse_time(const char *v, uint64_t *ns)
+struct unit {
+	const char *name; /* suffix, compared without case; "" for none */
+	double mult;	  /* what one of it is in the base unit */
+};
+
+/*
+ * A non-negative number followed by one of @units: its value in the base
+ * unit into *x.  0, or -EINVAL for a bad number or unknown suffix.
+ */
+static int parse_scaled(const char *v, const struct unit *units, size_t n,
+			double *x)
 {
-	static const struct {
-		const char *unit;
-		double mult;
-	} units[] = {
-		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9},
-	};
 	char *end;
-	double x;
 
 	if (!*v || *v == '-' || *v == '+')
 		return -EINVAL;
-	x = strtod(v, &end);
-	if (end == v || !isfinite(x))
+	*x = strtod(v, &end);
+	if (end == v || !isfinite(*x))
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].unit))
-			continue;
-		x *= units[i].mult;
-		if (x > 60e9)
-			return -ERANGE;
-		*ns = (uint64_t)llround(x);
-		return 0;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(end, units[i].name)) {
+			*x *= units[i].mult;
+			return 0;
+		}
 	return -EINVAL;
+}
+
+/* "35ms", "2.5ms", "100us", "0", "1s": 0, -EINVAL or -ERANGE (> 60 s). */
+static int parse_time(const char *v, uint64_t *ns)
+{
+	static const struct unit units[] = {
+		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9},
+	};
+	double x;
+	int err = parse_scaled(v, units, sizeof(units) / sizeof(units[0]), &x);
+
+	if (err)
+		return err;
+	if (x > 60e9)
+		return -ERANGE;
+	*ns = (uint64_t)llround(x);
+	return 0;
 }
 
 /* "100mbit", "9600", "64kbit", "1gbit" (1000-based, bits/s). */
 static int parse_rate(const char *v, uint64_t *bps)
 {
-	static const struct {
-		const char *unit;
-		double mult;
-	} units[] = {
+	static const struct unit units[] = {
 		{"", 1},       {"bit", 1},    {"kbit", 1e3},
 		{"mbit", 1e6}, {"gbit", 1e9},
 	};
-	char *end;
 	double x;
+	int err = parse_scaled(v, units, sizeof(units) / sizeof(units[0]), &x);
 
-	if (!*v || *v == '-' || *v == '+')
-		return -EINVAL;
-	x = strtod(v, &end);
-	if (end == v || !isfinite(x))
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].unit))
-			continue;
-		x *= units[i].mult;
-		if (x > 1e12 || (x > 0 && x < 1))
-			return -ERANGE;
-		*bps = (uint64_t)llround(x);
-		return 0;
-	}
-	return -EINVAL;
+	if (err)
+		return err;
+	if (x > 1e12 || (x > 0 && x < 1))
+		return -ERANGE;
+	*bps = (uint64_t)llround(x);
+	return 0;
 }
 
 static int parse_uint(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
