@@ -38,7 +38,7 @@ $(error missing build dependencies: see the line above)
 endif
 endif
 
-PKGS := jansson
+PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
@@ -54,7 +54,7 @@ CFLAGS ?=
 CFLAGS += -std=gnu11 -g $(OPT) $(WARN) -pthread -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDFLAGS += $(filter -f%,$(OPT)) -pthread
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lsodium) -lm
 
 ifeq ($(V),1)
 Q :=

@@ -27,12 +27,14 @@ enum cli_cmd {
 	CMD_LOAD = 1u << 6,
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
+	CMD_SERVER = 1u << 9,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
 	 CMD_REPLAY)
 
 #define CLI_LINKS_MAX 16 /* links in one --link list */
+#define CLI_LISTEN_MAX 8 /* --listen addresses of a server */
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -68,6 +70,17 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* ipcperf server (opt_server.c) */
+	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
+	size_t nlisten;
+	bool once;		     /* --once */
+	uint64_t idle_timeout_ns;    /* --idle-timeout, 0: never */
+	uint64_t max_duration_ns;    /* --max-duration, 0: never */
+	uint64_t control_timeout_ns; /* --control-timeout */
+	uint64_t max_test_ns;	     /* --max-test */
+	uint64_t max_clients;	     /* --max-clients */
+	const char *key_file;	     /* --key FILE */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -129,6 +142,10 @@ int cli_compare_args(struct cli_config *c, int n, char **words);
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+
+/* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
+int cli_server(const struct cli_config *c);
 
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);

@@ -306,7 +306,9 @@ static const struct cli_opt core_opts[] = {
 	 "pin client and server to CPUs C and S; or same, split", set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
-	{"format", 'f', "FMT", MEAS | CMD_COMPARE, "table, json or csv [table]",
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_SERVER,
+	 "table, json or csv (server: table or json, a line per event) "
+	 "[table]",
 	 set_format},
 	{"output", 'o', "FILE", MEAS | CMD_COMPARE,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
@@ -335,9 +337,11 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
-	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
-	&cli_opts_link,	   &cli_opts_info,	NULL,
+	&cli_opts_core,	 &cli_opts_transport,
+	&cli_opts_load,	 &cli_opts_testing,
+	&cli_opts_trust, &cli_opts_compare,
+	&cli_opts_link,	 &cli_opts_server,
+	&cli_opts_info,	 NULL,
 };
 
 #define MAXOPTS 128
@@ -377,6 +381,8 @@ static const struct {
 	 "transports, engines and formats available on this machine"},
 	{"compare", CMD_COMPARE, "A.json B.json",
 	 "compare two JSON results: ratio, interval, verdict per case"},
+	{"server", CMD_SERVER, "--listen ADDR[:PORT] --key FILE",
+	 "accept tests from remote clients (default port 5301)"},
 };
 
 /* A command's arguments that are not options ("FILE..." for replay). */
@@ -443,6 +449,24 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 				 o->arg ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-24s %s%s%s\n", left, o->help, only,
 			only[0] ? ")" : "");
+	}
+	if (cmd == CMD_SERVER) {
+		fprintf(f,
+			"\nTIME    5 (seconds), 5s, 500ms, 2m, 1h\n"
+			"\nEach test runs in a process of its own, on a data "
+			"port "
+			"of its own that\nonly the client holding the test's "
+			"cookie may use.  Control protocol\nversion %d "
+			"(docs/protocol.md).  Clients: ipcperf COMMAND "
+			"--remote "
+			"HOST[:PORT].\n"
+			"\nexit status: 0 stopped (Ctrl-C, SIGTERM, --once, "
+			"--idle-timeout,\n--max-duration); 1 the server "
+			"failed; "
+			"2 bad usage (an address in use,\na key file that is "
+			"not one).\n",
+			IPC_REMOTE_PROTO);
+		return;
 	}
 	if (cmd == CMD_COMPARE) {
 		fprintf(f,
@@ -582,8 +606,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare (none: "
-				"the quick suite); see ipcperf --help",
+				"load, replay, list, compare, server "
+				"(none: the quick suite); see ipcperf "
+				"--help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;

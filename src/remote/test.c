@@ -1,0 +1,534 @@
+/*
+ * One test in its own process: announce the data port and the cookie,
+ * then for each run open the data endpoint (only a peer presenting the
+ * cookie is taken), serve it until the client ends the run, and send the
+ * server side's figures; end with the server's fingerprint.  Its record
+ * goes back to the server's main process in one write.
+ *
+ *   client                               test process
+ *     <------------- accept {test_id, cookie, data_port}
+ *     run {run} -------------->
+ *     data: connect, cookie ---> (others: refused, counted)
+ *     <------------- ready {run}
+ *     ...measured loop on the data endpoint only...
+ *     run_end {run} ---------->
+ *     <------------- run_stats {cpu, messages, others}
+ *     done ------------------->
+ *     <------------- bye {host}
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "remote/remote_internal.h"
+
+#define PEND_MAX 8 /* data connections waiting to show their cookie */
+
+struct tst {
+	struct rm_test_ctx *ctx;
+	const struct ipc_server_conf *conf;
+	const struct ipc_rtest *t;
+	int family, type;
+	int lfd;     /* tcp: the data listener; udp: the data socket */
+	int data_fd; /* this run's endpoint (udp: lfd, connected) */
+	uint8_t cookie[IPC_REMOTE_COOKIE_BYTES];
+	uint64_t end_ns; /* --max-test for this test */
+	uint64_t next_run;
+	uint64_t started0, running0; /* shared counters at run start */
+	struct rm_record rec;
+};
+
+/* Deadline for the next control message: the timeout, within the test. */
+static uint64_t ctl_deadline(const struct tst *ts, bool in_run)
+{
+	uint64_t d = in_run ? ts->end_ns
+			    : rm_now_ns() + ts->conf->control_timeout_ns;
+
+	return d < ts->end_ns ? d : ts->end_ns;
+}
+
+__attribute__((format(printf, 4, 5))) static int
+fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
+{
+	struct ipc_rmsg m = {.type = IPC_RM_ERROR, .code = code};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m.message, sizeof(m.message), fmt, ap);
+	va_end(ap);
+	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
+	ts->rec.status = status;
+	/* Best effort, briefly: the client may be gone. */
+	ipc_rwire_send(ts->ctx->ctl_fd, &m, rm_now_ns() + 1000000000ull, -1);
+	return -1;
+}
+
+static int data_open(struct tst *ts, char *why, size_t why_len)
+{
+	struct sockaddr_storage ss = ts->ctx->local;
+	socklen_t len = ts->ctx->local_len;
+	const struct sockaddr_in6 *l6 = (const struct sockaddr_in6 *)&ss;
+	int one = 1, fd;
+
+	/*
+	 * Bind where the control connection arrived when the family
+	 * matches, else on the family's wildcard: the client reaches the
+	 * data port at the host name it used, in the transport's family.
+	 */
+	if (ss.ss_family != ts->family ||
+	    (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&l6->sin6_addr)))
+		ipc_addr_parse(ts->family == AF_INET6 ? "[::]" : "0.0.0.0",
+			       ts->family, 0, &ss, &len, NULL, 0);
+	if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&ss)->sin_port = 0;
+	fd = socket(ts->family, ts->type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto err;
+	if (ts->family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		goto err;
+	if (ts->type == SOCK_STREAM && listen(fd, 4096))
+		goto err;
+	len = sizeof(ss);
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	ts->lfd = fd;
+	return ntohs(ss.ss_family == AF_INET6
+			     ? ((struct sockaddr_in6 *)&ss)->sin6_port
+			     : ((struct sockaddr_in *)&ss)->sin_port);
+err:
+	snprintf(why, why_len, "cannot open the data port: %s",
+		 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static bool cookie_ok(const struct tst *ts, const uint8_t *p, size_t n)
+{
+	return n == IPC_REMOTE_COOKIE_BYTES &&
+	       crypto_verify_16(p, ts->cookie) == 0;
+}
+
+/* A message or end-of-file on the control connection, or a stop. */
+static bool ctl_or_stop(const struct pollfd *p)
+{
+	return p[0].revents || p[1].revents;
+}
+
+/*
+ * TCP: accept until a connection presents the cookie.  Up to PEND_MAX
+ * connections are read at once, the oldest dropped for a new one, so a
+ * silent connection cannot hold the right one out.
+ */
+static int wait_tcp(struct tst *ts, uint64_t deadline)
+{
+	struct pollfd p[3 + PEND_MAX];
+	int pend[PEND_MAX];
+	uint8_t got[PEND_MAX][IPC_REMOTE_COOKIE_BYTES];
+	size_t have[PEND_MAX];
+	int npend = 0, rc = -ETIMEDOUT, n;
+
+	while (rm_now_ns() < deadline) {
+		p[0] = (struct pollfd){ts->ctx->ctl_fd, POLLIN, 0};
+		p[1] = (struct pollfd){ts->ctx->stop_fd, POLLIN, 0};
+		p[2] = (struct pollfd){ts->lfd, POLLIN, 0};
+		for (int i = 0; i < npend; i++)
+			p[3 + i] = (struct pollfd){pend[i], POLLIN, 0};
+		n = poll(p, 3 + (nfds_t)npend, rm_poll_ms(deadline));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		if (ctl_or_stop(p)) {
+			rc = -ECANCELED;
+			break;
+		}
+		for (int i = npend - 1; i >= 0; i--) {
+			ssize_t r;
+
+			if (!p[3 + i].revents)
+				continue;
+			r = recv(pend[i], got[i] + have[i],
+				 sizeof(got[i]) - have[i], MSG_DONTWAIT);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (r > 0)
+				have[i] += (size_t)r;
+			if (r > 0 && have[i] < sizeof(got[i]))
+				continue;
+			if (r > 0 && cookie_ok(ts, got[i], have[i])) {
+				ts->data_fd = pend[i];
+				pend[i] = -1;
+				rc = 0;
+			} else {
+				ts->rec.rejected++;
+				close(pend[i]);
+				pend[i] = -1;
+			}
+			pend[i] = pend[npend - 1];
+			have[i] = have[npend - 1];
+			memcpy(got[i], got[npend - 1], sizeof(got[i]));
+			npend--;
+			if (rc == 0)
+				goto out;
+		}
+		if (p[2].revents) {
+			int fd = accept4(ts->lfd, NULL, NULL,
+					 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+			if (fd < 0)
+				continue;
+			if (npend == PEND_MAX) {
+				ts->rec.rejected++;
+				close(pend[0]);
+				memmove(pend, pend + 1,
+					sizeof(pend[0]) * (PEND_MAX - 1));
+				memmove(have, have + 1,
+					sizeof(have[0]) * (PEND_MAX - 1));
+				memmove(got, got + 1,
+					sizeof(got[0]) * (PEND_MAX - 1));
+				npend--;
+			}
+			pend[npend] = fd;
+			have[npend] = 0;
+			npend++;
+		}
+	}
+out:
+	for (int i = 0; i < npend; i++)
+		close(pend[i]);
+	return rc;
+}
+
+/*
+ * UDP: the first datagram that is exactly the cookie names the client;
+ * the socket is connected to it and the cookie echoed as the
+ * acknowledgement.  Anything else is dropped and counted.
+ */
+static int wait_udp(struct tst *ts, uint64_t deadline)
+{
+	struct pollfd p[3];
+	struct sockaddr_storage from;
+	socklen_t flen;
+	uint8_t buf[64];
+	ssize_t r;
+	int n;
+
+	while (rm_now_ns() < deadline) {
+		p[0] = (struct pollfd){ts->ctx->ctl_fd, POLLIN, 0};
+		p[1] = (struct pollfd){ts->ctx->stop_fd, POLLIN, 0};
+		p[2] = (struct pollfd){ts->lfd, POLLIN, 0};
+		n = poll(p, 3, rm_poll_ms(deadline));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (ctl_or_stop(p))
+			return -ECANCELED;
+		if (!p[2].revents)
+			continue;
+		flen = sizeof(from);
+		r = recvfrom(ts->lfd, buf, sizeof(buf), MSG_DONTWAIT,
+			     (struct sockaddr *)&from, &flen);
+		if (r < 0)
+			continue;
+		if (!cookie_ok(ts, buf, (size_t)r)) {
+			ts->rec.rejected++;
+			continue;
+		}
+		if (connect(ts->lfd, (struct sockaddr *)&from, flen))
+			return -errno;
+		send(ts->lfd, ts->cookie, sizeof(ts->cookie), MSG_DONTWAIT);
+		ts->data_fd = ts->lfd;
+		return 0;
+	}
+	return -ETIMEDOUT;
+}
+
+static void data_close(struct tst *ts)
+{
+	struct sockaddr sa = {.sa_family = AF_UNSPEC};
+
+	if (ts->data_fd < 0)
+		return;
+	if (ts->type == SOCK_DGRAM)
+		connect(ts->lfd, &sa, sizeof(sa)); /* open to the next run */
+	else
+		close(ts->data_fd);
+	ts->data_fd = -1;
+}
+
+/* What the runner hook runs in a thread while the control waits. */
+struct serve_job {
+	struct tst *ts;
+	int stop_fd;
+	struct ipc_rrun_stats st;
+	int rc;
+};
+
+static void *serve_thread(void *arg)
+{
+	struct serve_job *j = arg;
+	const struct ipc_server_runner *r = &j->ts->conf->runner;
+
+	j->rc = r->serve(r->arg, j->ts->t, j->ts->data_fd, j->stop_fd, &j->st);
+	return NULL;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000;
+}
+
+static uint64_t load_shared(const struct tst *ts, int i)
+{
+	return __atomic_load_n(&ts->ctx->shared[i], __ATOMIC_SEQ_CST);
+}
+
+/* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
+static int one_run(struct tst *ts, uint64_t run)
+{
+	struct serve_job job = {.ts = ts, .stop_fd = -1};
+	struct rusage ru0, ru1;
+	struct ipc_rmsg m = {0};
+	char why[IPC_RM_TEXT_MAX];
+	pthread_t th;
+	bool threaded = false;
+	uint64_t others;
+	int rc;
+
+	if (run != ts->next_run)
+		return fail(ts, IPC_RERR_PROTOCOL, 1,
+			    "run %llu announced, run %llu expected",
+			    (unsigned long long)run,
+			    (unsigned long long)ts->next_run);
+	rc = ts->type == SOCK_STREAM ? wait_tcp(ts, ctl_deadline(ts, false))
+				     : wait_udp(ts, ctl_deadline(ts, false));
+	if (rc == -ECANCELED)
+		return fail(ts, IPC_RERR_ABORT, 2,
+			    "run %llu: the test ended before its data "
+			    "connection",
+			    (unsigned long long)run);
+	if (rc)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: no data %s with the test's cookie: %s",
+			    (unsigned long long)run,
+			    ts->type == SOCK_STREAM ? "connection" : "datagram",
+			    strerror(-rc));
+	ts->started0 = load_shared(ts, 0);
+	ts->running0 = load_shared(ts, 1);
+	getrusage(RUSAGE_SELF, &ru0);
+	if (ts->conf->runner.serve) {
+		job.stop_fd = eventfd(0, EFD_CLOEXEC);
+		if (job.stop_fd < 0 ||
+		    pthread_create(&th, NULL, serve_thread, &job)) {
+			if (job.stop_fd >= 0)
+				close(job.stop_fd);
+			data_close(ts);
+			return fail(ts, IPC_RERR_FAILED, 1,
+				    "cannot start the server side: %s",
+				    strerror(errno));
+		}
+		threaded = true;
+	}
+	m.type = IPC_RM_READY;
+	m.run = run;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (!rc)
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, true), ts->ctx->stop_fd,
+				    why, sizeof(why));
+	if (threaded) {
+		uint64_t one = 1;
+
+		if (write(job.stop_fd, &one, sizeof(one)) < 0)
+			job.rc = -errno;
+		pthread_join(th, NULL);
+		close(job.stop_fd);
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	data_close(ts);
+	if (rc == -ECANCELED)
+		return fail(ts, IPC_RERR_STOPPING, 2,
+			    "the server is stopping: run %llu aborted",
+			    (unsigned long long)run);
+	if (rc == -ETIMEDOUT)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu passed the server's --max-test",
+			    (unsigned long long)run);
+	if (rc)
+		return fail(ts,
+			    rc == -EPROTO || rc == -EMSGSIZE ? IPC_RERR_PROTOCOL
+							     : IPC_RERR_ABORT,
+			    rc == -ECONNRESET ? 2 : 1, "run %llu: %s",
+			    (unsigned long long)run,
+			    why[0] ? why : strerror(-rc));
+	if (m.type != IPC_RM_RUN_END || m.run != run)
+		return fail(ts, IPC_RERR_PROTOCOL, 1,
+			    "unexpected '%s' during run %llu (expected "
+			    "run_end)",
+			    ipc_rmsg_name(m.type), (unsigned long long)run);
+	others = (ts->running0 ? ts->running0 - 1 : 0) + load_shared(ts, 0) -
+		 ts->started0;
+	if (others > ts->rec.others_max)
+		ts->rec.others_max = others;
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_RUN_STATS;
+	m.stats = job.st;
+	m.stats.run = run;
+	m.stats.user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
+	m.stats.sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
+	m.stats.vcsw = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
+	m.stats.ivcsw = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
+	m.stats.others = others;
+	m.stats.rejected = ts->rec.rejected;
+	m.stats.err = job.rc < 0 ? -job.rc : 0;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (rc)
+		return fail(ts, IPC_RERR_ABORT, 2, "run %llu: %s",
+			    (unsigned long long)run, strerror(-rc));
+	ts->next_run++;
+	ts->rec.runs++;
+	return 0;
+}
+
+/* The server's fingerprint for "bye": what uname and sysconf say. */
+static void host_json(char *buf, size_t len)
+{
+	struct utsname u;
+	char kernel[sizeof(u.sysname) + sizeof(u.release) + 2];
+	json_t *o = json_object();
+	char *text;
+
+	buf[0] = '\0';
+	if (!o || uname(&u))
+		goto out;
+	snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
+	json_object_set_new(o, "hostname", json_string(u.nodename));
+	json_object_set_new(o, "kernel", json_string(kernel));
+	json_object_set_new(o, "machine", json_string(u.machine));
+	json_object_set_new(o, "cpus",
+			    json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	if (text && strlen(text) < len)
+		memcpy(buf, text, strlen(text) + 1);
+	free(text);
+out:
+	json_decref(o);
+}
+
+static int serve(struct tst *ts)
+{
+	struct ipc_rmsg m = {0};
+	char why[IPC_RM_TEXT_MAX];
+	int port, rc;
+
+	if (rm_transport_socket(ts->t->transport, &ts->family, &ts->type))
+		return fail(ts, IPC_RERR_REFUSED, 1, "transport '%s' refused",
+			    ts->t->transport);
+	port = data_open(ts, why, sizeof(why));
+	if (port < 0)
+		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
+	ipc_random_bytes(ts->cookie, sizeof(ts->cookie));
+	m.type = IPC_RM_ACCEPT;
+	m.test_id = ts->ctx->test_id;
+	memcpy(m.cookie, ts->cookie, sizeof(m.cookie));
+	m.data_port = (uint64_t)port;
+	m.max_test_ns = ts->conf->max_test_ns;
+	m.running = load_shared(ts, 1) - 1;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (rc)
+		return fail(ts, IPC_RERR_ABORT, 2, "sending accept: %s",
+			    strerror(-rc));
+	for (;;) {
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, false), ts->ctx->stop_fd,
+				    why, sizeof(why));
+		if (rc == -ECANCELED)
+			return fail(ts, IPC_RERR_STOPPING, 2,
+				    "the server is stopping: test aborted");
+		if (rc == -ECONNRESET)
+			return fail(ts, IPC_RERR_ABORT, 2,
+				    "the client closed the connection after "
+				    "%llu runs",
+				    (unsigned long long)ts->rec.runs);
+		if (rc)
+			return fail(ts,
+				    rc == -ETIMEDOUT ? IPC_RERR_TIMEOUT
+						     : IPC_RERR_PROTOCOL,
+				    1, "%s",
+				    why[0] ? why
+				    : rc == -ETIMEDOUT
+					    ? "no message within the "
+					      "deadline"
+					    : strerror(-rc));
+		switch (m.type) {
+		case IPC_RM_RUN:
+			if (one_run(ts, m.run))
+				return -1;
+			break;
+		case IPC_RM_DONE:
+			memset(&m, 0, sizeof(m));
+			m.type = IPC_RM_BYE;
+			host_json(m.host, sizeof(m.host));
+			ipc_rwire_send(ts->ctx->ctl_fd, &m,
+				       ctl_deadline(ts, false),
+				       ts->ctx->stop_fd);
+			ts->rec.status = 0;
+			return 0;
+		case IPC_RM_ERROR:
+			ts->rec.status = 2;
+			snprintf(ts->rec.reason, sizeof(ts->rec.reason),
+				 "the client gave up: %.200s", m.message);
+			return -1;
+		default:
+			return fail(ts, IPC_RERR_PROTOCOL, 1,
+				    "unexpected '%s' (expected run or done)",
+				    ipc_rmsg_name(m.type));
+		}
+	}
+}
+
+int rm_test_main(struct rm_test_ctx *ctx)
+{
+	struct tst ts = {.ctx = ctx,
+			 .conf = ctx->conf,
+			 .t = &ctx->req.test,
+			 .lfd = -1,
+			 .data_fd = -1};
+	ssize_t w;
+
+	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
+	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
+	serve(&ts);
+	data_close(&ts);
+	if (ts.lfd >= 0)
+		close(ts.lfd);
+	shutdown(ctx->ctl_fd, SHUT_WR);
+	close(ctx->ctl_fd);
+	do
+		w = send(ctx->status_fd, &ts.rec, sizeof(ts.rec), MSG_NOSIGNAL);
+	while (w < 0 && errno == EINTR);
+	return ts.rec.status;
+}
