@@ -308,7 +308,8 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 			return fail(why, why_len, "'%s' is not an integer",
 				    f->name);
 		i = json_integer_value(v);
-		if (i < (f->kind == F_I64 ? -1 : 0) || (uint64_t)i > f->max)
+		if (i < (f->kind == F_I64 ? -1 : 0) ||
+		    (i >= 0 && (uint64_t)i > f->max))
 			return fail(why, why_len,
 				    "'%s' is %lld, outside %d..%llu", f->name,
 				    (long long)i, f->kind == F_I64 ? -1 : 0,
@@ -345,7 +346,8 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 		if (!printable(s))
 			return fail(why, why_len,
 				    "'%s' holds a control character", f->name);
-		memcpy(p, s, slen + 1);
+		memset(p, 0, f->size);
+		memcpy(p, s, slen);
 		return 0;
 	case F_HEX:
 		if (!unhex(s, slen, (uint8_t *)p, f->size))

@@ -212,8 +212,11 @@ static int wait_tcp(struct tst *ts, uint64_t deadline)
 		}
 	}
 out:
-	for (int i = 0; i < npend; i++)
+	/* Those that had not shown a cookie yet are refused too. */
+	for (int i = 0; i < npend; i++) {
+		ts->rec.rejected++;
 		close(pend[i]);
+	}
 	return rc;
 }
 
