@@ -214,9 +214,10 @@ int ipc_rframe_feed(struct ipc_rframe *f, const uint8_t *p, size_t n,
  * Blocking message I/O over a socket under a deadline (CLOCK_MONOTONIC,
  * ns): the whole message must be sent or received before @deadline_ns.
  * @stop_fd (or -1) ends the wait early when it becomes readable.  The
- * socket may be blocking or not.  Returns 0, -ETIMEDOUT, -ECANCELED
- * (stop), -ECONNRESET (peer closed), -EMSGSIZE / -EPROTO (bad message,
- * with why), or -errno.
+ * socket may be blocking or not.  Returns 0, -ETIMEDOUT (the deadline
+ * passed), -ECANCELED (stop), -ECONNRESET (peer closed), -ENOLINK (the
+ * kernel gave up on the peer: keep-alive, unreachable), -EMSGSIZE /
+ * -EPROTO (bad message, with why), or -errno.
  */
 int ipc_rwire_send(int fd, const struct ipc_rmsg *m, uint64_t deadline_ns,
 		   int stop_fd);

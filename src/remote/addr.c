@@ -146,7 +146,15 @@ char *ipc_addr_format(const struct sockaddr *sa, socklen_t len, char *buf,
 	char a[INET6_ADDRSTRLEN];
 
 	(void)len;
-	if (sa->sa_family == AF_INET6) {
+	if (sa->sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+
+		/* An IPv4 client of a dual-stack listener, as IPv4. */
+		inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], a, sizeof(a));
+		snprintf(buf, buf_len, "%s:%u", a, ntohs(s6->sin6_port));
+	} else if (sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
 
 		inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));

@@ -378,6 +378,11 @@ static int one_run(struct tst *ts, uint64_t run)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,
 			    "run %llu passed the server's --max-test",
 			    (unsigned long long)run);
+	if (rc == -ENOLINK)
+		return fail(ts, IPC_RERR_ABORT, 1,
+			    "run %llu: the client is unreachable (the control "
+			    "connection's keep-alive went unanswered)",
+			    (unsigned long long)run);
 	if (rc)
 		return fail(ts,
 			    rc == -EPROTO || rc == -EMSGSIZE ? IPC_RERR_PROTOCOL
@@ -471,6 +476,10 @@ static int serve(struct tst *ts)
 		if (rc == -ECANCELED)
 			return fail(ts, IPC_RERR_STOPPING, 2,
 				    "the server is stopping: test aborted");
+		if (rc == -ENOLINK)
+			return fail(ts, IPC_RERR_ABORT, 1,
+				    "the client is unreachable (the control "
+				    "connection's keep-alive went unanswered)");
 		if (rc == -ECONNRESET)
 			return fail(ts, IPC_RERR_ABORT, 2,
 				    "the client closed the connection after "

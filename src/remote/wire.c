@@ -56,6 +56,18 @@ int rm_wait(int fd, short events, uint64_t deadline_ns, int stop_fd)
 	}
 }
 
+/*
+ * A socket's own error as -errno, told apart from a deadline: the
+ * kernel's ETIMEDOUT (keep-alive or TCP_USER_TIMEOUT gave up on the peer)
+ * becomes -ENOLINK, so -ETIMEDOUT always means our deadline passed.
+ */
+static int sock_err(int e)
+{
+	if (e == ETIMEDOUT || e == EHOSTUNREACH || e == ENETUNREACH)
+		return -ENOLINK;
+	return e == EPIPE ? -ECONNRESET : -e;
+}
+
 int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
 		int stop_fd)
 {
@@ -73,7 +85,7 @@ int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno != EAGAIN)
-			return errno == EPIPE ? -ECONNRESET : -errno;
+			return sock_err(errno);
 		rc = rm_wait(fd, POLLOUT, deadline_ns, stop_fd);
 		if (rc)
 			return rc;
@@ -124,7 +136,7 @@ int ipc_rwire_recv(int fd, struct ipc_rmsg *m, size_t max, uint64_t deadline_ns,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno != EAGAIN) {
-			rc = -errno;
+			rc = sock_err(errno);
 			break;
 		}
 		if (n < 0) {

@@ -926,12 +926,80 @@ static void log_lines(const struct server *s)
 	ok(refused > 0, "-f json: refusals logged too (%d)", refused);
 }
 
-int main(void)
+/*
+ * For the end-to-end scripts: one legitimate exchange against a server
+ * elsewhere (another network namespace).  --hold: stop after the run is
+ * ready and wait to be killed or for the server to end the test.
+ */
+static int client_mode(int argc, char **argv)
+{
+	struct server s = {0};
+	struct ipc_rclient_conf cc = {.timeout_ns = 5000000000ull,
+				      .software = "e2e"};
+	struct ipc_rtest t;
+	struct ipc_rclient *c;
+	struct ipc_rmsg acc;
+	bool hold = argc > 4 && !strcmp(argv[4], "--hold");
+	const char *keyfile = argc > 4 && !hold ? argv[4] : NULL;
+	int fd, v6, dg;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s --client HOST:PORT TRANSPORT "
+				"[KEYFILE|--hold]\n",
+			argv[0]);
+		return 2;
+	}
+	snprintf(s.addr, sizeof(s.addr), "%s", argv[2]);
+	if (keyfile && ipc_rkey_load(keyfile, &s.key, why, sizeof(why))) {
+		fprintf(stderr, "key: %s\n", why);
+		return 2;
+	}
+	s.keyed = keyfile != NULL;
+	if (!hold) {
+		if (legit(&s, argv[3], NULL)) {
+			printf("error: %s\n", why);
+			return 1;
+		}
+		printf("ok\n");
+		return 0;
+	}
+	t = plain_test(argv[3]);
+	cc.server = s.addr;
+	v6 = !strcmp(argv[3], "tcp6") || !strcmp(argv[3], "udp6");
+	dg = !strcmp(argv[3], "udp") || !strcmp(argv[3], "udp6");
+	if (ipc_rclient_open(&cc, &c, why, sizeof(why)) ||
+	    ipc_rclient_test(c, &t, &acc, why, sizeof(why)))
+		goto fail;
+	fd = ipc_rclient_run_begin(c, 0, v6 ? AF_INET6 : AF_INET,
+				   dg ? SOCK_DGRAM : SOCK_STREAM, why,
+				   sizeof(why));
+	if (fd < 0)
+		goto fail;
+	printf("ready\n");
+	fflush(stdout);
+	/* Until the server gives up on us, or we are killed. */
+	{
+		struct pollfd p = {ipc_rclient_fd(c), POLLIN, 0};
+
+		poll(&p, 1, -1);
+	}
+	printf("ended\n");
+	ipc_rclient_free(c);
+	close(fd);
+	return 0;
+fail:
+	printf("error: %s\n", why);
+	return 1;
+}
+
+int main(int argc, char **argv)
 {
 	const char *bin = getenv("IPCPERF");
 	struct server s;
 	int st;
 
+	if (argc > 1 && !strcmp(argv[1], "--client"))
+		return client_mode(argc, argv);
 	if (!bin || access(bin, X_OK)) {
 		printf("1..0 # skip no ipcperf binary (set IPCPERF)\n");
 		return 77;
