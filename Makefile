@@ -7,6 +7,7 @@
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          cppcheck and clang-format --dry-run
+#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_SECONDS
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -85,7 +86,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 LIB := $(BUILD)/libipcperf.a
 BIN := $(BUILD)/ipcperf
 
-.PHONY: all run check valgrind bench install uninstall lint clean
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -152,6 +153,41 @@ lint:
 		-DIPC_HAVE_URING=1 src tests/unit bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/)
+# over the library built again with clang and the fuzzer's instrumentation.
+# Each runs FUZZ_SECONDS; new inputs it finds go to build/fuzz/corpus/NAME.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
+	$(call msg,LINK,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do \
+		n=$${f##*/fuzz_}; \
+		mkdir -p build/fuzz/corpus/$$n; \
+		echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 clean:
 	rm -rf build
