@@ -34,6 +34,7 @@ void ipc_random_bytes(void *buf, size_t n)
 int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 		  size_t why_len)
 {
+	uint8_t buf[IPC_REMOTE_KEY_MAX + 1];
 	struct stat st;
 	ssize_t n;
 	size_t got = 0;
@@ -67,12 +68,7 @@ int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 	}
 	/* One byte more than the maximum tells a file that is too long. */
 	while (got <= IPC_REMOTE_KEY_MAX) {
-		uint8_t extra;
-		void *to = got < IPC_REMOTE_KEY_MAX ? key->bytes + got : &extra;
-		size_t room =
-			got < IPC_REMOTE_KEY_MAX ? IPC_REMOTE_KEY_MAX - got : 1;
-
-		n = read(fd, to, room);
+		n = read(fd, buf + got, sizeof(buf) - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -96,8 +92,10 @@ int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 			 IPC_REMOTE_KEY_MIN, IPC_REMOTE_KEY_MAX);
 		goto out;
 	}
+	memcpy(key->bytes, buf, got);
 	key->len = got;
 out:
+	sodium_memzero(buf, sizeof(buf));
 	close(fd);
 	if (rc)
 		ipc_rkey_wipe(key);

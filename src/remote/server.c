@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "ipcperf/engine.h"
+#include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
 #include "remote/remote_internal.h"
 
@@ -252,6 +253,10 @@ static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 	}
 	if (!ipc_engine_find(t->engine)) {
 		snprintf(why, why_len, "unknown engine '%s'", t->engine);
+		return -EINVAL;
+	}
+	if (t->framing[0] && !ipc_framing_find(t->framing)) {
+		snprintf(why, why_len, "unknown framing '%s'", t->framing);
 		return -EINVAL;
 	}
 	return 0;

@@ -851,7 +851,7 @@ static void busy(struct server *s)
 				      .timeout_ns = 5000000000ull};
 	struct ipc_rtest t = plain_test("tcp");
 	struct ipc_rclient *c[3] = {NULL, NULL, NULL};
-	struct ipc_rmsg acc[3];
+	struct ipc_rmsg acc[3] = {0};
 	int rc[3];
 
 	for (int i = 0; i < 3; i++) {
@@ -944,8 +944,9 @@ static int client_mode(int argc, char **argv)
 	int fd, v6, dg;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s --client HOST:PORT TRANSPORT "
-				"[KEYFILE|--hold]\n",
+		fprintf(stderr,
+			"usage: %s --client HOST:PORT TRANSPORT "
+			"[KEYFILE|--hold]\n",
 			argv[0]);
 		return 2;
 	}
