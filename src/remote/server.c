@@ -264,6 +264,7 @@ static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 
 static int start_test(struct ipc_server *s, struct sess *x,
 		      const struct ipc_rmsg *m);
+static void close_listeners(struct ipc_server *s);
 
 static void on_message(struct ipc_server *s, struct sess *x,
 		       const struct ipc_rmsg *m)
@@ -548,8 +549,11 @@ static int start_test(struct ipc_server *s, struct sess *x,
 	/* The test process owns the connection now; ours closes. */
 	sess_drop(s, x);
 	if (s->conf.once) {
+		/* Later clients are refused by the kernel, not left waiting. */
 		s->once_taken = true;
-		s->accepting = false;
+		close_listeners(s);
+		while (s->head)
+			sess_drop(s, s->head);
 	}
 	return 0;
 }
