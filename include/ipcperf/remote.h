@@ -48,6 +48,12 @@ extern "C" {
 #define IPC_REMOTE_MAX_CLIENTS 8
 #define IPC_REMOTE_MAX_PENDING 1024
 
+/*
+ * The most buffer memory one test may ask the server to hold: sizes times
+ * flows (docs/protocol.md).  Tests that need more are refused.
+ */
+#define IPC_REMOTE_TEST_BYTES_MAX (256ull << 20)
+
 /* Message types; the wire name of each is in docs/protocol.md. */
 enum ipc_rmsg_type {
 	IPC_RM_NONE = 0,

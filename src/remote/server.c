@@ -236,6 +236,19 @@ __attribute__((format(printf, 4, 5))) static void refuse(struct ipc_server *s,
 	touch(s, x);
 }
 
+/*
+ * What the server side of @t may hold in buffers: each flow a request
+ * and a response (rr, crr, load), or a message or chunk (stream, bulk).
+ * Each size is capped by the parser at 64 MiB and flows at 10000, but
+ * their product is not: 10000 flows of 64 MiB would be 625 GiB.
+ */
+static uint64_t test_bytes(const struct ipc_rtest *t)
+{
+	uint64_t per = t->req_size + t->resp_size + t->msg_size + t->chunk_size;
+
+	return per * (t->flows ? t->flows : 1);
+}
+
 static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 {
 	int family, type;
@@ -258,6 +271,14 @@ static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 	if (t->framing[0] && !ipc_framing_find(t->framing)) {
 		snprintf(why, why_len, "unknown framing '%s'", t->framing);
 		return -EINVAL;
+	}
+	if (test_bytes(t) > IPC_REMOTE_TEST_BYTES_MAX) {
+		snprintf(why, why_len,
+			 "the test needs %llu MiB of buffers; this server "
+			 "allows %llu MiB per test",
+			 (unsigned long long)(test_bytes(t) >> 20),
+			 (unsigned long long)(IPC_REMOTE_TEST_BYTES_MAX >> 20));
+		return -E2BIG;
 	}
 	return 0;
 }

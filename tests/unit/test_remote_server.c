@@ -547,6 +547,11 @@ static void attack_fields(struct server *s)
 		   m.type == IPC_RM_ERROR && m.code == IPC_RERR_REFUSED &&
 		   strstr(m.message, "pipe"),
 	   "a local-only transport refused with a reason: %s", m.message);
+	ok(test_with(s, "flows", "10000,\"req_size\":67108864", &m, false) ==
+			   0 &&
+		   m.type == IPC_RM_ERROR && m.code == IPC_RERR_REFUSED &&
+		   strstr(m.message, "MiB"),
+	   "10000 flows of 64 MiB refused: %s", m.message);
 	ok(test_with(s, "pattern", "\"rm -rf\"", &m, false) == 0 &&
 		   m.type == IPC_RM_ERROR,
 	   "an unknown pattern refused");
