@@ -138,5 +138,17 @@ jql "two clients: the killed one reported aborted" \
 	'.event == "test" and .transport == "tcp"' \
 	'.status == "aborted"'
 
+# --max-test: a run held past it is ended by the server, which goes on.
+start_server --control-timeout 1s --max-test 1s
+"$HELPER" --client "$addr" tcp --hold >"$T/c1" 2>&1 &
+c1=$!
+ends_within $c1 6 "--max-test 1s: the held test is ended by the server"
+jql "--max-test: the test line says why" '.event == "test"' \
+	'.status == "error" and (.error | test("max-test"))'
+r=$("$HELPER" --client "$addr" tcp)
+[ "$r" = ok ]; ok $? "--max-test: the server serves the next client ($r)"
+kill -TERM $spid
+ends_within $spid 5 "--max-test: the server ends on SIGTERM"
+
 no_leftovers "server"
 done_testing
