@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ enum fkind {
 	F_I64,	/* integer -1..max */
 	F_BOOL, /* true or false */
 	F_STR,	/* printable string, shorter than the C buffer */
-	F_HEX,	/* exactly size bytes as 2 * size lowercase hex digits */
+	F_HEX,	/* exactly size bytes as 2 * size hex digits */
 	F_CODE, /* an error code's name */
 	F_HOST, /* an object of scalars (the server's fingerprint) */
 };
@@ -221,39 +222,15 @@ static bool printable(const char *s)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Exactly 2 * n lowercase hex digits into n bytes. */
+/* Exactly 2 * n hex digits into n bytes (libsodium's decoder). */
 static bool unhex(const char *s, size_t slen, uint8_t *out, size_t n)
 {
-	if (slen != 2 * n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+	size_t got = 0;
+	const char *end = NULL;
 
-		if (hi < 0 || lo < 0)
-			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
-static void tohex(const uint8_t *p, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * n] = '\0';
+	return slen == 2 * n &&
+	       sodium_hex2bin(out, n, s, slen, NULL, &got, &end) == 0 &&
+	       got == n && end == s + slen;
 }
 
 /* The server's fingerprint: a flat object of at most 40 scalars. */
@@ -351,8 +328,7 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 		return 0;
 	case F_HEX:
 		if (!unhex(s, slen, (uint8_t *)p, f->size))
-			return fail(why, why_len,
-				    "'%s' is not %zu lowercase hex digits",
+			return fail(why, why_len, "'%s' is not %zu hex digits",
 				    f->name, 2 * f->size);
 		return 0;
 	case F_CODE:
@@ -482,7 +458,7 @@ static json_t *field_json(const struct field *f, const struct ipc_rmsg *m)
 	case F_STR:
 		return json_string(p);
 	case F_HEX:
-		tohex((const uint8_t *)p, f->size, hex);
+		sodium_bin2hex(hex, sizeof(hex), (const uint8_t *)p, f->size);
 		return json_string(hex);
 	case F_CODE:
 		return json_string(ipc_rerr_name(*(const enum ipc_rerr *)p));

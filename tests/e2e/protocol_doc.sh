@@ -2,6 +2,7 @@
 # taken from the document as it stands, runs a test against the server,
 # with and without a key.
 . "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/remote.bash"
 
 DOC=$(dirname "$0")/../../docs/protocol.md
 command -v python3 >/dev/null || { echo "1..0 # skip no python3 for the document's client"; exit 77; }
@@ -11,19 +12,11 @@ awk '/^```python$/{p=1;next} /^```$/{p=0} p' "$DOC" >"$T/client.py"
 head -c 48 /dev/urandom >"$T/key"
 chmod 600 "$T/key"
 for keyed in no yes; do
-	: >"$T/log"
 	if [ $keyed = yes ]; then
-		"$IPCPERF" server --listen 127.0.0.1:0 -f json --once --key "$T/key" >"$T/log" 2>"$err" &
+		start_server --once --key "$T/key"
 	else
-		"$IPCPERF" server --listen 127.0.0.1:0 -f json --once >"$T/log" 2>"$err" &
+		start_server --once
 	fi
-	spid=$!
-	addr=
-	for _ in $(seq 100); do
-		addr=$(jq -r 'select(.event == "listening") | .address' "$T/log" 2>/dev/null | head -n 1)
-		[ -n "$addr" ] && break
-		sleep 0.05
-	done
 	args=("${addr%:*}" "${addr##*:}")
 	[ $keyed = yes ] && args+=("$T/key")
 	r=$(timeout 20 python3 "$T/client.py" "${args[@]}" 2>&1)
@@ -31,19 +24,12 @@ for keyed in no yes; do
 	*) ok 1 "key $keyed: the document's client completes a test"; diag "$r" ;; esac
 	ends_within $spid 5 "key $keyed: the --once server ends after it"
 	is_rc 0 "key $keyed: exit 0"
-	jq -se '[.[] | select(.event == "test")] | length == 1 and .[0].status == "ok"' "$T/log" >/dev/null
-	ok $? "key $keyed: the server logged the test ok"
+	jql "key $keyed: the server logged the test ok" '.event == "test"' \
+		'.status == "ok" and .runs == 1'
 done
 # A wrong key: the document's client is refused.
 head -c 32 /dev/urandom >"$T/other"
-"$IPCPERF" server --listen 127.0.0.1:0 -f json --key "$T/key" >"$T/log" 2>"$err" &
-spid=$!
-addr=
-for _ in $(seq 100); do
-	addr=$(jq -r 'select(.event == "listening") | .address' "$T/log" 2>/dev/null | head -n 1)
-	[ -n "$addr" ] && break
-	sleep 0.05
-done
+start_server --key "$T/key"
 r=$(timeout 20 python3 "$T/client.py" "${addr%:*}" "${addr##*:}" "$T/other" 2>&1)
 case $r in *"auth: authentication failed"*) ok 0 "a wrong key: refused" ;;
 *) ok 1 "a wrong key: refused"; diag "$r" ;; esac

@@ -4,9 +4,7 @@
 # with the reason otherwise).  Names start with rm- and carry the PID, and
 # everything is removed on exit.
 . "$(dirname "$0")/lib.bash"
-
-HELPER=${BUILD:-build}/tests/test_remote_server
-[ -x "$HELPER" ] || { echo "1..0 # skip no $HELPER (make it first)"; exit 77; }
+. "$(dirname "$0")/remote.bash"
 [ "$(id -u)" = 0 ] || { echo "1..0 # skip network namespaces need root"; exit 77; }
 command -v ip >/dev/null || { echo "1..0 # skip no ip(8) (iproute2)"; exit 77; }
 
@@ -39,13 +37,7 @@ log=$T/log
 ip netns exec "$NA" "$IPCPERF" server --listen :0 -f json \
 	--control-timeout 2s >"$log" 2>"$err" &
 spid=$!
-port=
-for _ in $(seq 100); do
-	port=$(jq -r 'select(.event == "listening") | .address' "$log" 2>/dev/null |
-		sed -n 's/.*:\([0-9]*\)$/\1/p' | head -n 1)
-	[ -n "$port" ] && break
-	sleep 0.05
-done
+port=$(listening_addr "$log" | sed -n 's/.*:\([0-9]*\)$/\1/p')
 [ -n "$port" ]; ok $? "the server listens in $NA (port $port, IPv4 and IPv6)"
 
 # Control over IPv4 for tcp and udp, over IPv6 for tcp6 and udp6.
@@ -66,11 +58,8 @@ ok $? "the clients came from the other namespace ($clients)"
 
 # The link cut mid-test: the server's side notices within its deadlines
 # (keep-alive and TCP_USER_TIMEOUT on the control connection, 2 s here).
-ip netns exec "$NB" "$HELPER" --client "10.77.0.1:$port" tcp --hold \
-	>"$T/hold" 2>&1 &
-cpid=$!
-for _ in $(seq 50); do grep -q ready "$T/hold" && break; sleep 0.1; done
-grep -q ready "$T/hold"; ok $? "a test is running across the link"
+hold_test ip netns exec "$NB" -- "10.77.0.1:$port" tcp "$T/hold"
+ok $? "a test is running across the link"
 ip -n "$NB" link set "$VB" down
 found=1
 for _ in $(seq 150); do

@@ -3,9 +3,7 @@
 # in flight, and the JSON log.  The hostile-client suite is in
 # tests/unit/test_remote_server.c; across hosts in remote_netns.sh.
 . "$(dirname "$0")/lib.bash"
-
-HELPER=${BUILD:-build}/tests/test_remote_server
-[ -x "$HELPER" ] || { echo "1..0 # skip no $HELPER (make it first)"; exit 77; }
+. "$(dirname "$0")/remote.bash"
 
 run server --bogus
 is_rc 2 "unknown option: exit 2"
@@ -37,32 +35,6 @@ run server --key "$T/short"
 is_rc 2 "a 5-byte key: exit 2"
 run server --key "$T/nonexistent"
 is_rc 2 "a missing key file: exit 2"
-
-# jql "description" SELECT COND: the log has lines matching SELECT, and
-# COND holds for every one of them.
-jql() {
-	if jq -se "[.[] | select($2)] | length > 0 and all(.[]; $3)" \
-		"$T/log" >/dev/null 2>&1; then
-		ok 0 "$1"
-	else
-		ok 1 "$1"
-		diag "log lines: $(tr '\n' ' ' <"$T/log" | head -c 800)"
-	fi
-}
-
-# start_server ARGS...: in the background, logging JSON to $T/log; sets
-# spid and addr (127.0.0.1:PORT).
-start_server() {
-	: >"$T/log"
-	"$IPCPERF" server --listen 127.0.0.1:0 -f json "$@" >"$T/log" 2>"$err" &
-	spid=$!
-	addr=
-	for _ in $(seq 100); do
-		addr=$(jq -r 'select(.event == "listening") | .address' "$T/log" 2>/dev/null | head -n 1)
-		[ -n "$addr" ] && break
-		sleep 0.05
-	done
-}
 
 start_server --listen "[::1]:0"
 n=$(jq -s '[.[] | select(.event == "listening")] | length' "$T/log")
@@ -108,9 +80,7 @@ jql "--once: the reason" \
 # exit 0, the client told.
 for sig in INT TERM; do
 	start_server --control-timeout 2s
-	"$HELPER" --client "$addr" tcp --hold >"$T/client" 2>&1 &
-	cpid=$!
-	for _ in $(seq 50); do grep -q ready "$T/client" && break; sleep 0.1; done
+	hold_test -- "$addr" tcp "$T/client"
 	kill -$sig $spid
 	ends_within $spid 10 "SIG$sig with a test in flight: ends within 10 s"
 	is_rc 0 "SIG$sig with a test in flight: exit 0"
@@ -121,9 +91,8 @@ done
 
 # Two tests at once: both served, each line flags the other as shared.
 start_server --control-timeout 2s
-"$HELPER" --client "$addr" tcp --hold >"$T/c1" 2>&1 &
-c1=$!
-for _ in $(seq 50); do grep -q ready "$T/c1" && break; sleep 0.1; done
+hold_test -- "$addr" tcp "$T/c1"
+c1=$cpid
 r=$("$HELPER" --client "$addr" udp)
 [ "$r" = ok ]; ok $? "a second client runs a test while the first holds one ($r)"
 kill -KILL $c1

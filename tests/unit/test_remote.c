@@ -245,9 +245,14 @@ static void test_bad_fields(void)
 	refused("{\"type\":\"auth\",\"nonce\":\"00\",\"mac\":\"00\"}", "nonce",
 		"short hex");
 	refused("{\"type\":\"auth_ok\",\"mac\":"
-		"\"ABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCDEF"
-		"ABCD\"}",
-		"mac", "uppercase hex");
+		"\"abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdef"
+		"abcg\"}",
+		"mac", "a letter that is not hex");
+	refused("{\"type\":\"auth_ok\",\"mac\":"
+		"\"ab:"
+		"cdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdef"
+		"abc\"}",
+		"mac", "a separator in hex");
 	refused("{\"type\":\"welcome\",\"proto\":1,\"software\":\"s\","
 		"\"auth\":true}",
 		"challenge", "auth without a challenge");

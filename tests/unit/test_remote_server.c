@@ -305,6 +305,29 @@ static struct ipc_rtest plain_test(const char *tp)
 }
 
 /*
+ * A control connection with @t accepted: 0 with *c and *acc, or -1 with
+ * why (and *c NULL).
+ */
+static int open_test(const struct server *s, const struct ipc_rtest *t,
+		     struct ipc_rclient **c, struct ipc_rmsg *acc)
+{
+	struct ipc_rclient_conf cc = {.server = s->addr,
+				      .key = s->keyed ? &s->key : NULL,
+				      .timeout_ns = 5000000000ull,
+				      .software = "hostile suite"};
+
+	*c = NULL;
+	if (ipc_rclient_open(&cc, c, why, sizeof(why)))
+		return -1;
+	if (ipc_rclient_test(*c, t, acc, why, sizeof(why))) {
+		ipc_rclient_free(*c);
+		*c = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * The legitimate client: a whole control exchange with one run over
  * @tp.  0, or -1 with why.  *rejected (may be NULL) gets the server's
  * count of data connections refused for their cookie.
@@ -574,9 +597,6 @@ static char *nested(size_t depth, const char *type)
 
 static void attack_nesting(struct server *s)
 {
-	struct ipc_rclient_conf cc = {.server = s->addr,
-				      .key = s->keyed ? &s->key : NULL,
-				      .timeout_ns = 5000000000ull};
 	struct ipc_rtest t = plain_test("tcp");
 	struct ipc_rclient *c = NULL;
 	struct ipc_rmsg m, acc;
@@ -590,8 +610,7 @@ static void attack_nesting(struct server *s)
 	free(b);
 	/* Inside a test, where 64 KiB messages are read: the parser's turn. */
 	b = nested(10000, "run");
-	if (ipc_rclient_open(&cc, &c, why, sizeof(why)) ||
-	    ipc_rclient_test(c, &t, &acc, why, sizeof(why))) {
+	if (open_test(s, &t, &c, &acc)) {
 		ok(0, "a test to send the nesting in: %s", why);
 	} else {
 		fd = ipc_rclient_fd(c);
@@ -628,9 +647,6 @@ static void attack_in_test(struct server *s)
 		"run as a string", "hello again",	 "a server's message",
 		"64 KiB of noise", "a length of 2^32-1",
 	};
-	struct ipc_rclient_conf cc = {.server = s->addr,
-				      .key = s->keyed ? &s->key : NULL,
-				      .timeout_ns = 5000000000ull};
 	struct ipc_rtest t = plain_test("tcp");
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -638,11 +654,9 @@ static void attack_in_test(struct server *s)
 		struct ipc_rmsg acc, m;
 		int fd, r;
 
-		if (ipc_rclient_open(&cc, &c, why, sizeof(why)) ||
-		    ipc_rclient_test(c, &t, &acc, why, sizeof(why))) {
+		if (open_test(s, &t, &c, &acc)) {
 			ok(0, "in a test, %s: a test to attack: %s", names[i],
 			   why);
-			ipc_rclient_free(c);
 			continue;
 		}
 		fd = ipc_rclient_fd(c);
@@ -748,9 +762,6 @@ static void attack_auth(struct server *s)
 /* Data connections without or with a wrong cookie, during a real run. */
 static void attack_cookie(struct server *s, const char *tp)
 {
-	struct ipc_rclient_conf cc = {.server = s->addr,
-				      .key = s->keyed ? &s->key : NULL,
-				      .timeout_ns = 5000000000ull};
 	struct ipc_rtest t = plain_test(tp);
 	struct ipc_rclient *c = NULL;
 	struct ipc_rrun_stats st = {0};
@@ -763,10 +774,8 @@ static void attack_cookie(struct server *s, const char *tp)
 
 	snprintf(what, sizeof(what), "data %s with a wrong or no cookie",
 		 dg ? "datagrams" : "connections");
-	if (ipc_rclient_open(&cc, &c, why, sizeof(why)) ||
-	    ipc_rclient_test(c, &t, &acc, why, sizeof(why))) {
+	if (open_test(s, &t, &c, &acc)) {
 		ok(0, "%s: a test: %s", what, why);
-		ipc_rclient_free(c);
 		return;
 	}
 	sin.sin_port = htons((uint16_t)acc.data_port);
