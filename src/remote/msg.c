@@ -214,10 +214,19 @@ __attribute__((format(printf, 3, 4))) static int fail(char *why, size_t why_len,
 	return -EPROTO;
 }
 
+/*
+ * No control characters: C0 (below U+0020), DEL, and C1 (U+0080 to
+ * U+009F, 0xc2 0x80..0x9f in UTF-8, which some terminals obey as escape
+ * sequences), since these strings end up in logs and on terminals.
+ * jansson has already refused invalid UTF-8.
+ */
 static bool printable(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p == 0x7f ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return false;
 	return true;
 }

@@ -60,7 +60,8 @@ struct child {
 	struct child *next;
 	pid_t pid;
 	int pidfd; /* readable once the process ended */
-	int sock;  /* stop (shut down for writing) and its record */
+	int sock;  /* stop (shut down for writing) and its record: a
+		      seqpacket socket, so the record arrives whole or not */
 	uint64_t id;
 	uint64_t started_ns;
 	uint64_t kill_at_ns; /* the backstop past --max-test */
@@ -504,7 +505,7 @@ static int start_test(struct ipc_server *s, struct sess *x,
 	pid_t pid;
 
 	c = calloc(1, sizeof(*c));
-	if (!c || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+	if (!c || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		rc = -errno;
 		free(c);
 		refuse(s, x, IPC_RERR_FAILED, "cannot start the test: %s",

@@ -235,6 +235,14 @@ static void test_bad_fields(void)
 		"JSON", "invalid UTF-8");
 	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"a\\nb\"}",
 		"control", "newline in a string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"a\\u009b2J\"}",
+		"control", "a C1 control (CSI) in a string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"\\u001b[2J\"}",
+		"control", "an escape in a string");
+	is_int(parse_str("{\"type\":\"hello\",\"proto\":1,"
+			 "\"software\":\"caf\\u00e9 \\u00a0\"}",
+			 &m),
+	       "==", 0, "other non-ASCII text is fine (%s)", why);
 	refused("{\"type\":\"run\",\"run\":100001}", "run", "run out of range");
 	refused("{\"type\":\"test\",\"pattern\":\"rr\",\"transport\":\"tcp\","
 		"\"req_size\":67108865}",
