@@ -102,6 +102,12 @@ char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
 		     size_t len);
 
 /*
+ * A figure of the kind @fmt says (IPC_FMT_NS, _BYTES, _RATE, _BPS; others
+ * as an integer), "-" when not finite.
+ */
+char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len);
+
+/*
  * The flags of a result's diagnosis (diag.flags bits) in words: a name
  * ("unstable", "bimodal", "outliers", "load"), a fixed hint saying what
  * to do, and why this result has it, with its numbers.
@@ -111,7 +117,10 @@ const char *ipc_flag_hint(enum ipc_flag_kind kind);
 char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		   char *buf, size_t len);
 
-/* "round trip", "message" or "chunk": what CPU cost is counted per. */
+/*
+ * "round trip", "message" or "chunk": what CPU cost is counted per (the
+ * pattern's cost_per).
+ */
 const char *ipc_cost_unit(const struct ipc_result *res);
 
 #endif
