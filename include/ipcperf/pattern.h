@@ -156,7 +156,9 @@ struct ipc_param {
 	enum ipc_vtype type;
 	size_t off; /* offset of the value in its base */
 	enum ipc_fmt fmt;
-	const char *const *names; /* IPC_FMT_NAME: the name of each value */
+	size_t len;		  /* IPC_VT_CHARS: bytes of the array */
+	const char *const *names; /* IPC_FMT_NAME: the name of each value,
+				     NULL-terminated */
 	uint64_t dflt;		  /* see IPC_PARAM_*_DFLT */
 	unsigned flags;		  /* IPC_PARAM_* */
 };
@@ -411,6 +413,12 @@ bool ipc_param_set_u64(struct ipc_case *cs, const struct ipc_param *p,
 		       uint64_t v);
 char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 		     char *buf, size_t len);
+
+/*
+ * Where @p's value is for @cs (a struct ipc_trace is pointed to by the
+ * case and is not const), or NULL when the case has no such base.
+ */
+void *ipc_param_at(const struct ipc_case *cs, const struct ipc_param *p);
 
 /* Does @cs's description in words include @p? */
 bool ipc_param_in_words(const struct ipc_case *cs, const struct ipc_param *p);

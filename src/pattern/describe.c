@@ -86,14 +86,13 @@ size_t ipc_pattern_nextras(const struct ipc_pattern_ops *pat)
 	return n;
 }
 
-/* Where @p's value is in @cs, or NULL when the case has no such base. */
-static const void *where(const struct ipc_case *cs, const struct ipc_param *p)
+void *ipc_param_at(const struct ipc_case *cs, const struct ipc_param *p)
 {
 	switch (p->in) {
 	case IPC_IN_CASE:
-		return (const char *)cs + p->off;
+		return (char *)cs + p->off;
 	case IPC_IN_TRACE:
-		return cs->trace ? (const char *)cs->trace + p->off : NULL;
+		return cs->trace ? (char *)cs->trace + p->off : NULL;
 	default:
 		return NULL;
 	}
@@ -107,7 +106,7 @@ bool ipc_param_is_number(const struct ipc_param *p)
 
 uint64_t ipc_param_u64(const struct ipc_case *cs, const struct ipc_param *p)
 {
-	const void *v = where(cs, p);
+	const void *v = ipc_param_at(cs, p);
 
 	if (!v)
 		return 0;
@@ -127,7 +126,7 @@ uint64_t ipc_param_u64(const struct ipc_case *cs, const struct ipc_param *p)
 
 const char *ipc_param_str(const struct ipc_case *cs, const struct ipc_param *p)
 {
-	const void *v = where(cs, p);
+	const void *v = ipc_param_at(cs, p);
 
 	if (!v)
 		return NULL;
@@ -141,7 +140,7 @@ const char *ipc_param_str(const struct ipc_case *cs, const struct ipc_param *p)
 bool ipc_param_set_u64(struct ipc_case *cs, const struct ipc_param *p,
 		       uint64_t v)
 {
-	void *dst = (void *)where(cs, p);
+	void *dst = ipc_param_at(cs, p);
 
 	if (!dst)
 		return false;

@@ -318,7 +318,7 @@ static void rp_summarize(struct ipc_result *res)
 			: NAN;
 }
 
-static const char *const trace_formats[] = {"native", "gdb"};
+static const char *const trace_formats[] = {"native", "gdb", NULL};
 
 /* The conversation: what it is, and what one replay of it moves. */
 static const struct ipc_param rp_params[] = {
@@ -333,6 +333,7 @@ static const struct ipc_param rp_params[] = {
 	 .in = IPC_IN_TRACE,
 	 .type = IPC_VT_CHARS,
 	 .off = offsetof(struct ipc_trace, name),
+	 .len = sizeof(((struct ipc_trace *)0)->name),
 	 .fmt = IPC_FMT_TEXT},
 	{.key = "trace_format",
 	 .in = IPC_IN_TRACE,

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "ipcperf/report.h"
+#include "compare.h"
 #include "schema.h"
 
 /*
@@ -683,4 +684,5 @@ const struct ipc_report_ops ipc_report_json = {
 	.skip = json_skip,
 	.result = json_result,
 	.end = json_end,
+	.compare = cmp_print_json,
 };

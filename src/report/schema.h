@@ -39,6 +39,7 @@ struct jfield {
 	size_t off;
 	unsigned flags;
 	const char *const *names; /* JK_ENUM */
+	size_t len;		  /* JK_CHARS*: bytes of the array */
 };
 
 struct jtable {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "table.h"
 
 /* One pattern's rows, in the layout its description asks for. */
@@ -177,4 +178,5 @@ const struct ipc_report_ops ipc_report_table = {
 	.skip = table_skip,
 	.result = table_result,
 	.end = table_end,
+	.compare = cmp_print_table,
 };
