@@ -123,6 +123,8 @@ enum ipc_base {
 	IPC_IN_CASE = 0, /* struct ipc_case */
 	IPC_IN_TRACE,	 /* the case's trace (struct ipc_trace); a case
 			    without one has no such value */
+	IPC_IN_CFG,	 /* the pattern's own block (ipc_case.cfg), for
+			    parameters no other pattern has */
 };
 
 /*
@@ -355,6 +357,7 @@ struct ipc_pattern_ops {
 	const struct ipc_extra *extras;	 /* ended by a NULL key, or NULL */
 	enum ipc_layout layout;
 	const struct ipc_suite_desc *suite; /* NULL: not in the quick suite */
+	size_t cfg_size; /* bytes of its own parameter block, 0: none */
 
 	/*
 	 * Optional: can @cs run with @ro at all?  0 if so; otherwise -errno

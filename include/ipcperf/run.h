@@ -37,6 +37,8 @@ struct ipc_case {
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
 	const struct ipc_trace *trace;	       /* replay: the conversation */
+	const void *cfg; /* the pattern's own parameters (its cfg_size
+			    bytes, described with IPC_IN_CFG), or NULL */
 };
 
 enum ipc_placement {

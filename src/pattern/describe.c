@@ -93,6 +93,8 @@ void *ipc_param_at(const struct ipc_case *cs, const struct ipc_param *p)
 		return (char *)cs + p->off;
 	case IPC_IN_TRACE:
 		return cs->trace ? (char *)cs->trace + p->off : NULL;
+	case IPC_IN_CFG:
+		return cs->cfg ? (char *)cs->cfg + p->off : NULL;
 	default:
 		return NULL;
 	}
@@ -209,7 +211,7 @@ char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 
 bool ipc_param_in_words(const struct ipc_case *cs, const struct ipc_param *p)
 {
-	if (!p->word || (p->in == IPC_IN_TRACE && !cs->trace))
+	if (!p->word || !ipc_param_at(cs, p))
 		return false;
 	if ((p->flags & IPC_PARAM_WORD_DFLT) && ipc_param_is_number(p) &&
 	    ipc_param_u64(cs, p) == p->dflt)

@@ -386,7 +386,7 @@ static void put_params(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 	uint64_t v;
 
 	for (p = cs->pat ? cs->pat->params : NULL; p && p->key; p++) {
-		if (p->in == IPC_IN_TRACE && !cs->trace)
+		if (!ipc_param_at(cs, p))
 			continue;
 		if (!ipc_param_is_number(p)) {
 			put(d, o, p->key, jstr(ipc_param_str(cs, p)));

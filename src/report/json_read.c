@@ -423,9 +423,10 @@ static void read_params(struct rd *r, json_t *o, const char *at,
 
 	if (cs->pat->flags & IPC_PAT_TRACE)
 		cs->trace = keep(r, calloc(1, sizeof(struct ipc_trace)));
+	if (cs->pat->cfg_size)
+		cs->cfg = keep(r, calloc(1, cs->pat->cfg_size));
 	for (p = cs->pat->params; p && p->key && !r->rc; p++) {
-		if ((p->flags & IPC_PARAM_DERIVED) ||
-		    (p->in == IPC_IN_TRACE && !cs->trace))
+		if ((p->flags & IPC_PARAM_DERIVED) || !ipc_param_at(cs, p))
 			continue;
 		if (p->type == IPC_VT_STR || p->type == IPC_VT_CHARS) {
 			s = get_str(r, o, at, p->key);

@@ -77,6 +77,9 @@ bool tab_words(char *buf, size_t len, const char *tmpl,
 	       const struct ipc_pattern_ops *pat,
 	       const struct trow *const *rows, size_t n);
 
+/* Is @p's column of words (left-aligned) rather than of numbers? */
+bool tab_param_left(const struct ipc_param *p);
+
 /* A parameter's value for people: "64 B", "1000", "open, 1.00 k/s". */
 void tab_param_cell(struct grid *g, char **cell, const struct ipc_case *cs,
 		    const struct ipc_param *p);

@@ -198,6 +198,12 @@ static void param_text(const struct ipc_case *cs, const struct ipc_param *p,
 	}
 }
 
+bool tab_param_left(const struct ipc_param *p)
+{
+	return !ipc_param_is_number(p) || p->fmt == IPC_FMT_NAME ||
+	       p->fmt == IPC_FMT_LOOP || p->fmt == IPC_FMT_TEXT;
+}
+
 void tab_param_cell(struct grid *g, char **cell, const struct ipc_case *cs,
 		    const struct ipc_param *p)
 {

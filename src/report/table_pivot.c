@@ -212,8 +212,9 @@ static int print_details(FILE *out, const struct trow *const *rows, size_t n)
 	if (eng)
 		engc = grid_col(&g, "engine", true);
 	for (k = 0, p = pat->params; p && p->key; p++, k++)
-		pcol[k] =
-			p->head && !p->word ? grid_col(&g, p->head, false) : -1;
+		pcol[k] = p->head && !p->word
+				  ? grid_col(&g, p->head, tab_param_left(p))
+				  : -1;
 	grid_ids(&g);
 	for (k = 0; pat->cols && pat->cols[k].head; k++)
 		ccol[k] = grid_col(&g, pat->cols[k].head, false);

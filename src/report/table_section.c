@@ -86,7 +86,8 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 	if (!tab_one_link(rows, n))
 		link = grid_col(&g, "link", true);
 	for (k = 0, p = pat->params; p && p->key; p++, k++)
-		pcol[k] = p->head ? grid_col(&g, p->head, false) : -1;
+		pcol[k] =
+			p->head ? grid_col(&g, p->head, tab_param_left(p)) : -1;
 	grid_ids(&g);
 	for (k = 0; cols[k].head; k++) {
 		bool any = !(cols[k].flags & IPC_COL_IF_ANY);

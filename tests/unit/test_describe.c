@@ -230,6 +230,173 @@ static void test_result_metric(void)
 	ipc_result_free(res);
 }
 
+/*
+ * A pattern no other layer has heard of, described only by its ops (as
+ * an HTTP pattern would be): its own parameters in a block of its own,
+ * failures counted by reason in every run, its own columns.  Every format
+ * shows them without a line of code about it.
+ */
+struct fetch_cfg {
+	char url[64];
+	uint64_t body; /* request body, bytes */
+	bool keepalive;
+};
+
+enum { X_FAILED, X_KEEPALIVE, X_BODY };
+
+static const char *const on_off[] = {"off", "on", NULL};
+
+static const struct ipc_param fetch_params[] = {
+	{.key = "url",
+	 .word = "",
+	 .head = "url",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_CHARS,
+	 .off = offsetof(struct fetch_cfg, url),
+	 .len = sizeof(((struct fetch_cfg *)0)->url),
+	 .fmt = IPC_FMT_TEXT},
+	{.key = "body_size",
+	 .word = "body",
+	 .head = "body",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct fetch_cfg, body),
+	 .fmt = IPC_FMT_BYTES},
+	{.key = "keepalive",
+	 .head = "keep-alive",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_BOOL,
+	 .off = offsetof(struct fetch_cfg, keepalive),
+	 .fmt = IPC_FMT_NAME,
+	 .names = on_off},
+	{.key = "flows",
+	 .word = "c",
+	 .head = "conns",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, flows),
+	 .fmt = IPC_FMT_COUNT},
+	{0},
+};
+
+static const struct ipc_extra fetch_extras[] = {
+	[X_FAILED] = {.key = "failed_connect",
+		      .fmt = IPC_FMT_COUNT,
+		      .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	[X_KEEPALIVE] = {.key = "keepalive_requests",
+			 .fmt = IPC_FMT_COUNT,
+			 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	[X_BODY] = {.key = "body_bytes",
+		    .fmt = IPC_FMT_BYTES,
+		    .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{0},
+};
+
+static const struct ipc_column fetch_cols[] = {
+	{.head = "p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
+	{.head = "requests/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{.head = "failed", .src = IPC_SRC_EXTRA + X_FAILED},
+	{.head = "keep-alive reqs", .src = IPC_SRC_EXTRA + X_KEEPALIVE},
+	{.head = "body read",
+	 .src = IPC_SRC_EXTRA + X_BODY,
+	 .fmt = IPC_FMT_BYTES},
+	{0},
+};
+
+static const struct ipc_pattern_ops fetch = {
+	.name = "fetch",
+	.help = "a pattern only this test knows",
+	.sample = "request",
+	.samples = "requests",
+	.cost_per = "request",
+	.cost_abbr = "req",
+	.title = "requests of {body_size} bodies",
+	.metric = &ipc_metric_p50,
+	.rate = &ipc_metric_msgs_per_s,
+	.params = fetch_params,
+	.cols = fetch_cols,
+	.extras = fetch_extras,
+	.cfg_size = sizeof(struct fetch_cfg),
+};
+
+static char *render(const char *fmt, const struct ipc_report_meta *meta,
+		    const struct ipc_result *res)
+{
+	struct ipc_report r = {.ops = ipc_report_find(fmt), .meta = meta};
+	char *buf = NULL;
+	size_t len = 0;
+
+	r.out = open_memstream(&buf, &len);
+	if (!r.out || ipc_report_begin(&r) || ipc_report_result(&r, res) ||
+	    ipc_report_end(&r))
+		diag("%s: did not render", fmt);
+	fclose(r.out);
+	return buf;
+}
+
+static void test_unknown_pattern(void)
+{
+	static const struct ipc_transport_ops tcp = {.name = "tcp"};
+	static const struct ipc_engine_ops blocking = {.name = "blocking"};
+	struct fetch_cfg cfg = {"http://localhost/x", 16384, true};
+	struct ipc_case cs = {.pat = &fetch, .tp = &tcp, .eng = &blocking};
+	struct ipc_runopts ro;
+	struct ipc_report_meta meta = {.command = "fetch", .ro = &ro};
+	struct ipc_result *res;
+	char *t, buf[128];
+
+	ipc_runopts_default(&ro);
+	ro.runs_auto = false;
+	cs.cfg = &cfg;
+	cs.flows = 10;
+	res = ipc_result_new(&cs);
+	res->runs = calloc(3, sizeof(*res->runs));
+	if (!res || !res->runs)
+		abort();
+	res->nruns = res->runs_cap = 3;
+	for (size_t i = 0; i < 3; i++) {
+		struct ipc_run_stats *s = &res->runs[i];
+
+		s->iterations = s->messages = 1000;
+		s->elapsed_ns = 50000000;
+		s->msgs_per_s = 20000;
+		s->lat.p50 = 48000 + 1000 * i;
+		s->extra[X_FAILED] = (double)i;
+		s->extra[X_KEEPALIVE] = 990;
+		s->extra[X_BODY] = 16294000;
+		ipc_hist_record(res->hist, 48000);
+	}
+	ipc_result_diagnose(res, IPC_STOP_RUNS, -1);
+
+	is_str(ipc_case_describe(&cs, buf, sizeof(buf)),
+	       "fetch tcp http://localhost/x body=16k c=10",
+	       "unknown pattern: its own parameters in its words");
+	ok(res->summary.extra[X_FAILED] == 3 &&
+		   res->summary.extra[X_KEEPALIVE] == 2970,
+	   "unknown pattern: the summary adds up its runs' counts");
+	t = render("table", &meta, res);
+	diag("%s", t ? t : "");
+	ok(t && strstr(t, "fetch: requests of 16 KiB bodies") &&
+		   strstr(t, "3 runs × 10000 requests"),
+	   "unknown pattern: the table's heading from its description");
+	ok(t && strstr(t, "transport  url") && strstr(t, "keep-alive") &&
+		   strstr(t, "failed  keep-alive reqs  body read"),
+	   "unknown pattern: its parameters and figures are columns");
+	ok(t && strstr(t, "http://localhost/x  16 KiB  on") &&
+		   strstr(t, "2970") && strstr(t, "46.6 MiB"),
+	   "unknown pattern: ... with its values");
+	free(t);
+	t = render("json", &meta, res);
+	ok(t && strstr(t, "\"url\": \"http://localhost/x\"") &&
+		   strstr(t, "\"body_size\": 16384") &&
+		   strstr(t, "\"keepalive\": \"on\"") &&
+		   strstr(t, "\"failed_connect\": 2,") &&
+		   strstr(t, "\"keepalive_requests\": 2970,"),
+	   "unknown pattern: JSON has its parameters, per-run and summed "
+	   "counts");
+	free(t);
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	size_t n = 0;
@@ -239,5 +406,6 @@ int main(void)
 	ok(n >= 6, "%zu patterns registered", n);
 	test_metrics();
 	test_result_metric();
+	test_unknown_pattern();
 	return done_testing();
 }
