@@ -4,7 +4,8 @@
  * parameter, the interval, the cost and the flags), the heading's words
  * and the notes under a table.  The layouts are the pattern sections
  * (table_section.c), the quick suite (table_suite.c) and the pivot
- * (table_pivot.c); table.c is the formatter that chooses among them.
+ * (table_pivot.c); table.c is the formatter that chooses among them;
+ * table_common.c and table_tail.c hold what they share.
  */
 #ifndef IPCPERF_REPORT_TABLE_H
 #define IPCPERF_REPORT_TABLE_H

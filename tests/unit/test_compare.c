@@ -274,8 +274,10 @@ static struct ipc_result *mkres(const struct ipc_pattern_ops *pat,
 	cs.flows = 4;
 	cs.threads = 1;
 	res = ipc_result_new(&cs);
+	if (!res)
+		abort();
 	res->runs = calloc(8, sizeof(*res->runs));
-	if (!res || !res->runs)
+	if (!res->runs)
 		abort();
 	res->nruns = res->runs_cap = 8;
 	for (size_t i = 0; i < 8; i++) {

@@ -349,8 +349,10 @@ static void test_unknown_pattern(void)
 	cs.cfg = &cfg;
 	cs.flows = 10;
 	res = ipc_result_new(&cs);
+	if (!res)
+		abort();
 	res->runs = calloc(3, sizeof(*res->runs));
-	if (!res || !res->runs)
+	if (!res->runs)
 		abort();
 	res->nruns = res->runs_cap = 3;
 	for (size_t i = 0; i < 3; i++) {
