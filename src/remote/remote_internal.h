@@ -69,7 +69,8 @@ struct rm_record {
 	uint64_t runs;
 	uint64_t others_max;
 	uint64_t rejected;
-	int status; /* 0 ok, 1 error, 2 aborted */
+	int status;    /* 0 ok, 1 error, 2 aborted */
+	bool released; /* it took itself off the running count already */
 	char reason[IPC_RM_TEXT_MAX];
 };
 

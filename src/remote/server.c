@@ -628,7 +628,8 @@ static void child_reap(struct ipc_server *s, struct child *c)
 		;
 	*pp = c->next;
 	s->nchildren--;
-	__atomic_sub_fetch(&s->shared[1], 1, __ATOMIC_SEQ_CST);
+	if (n != (ssize_t)sizeof(rec) || !rec.released)
+		__atomic_sub_fetch(&s->shared[1], 1, __ATOMIC_SEQ_CST);
 	s->last_test_ns = rm_now_ns();
 	emit(s, &ev);
 	free(c);

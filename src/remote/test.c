@@ -501,6 +501,14 @@ static int serve(struct tst *ts)
 				return -1;
 			break;
 		case IPC_RM_DONE:
+			/*
+			 * Off the running count before the bye, so that the
+			 * same client's next test does not count this one as
+			 * another test running beside it.
+			 */
+			__atomic_sub_fetch(&ts->ctx->shared[1], 1,
+					   __ATOMIC_SEQ_CST);
+			ts->rec.released = true;
 			memset(&m, 0, sizeof(m));
 			m.type = IPC_RM_BYE;
 			host_json(m.host, sizeof(m.host));

@@ -107,6 +107,14 @@ jql "two clients: the killed one reported aborted" \
 	'.event == "test" and .transport == "tcp"' \
 	'.status == "aborted"'
 
+# One test right after another from the same client: neither is shared.
+start_server
+for i in 1 2 3; do "$HELPER" --client "$addr" tcp >/dev/null; done
+kill -TERM $spid
+ends_within $spid 5 "back to back: the server ends"
+jql "back to back: three tests, none flagged shared" '.event == "test"' \
+	'.status == "ok" and .shared == false and .others_max == 0'
+
 # --max-test: a run held past it is ended by the server, which goes on.
 start_server --control-timeout 1s --max-test 1s
 "$HELPER" --client "$addr" tcp --hold >"$T/c1" 2>&1 &
