@@ -89,10 +89,15 @@ JQ_DEFS='def all(gen; cond):
 		if . == false then false elif $c then true else false end)
 	| . == true;'
 
+# jq_true FILTER FILE: status 0 when the filter (with JQ_DEFS) is true.
+jq_true() {
+	jq -e "$JQ_DEFS $1" "$2" >/dev/null 2>&1
+}
+
 # jqt "description" FILTER [FILE]: the jq filter is true of the JSON.
 jqt() {
 	local d=$1 f=$2 file=${3:-$out}
-	if jq -e "$JQ_DEFS $f" "$file" >/dev/null 2>&1; then
+	if jq_true "$f" "$file"; then
 		ok 0 "$d"
 	else
 		ok 1 "$d"
