@@ -44,8 +44,9 @@ static int set_noack(struct cli_config *c, const char *a)
 
 static int set_max_packet(struct cli_config *c, const char *a)
 {
-	u64_list_free(&c->max_packet);
-	if (parse_size_list(a, &c->max_packet, cli_err, sizeof(cli_err)))
+	ipc_u64_list_free(&c->max_packet);
+	if (ipc_units_parse_list(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX,
+				 &c->max_packet, cli_err, sizeof(cli_err)))
 		return usage_error("give packet body sizes such as 256 or "
 				   "0,256 (0: as recorded)",
 				   "--max-packet: %s", cli_err);
@@ -173,5 +174,5 @@ void cli_link_fini(struct cli_config *c)
 	free(c->traces);
 	c->traces = NULL;
 	c->ntraces = 0;
-	u64_list_free(&c->max_packet);
+	ipc_u64_list_free(&c->max_packet);
 }

@@ -234,58 +234,6 @@ static size_t dwidth(const char *s, size_t len)
 	return n;
 }
 
-static void test_units(void)
-{
-	char b[32];
-
-	is_str(ipc_fmt_ns(0, b, sizeof(b)), "0 ns", "0 ns");
-	is_str(ipc_fmt_ns(812, b, sizeof(b)), "812 ns", "812 ns");
-	is_str(ipc_fmt_ns(999, b, sizeof(b)), "999 ns", "999 ns");
-	is_str(ipc_fmt_ns(999.4, b, sizeof(b)), "999 ns", "999.4 ns");
-	is_str(ipc_fmt_ns(999.5, b, sizeof(b)), "1.00 µs",
-	       "999.5 ns rounds up a unit");
-	is_str(ipc_fmt_ns(1000, b, sizeof(b)), "1.00 µs", "1000 ns");
-	is_str(ipc_fmt_ns(4910, b, sizeof(b)), "4.91 µs", "4.91 µs");
-	is_str(ipc_fmt_ns(9996, b, sizeof(b)), "10.0 µs",
-	       "9996 ns keeps three digits");
-	is_str(ipc_fmt_ns(12.34, b, sizeof(b)), "12.3 ns", "fraction of ns");
-	is_str(ipc_fmt_ns(999999, b, sizeof(b)), "1.00 ms", "999999 ns");
-	is_str(ipc_fmt_ns(12.3e6, b, sizeof(b)), "12.3 ms", "12.3 ms");
-	is_str(ipc_fmt_ns(1.25e9, b, sizeof(b)), "1.25 s", "1.25 s");
-	is_str(ipc_fmt_ns(3600e9, b, sizeof(b)), "3600 s", "an hour");
-	is_str(ipc_fmt_ns(NAN, b, sizeof(b)), "-", "nan ns");
-	is_str(ipc_fmt_ns(INFINITY, b, sizeof(b)), "-", "inf ns");
-	is_str(ipc_fmt_ns(-1, b, sizeof(b)), "-", "negative ns");
-
-	is_str(ipc_fmt_bytes(0, b, sizeof(b)), "0 B", "0 B");
-	is_str(ipc_fmt_bytes(64, b, sizeof(b)), "64 B", "64 B");
-	is_str(ipc_fmt_bytes(1023, b, sizeof(b)), "1023 B", "1023 B");
-	is_str(ipc_fmt_bytes(1024, b, sizeof(b)), "1 KiB", "1 KiB");
-	is_str(ipc_fmt_bytes(4096, b, sizeof(b)), "4 KiB", "4 KiB");
-	is_str(ipc_fmt_bytes(65536, b, sizeof(b)), "64 KiB", "64 KiB");
-	is_str(ipc_fmt_bytes(1536 * 1024, b, sizeof(b)), "1.5 MiB", "1.5 MiB");
-	is_str(ipc_fmt_bytes(100000, b, sizeof(b)), "97.7 KiB", "100000 B");
-	is_str(ipc_fmt_bytes(1048575, b, sizeof(b)), "1.00 MiB",
-	       "rounded sizes keep their zeros");
-	is_str(ipc_fmt_bytes(NAN, b, sizeof(b)), "-", "nan B");
-
-	is_str(ipc_fmt_rate(0, b, sizeof(b)), "0/s", "0/s");
-	is_str(ipc_fmt_rate(812, b, sizeof(b)), "812/s", "812/s");
-	is_str(ipc_fmt_rate(18400, b, sizeof(b)), "18.4 k/s", "18.4 k/s");
-	is_str(ipc_fmt_rate(2.1e6, b, sizeof(b)), "2.10 M/s", "2.10 M/s");
-	is_str(ipc_fmt_rate(999.9, b, sizeof(b)), "1.00 k/s", "999.9/s");
-	is_str(ipc_fmt_rate(-INFINITY, b, sizeof(b)), "-", "-inf/s");
-
-	is_str(ipc_fmt_bps(0, b, sizeof(b)), "0 B/s", "0 B/s");
-	is_str(ipc_fmt_bps(812 * 1024.0, b, sizeof(b)), "812 KiB/s",
-	       "812 KiB/s");
-	is_str(ipc_fmt_bps(1.21 * 1024 * 1024 * 1024, b, sizeof(b)),
-	       "1.21 GiB/s", "1.21 GiB/s");
-	is_str(ipc_fmt_bps(NAN, b, sizeof(b)), "-", "nan B/s");
-
-	is_str(ipc_fmt_ns(4910, b, 4), "4.9", "a short buffer truncates");
-}
-
 static void test_registry(void)
 {
 	is_str(ipc_reports[0]->name, "table", "table is the first format");
@@ -1173,7 +1121,6 @@ static void test_diagnosis(void)
 
 int main(void)
 {
-	test_units();
 	test_registry();
 	test_json();
 	test_csv();
