@@ -1,6 +1,7 @@
 /*
  * The base every layer stands on: numbers with units as people type and
- * read them (sizes, counts, times, rates).  Like stats, it is used by all layers and
+ * read them (sizes, counts, times, rates), the monotonic clock, and the
+ * process's descriptor limit.  Like stats, it is used by all layers and
  * uses none; it is a layer of its own because none of this is statistics,
  * and because link (below pattern) parses times and rates, so units cannot
  * live in cli or report.  docs/architecture.md has the layer order.
@@ -10,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,6 +91,27 @@ char *ipc_fmt_ns(double ns, char *buf, size_t len);
 char *ipc_fmt_bytes(double bytes, char *buf, size_t len);
 char *ipc_fmt_rate(double per_s, char *buf, size_t len);
 char *ipc_fmt_bps(double bytes_per_s, char *buf, size_t len);
+
+/* CLOCK_MONOTONIC now, in ns. */
+static inline uint64_t ipc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
+ * its hard limit, for patterns with many flows.  Returns the soft limit in
+ * force afterwards (0 when it cannot be read); *hard (if not NULL) gets the
+ * hard limit.  Changes the whole process: call it before threads that open
+ * descriptors start, or accept that they see either limit.
+ */
+uint64_t ipc_nofile_raise(uint64_t *hard);
+
+/* The hard limit on open descriptors (0 if unknown), changing nothing. */
+uint64_t ipc_nofile_hard(void);
 
 #ifdef __cplusplus
 }

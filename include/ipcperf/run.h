@@ -19,31 +19,6 @@
 #include "stats.h"
 #include "transport.h"
 
-/* One measurement: a pattern over a transport through an engine, sized. */
-struct ipc_case {
-	const struct ipc_pattern_ops *pat;
-	const struct ipc_transport_ops *tp;
-	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
-	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
-	bool framing_noack;		       /* gdb-rsp without '+' acks */
-	const struct ipc_link *link;	       /* emulated link, NULL: none */
-	const struct ipc_trace *trace;	       /* replay: the conversation */
-};
-
-enum ipc_placement {
-	IPC_PLACE_PROCESS = 0, /* the peer is a forked process */
-	IPC_PLACE_THREAD = 1,  /* the peer is a thread of this process */
-};
-
 /* How every run of every case is done. */
 struct ipc_runopts {
 	uint64_t iterations;  /* measured iterations per run */
@@ -352,16 +327,6 @@ int ipc_tmpdir_create(void);
 const char *ipc_tmpdir(void);
 void ipc_tmpdir_remove(void);
 
-/*
- * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
- * its hard limit, for patterns with many flows.  Returns the soft limit in
- * force afterwards; *hard (if not NULL) gets the hard limit.
- */
-uint64_t ipc_nofile_raise(uint64_t *hard);
-
-/* The hard limit on open descriptors, without changing anything. */
-uint64_t ipc_nofile_hard(void);
-
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
 	char kernel[160]; /* uname -sr */
@@ -399,14 +364,5 @@ double ipc_loadavg_1m(void);
 
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
-
-/* CLOCK_MONOTONIC now, in ns. */
-static inline uint64_t ipc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 #endif

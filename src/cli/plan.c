@@ -96,7 +96,7 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	char what[128], why[192];
 
 	o.max_msg = need;
-	if (cs->pat->check && cs->pat->check(cs, ro, why, sizeof(why))) {
+	if (cs->pat->check && cs->pat->check(cs, ro->placement, why, sizeof(why))) {
 		ipc_case_describe(cs, what, sizeof(what));
 		return add_skip(p, what, why);
 	}

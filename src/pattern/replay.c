@@ -298,10 +298,11 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
 }
 
 /* A replay's wall time: the median replay, as the seed report took it. */
-static void rp_summarize(struct ipc_result *res)
+static void rp_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
 {
-	if (res->nruns || res->summary.iterations)
-		res->summary.elapsed_ns = res->summary.lat.p50;
+	(void)cs;
+	if (ps->runs || ps->iterations)
+		ps->elapsed_ns = ps->lat.p50;
 }
 
 const struct ipc_pattern_ops ipc_pattern_replay = {

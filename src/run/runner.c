@@ -764,8 +764,17 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	flows_summarize(res, &res->summary.flows);
 	if (res->xhist)
 		ipc_hist_summary(res->xhist, &res->xlat);
-	if (st->cs->pat->summarize)
-		st->cs->pat->summarize(res);
+	if (st->cs->pat->summarize) {
+		struct ipc_psum ps = {
+			.runs = res->nruns,
+			.iterations = res->summary.iterations,
+			.lat = res->summary.lat,
+			.elapsed_ns = res->summary.elapsed_ns,
+		};
+
+		st->cs->pat->summarize(st->cs, &ps);
+		res->summary.elapsed_ns = ps.elapsed_ns;
+	}
 	if (st->err) {
 		res->status =
 			res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
