@@ -6,7 +6,8 @@
 #   make valgrind      the unit tests under valgrind (must be clean)
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR=
-#   make lint          cppcheck and clang-format --dry-run
+#   make lint          includes point down the layers, cppcheck,
+#                      clang-format --dry-run
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -181,6 +182,7 @@ uninstall:
 
 lint:
 	$(Q)sh scripts/deps.sh lint
+	sh scripts/layers.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit bench

@@ -59,6 +59,33 @@ if [ -f "$root/${BUILD:-build}/flags" ]; then
 		diag "stamp '$stamp', field '$(cat "$T/build.field")'"
 fi
 
+# Includes point down the layer order (make lint runs the same check).
+sh "$root/scripts/layers.sh" "$root" >"$T/layers.out" 2>&1
+ok $? "every include points down the layers"
+sed 's/^/# /' "$T/layers.out" | head -n 20
+# The check fails on an include up or sideways, naming the file and line.
+mkdir -p "$T/tree"
+cp -r "$root/src" "$root/include" "$T/tree/"
+echo '#include "ipcperf/run.h"' >>"$T/tree/src/pattern/bulk.c"
+sh "$root/scripts/layers.sh" "$T/tree" >"$T/up.out" 2>&1
+[ $? = 1 ] && grep -q 'src/pattern/bulk.c:[0-9]*: pattern includes "ipcperf/run.h" (run), a layer above it' "$T/up.out"
+ok $? "an include of run.h in a pattern is refused"
+cp "$root/src/pattern/bulk.c" "$T/tree/src/pattern/bulk.c"
+echo '#include "ipcperf/framing.h"' >>"$T/tree/src/link/spec.c"
+echo '#include "ipcperf/base.h"' >>"$T/tree/src/stats/hist.c"
+sh "$root/scripts/layers.sh" "$T/tree" >"$T/side.out" 2>&1
+[ $? = 1 ] && grep -q 'src/link/spec.c:[0-9]*: link includes .*a layer beside it' "$T/side.out" &&
+	grep -q 'src/stats/hist.c:[0-9]*: stats includes .*a layer beside it' "$T/side.out"
+ok $? "link including framing, and stats including base, are refused"
+cp "$root/src/link/spec.c" "$T/tree/src/link/spec.c"
+cp "$root/src/stats/hist.c" "$T/tree/src/stats/hist.c"
+mkdir -p "$T/tree/src/newlayer"
+echo 'int ipc_new(void);' >"$T/tree/src/newlayer/new.c"
+sh "$root/scripts/layers.sh" "$T/tree" >"$T/new.out" 2>&1
+[ $? = 1 ] && grep -q 'layer "newlayer" is not in scripts/layers.sh' "$T/new.out"
+ok $? "a folder with no place in the order is refused"
+rm -rf "$T/tree"
+
 # Only ipc_* is exported (scripts/exports.sh prints what is not).
 if [ -f "$lib" ]; then
 	sh "$root/scripts/exports.sh" "$lib" >"$T/exports.out" 2>&1
