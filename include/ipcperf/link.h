@@ -16,6 +16,10 @@
 
 #include "transport.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPC_LINK_NAME 80
 
 /*
@@ -142,5 +146,9 @@ void ipc_relay_get_stats(const struct ipc_relay *r, struct ipc_relay_stats *st);
 
 /* Tear down the client channel and free; after stop.  NULL-safe. */
 void ipc_relay_free(struct ipc_relay *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

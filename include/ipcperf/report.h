@@ -13,6 +13,10 @@
 #include "base.h"
 #include "run.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPC_JSON_SCHEMA 1
 
 /* What the whole report is about; set before begin. */
@@ -109,5 +113,9 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 
 /* "round trip", "message" or "chunk": what CPU cost is counted per. */
 const char *ipc_cost_unit(const struct ipc_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "stats.h"
 #include "transport.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How every run of every case is done. */
 struct ipc_runopts {
 	uint64_t iterations;  /* measured iterations per run */
@@ -364,5 +368,9 @@ double ipc_loadavg_1m(void);
 
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

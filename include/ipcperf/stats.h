@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Histogram layout (HDR-style, log-linear):
  *
@@ -215,5 +219,9 @@ int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
  */
 double ipc_mann_whitney_p(const double *a, size_t na, const double *b,
 			  size_t nb, bool *exact);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,7 +22,7 @@ has_flags() {
 # What make would run to compile one file with a user's CFLAGS (nothing
 # is built: -n; -B so that it prints the compile even when up to date).
 if command -v make >/dev/null; then
-	make -C "$root" -s -n -B V=1 CFLAGS=-O0 \
+	make -C "$root" -s -n -B V=1 SAN= CFLAGS=-O0 \
 		build/obj/src/cli/msg.o >"$T/make.out" 2>"$T/make.err"
 	ok $? "make -n CFLAGS=-O0 runs"
 	grep 'src/cli/msg.c' "$T/make.out" | grep -- ' -c ' >"$T/cc.line"
@@ -85,6 +85,43 @@ sh "$root/scripts/layers.sh" "$T/tree" >"$T/new.out" 2>&1
 [ $? = 1 ] && grep -q 'layer "newlayer" is not in scripts/layers.sh' "$T/new.out"
 ok $? "a folder with no place in the order is refused"
 rm -rf "$T/tree"
+
+# The public headers are usable from C++: every one has extern "C", so a
+# C++ program that calls the library links (without it the names would be
+# mangled and undefined).
+missing=$(grep -L 'extern "C"' "$root"/include/ipcperf/*.h | grep -v '/ipcperf.h$')
+[ -z "$missing" ]
+ok $? "every public header declares its functions extern \"C\""
+[ -z "$missing" ] || diag "without extern \"C\": $missing"
+if command -v c++ >/dev/null && [ -f "$lib" ]; then
+	cat >"$T/use.cc" <<'CXX'
+#include "ipcperf/ipcperf.h"
+int main()
+{
+	struct ipc_hist *h = ipc_hist_new();
+	char err[128];
+	uint64_t v = 0;
+	ipc_hist_record(h, 5);
+	bool good = ipc_transport_find("pipe") && ipc_engine_find("poll") &&
+		    ipc_pattern_find("rr") && ipc_report_find("json") &&
+		    !ipc_units_parse(IPC_UNIT_SIZE, "4k", 0, 1 << 20, &v, err,
+				     sizeof(err)) && v == 4096;
+	ipc_hist_free(h);
+	return good ? 0 : 1;
+}
+CXX
+	san=""
+	[ "${SAN:-}" = 1 ] && san="-fsanitize=address,undefined"
+	c++ -std=c++11 $san -I"$root/include" -D_GNU_SOURCE -o "$T/use" "$T/use.cc" \
+		"$lib" $(pkg-config --libs jansson liburing 2>/dev/null ||
+			echo -ljansson) -lm -pthread >"$T/cxx.err" 2>&1 &&
+		"$T/use"
+	ok $? "a C++ program includes ipcperf.h, links and calls the library"
+	head -n 5 "$T/cxx.err" | sed 's/^/# /'
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # skip no C++ compiler or no library"
+fi
 
 # Only ipc_* is exported (scripts/exports.sh prints what is not).
 if [ -f "$lib" ]; then
