@@ -90,7 +90,7 @@ struct ipc_shaper {
 	const struct ipc_link *l;
 	uint64_t busy_until_ns; /* the line is busy until then */
 	uint64_t last_due_ns;	/* when the previous piece left */
-	uint64_t rng;		/* xorshift64 state for jitter and loss */
+	uint64_t rng;		/* ipc_rng_next state for jitter and loss */
 	uint64_t frac;		/* sub-ns remainder of the line time, in
 				   units of 1/rate_bps ns */
 };

@@ -192,15 +192,6 @@ void ipc_result_free(struct ipc_result *res);
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
 
 /*
- * Run every run of @cs with @ro into @res.  Returns 0 when every run
- * completed; otherwise -errno of the first failure, with res->status and
- * res->error saying what happened (runs that completed stay in @res).
- * Always leaves no peer, descriptor or file behind.
- */
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res);
-
-/*
  * One case run by run, for a scheduler that interleaves cases: _begin
  * prepares @res for @cs (which must outlive the state), each _once does one
  * more run on a fresh channel and peer and appends it to @res, _end
@@ -208,7 +199,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
  * res->status and frees the state.  _once returns 0, or -errno after
  * recording the failure in @res (the case should then end).  _begin
  * returns 0 or -errno (res->status and res->error say so; call nothing
- * else).  Like ipc_run_case, nothing is left behind.
+ * else).  Whatever happens, no peer, descriptor or file is left behind.
  */
 struct ipc_case_state;
 

@@ -803,19 +803,3 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	bufs_free(&st->b);
 	free(st);
 }
-
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res)
-{
-	struct ipc_case_state *st;
-	unsigned r;
-	int err;
-
-	err = ipc_case_begin(cs, ro, res, &st);
-	if (err)
-		return err;
-	for (r = 0; r < ro->runs && !err; r++)
-		err = ipc_case_once(st);
-	ipc_case_end(st, err ? IPC_STOP_FAILED : IPC_STOP_RUNS);
-	return err;
-}

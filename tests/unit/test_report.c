@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "ipcperf/report.h"
+#include "../helpers.h"
 #include "../tap.h"
 
 static const struct ipc_pattern_ops pat_rr = {
@@ -889,33 +890,15 @@ static void test_full_disk(void)
 	ipc_result_free(res);
 }
 
-static size_t dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	if (!d)
-		return (size_t)-1;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void test_outfile(void)
 {
-	const char *tmp = getenv("TMPDIR");
 	char dir[200], path[256], buf[64];
 	struct ipc_outfile of;
 	struct stat st;
 	FILE *f;
 	int err;
 
-	snprintf(dir, sizeof(dir), "%s/ipcperf-test-report.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
+	if (tmpdir_make("report", dir, sizeof(dir))) {
 		skip("mkdtemp: %s", strerror(errno));
 		return;
 	}
@@ -937,7 +920,7 @@ static void test_outfile(void)
 		fclose(f);
 	}
 	is_str(buf, "{\"hello\": 1}\n", "outfile: the file has it all");
-	is_int(dir_entries(dir), "==", 1, "outfile: no temp file left");
+	is_int(count_files(dir), "==", 1, "outfile: no temp file left");
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) != 0600,
 	   "outfile: the mode is not mkstemp's 0600 (umask applies)");
 
@@ -959,7 +942,7 @@ static void test_outfile(void)
 	is_int(err, "==", 0, "outfile: open to abort");
 	fputs("never seen\n", of.fp);
 	ipc_outfile_abort(&of);
-	is_int(dir_entries(dir), "==", 0, "outfile: abort leaves nothing");
+	is_int(count_files(dir), "==", 0, "outfile: abort leaves nothing");
 
 	/* A full disk: the data goes to /dev/full instead. */
 	err = ipc_outfile_open(&of, path);
@@ -975,7 +958,7 @@ static void test_outfile(void)
 		skip("no /dev/full");
 		ipc_outfile_abort(&of);
 	}
-	is_int(dir_entries(dir), "==", 0,
+	is_int(count_files(dir), "==", 0,
 	       "outfile: a failed commit leaves nothing");
 
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
