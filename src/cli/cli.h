@@ -62,7 +62,7 @@ struct cli_config {
 	size_t nlinks;			       /* 0: no link */
 	const struct ipc_framing_ops *framing; /* --framing (rr) */
 	bool no_ack;			       /* --no-ack (gdb-rsp) */
-	struct ipc_u64_list max_packet;       /* --max-packet (replay) */
+	struct ipc_u64_list max_packet;	       /* --max-packet (replay) */
 	char **files;			       /* replay: the trace files */
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
@@ -136,8 +136,8 @@ void cli_link_fini(struct cli_config *c);
 extern char cli_err[256];
 
 /* The command line's limits on numbers (the syntax is base.h's). */
-#define CLI_SIZE_MAX (1ull << 30)		  /* a size: 1 GiB */
-#define CLI_COUNT_MAX (UINT64_MAX / 2)		  /* a count */
+#define CLI_SIZE_MAX (1ull << 30)		/* a size: 1 GiB */
+#define CLI_COUNT_MAX (UINT64_MAX / 2)		/* a count */
 #define CLI_TIME_MAX (86400ull * 1000000000ull) /* a time: 24 hours, ns */
 
 /*
@@ -176,8 +176,8 @@ void cli_plan_free(struct cli_plan *plan);
 int cli_list(void);
 
 /* Messages: "ipcperf: ..." on stderr. */
-__attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void cli_warn(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int cli_error(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int usage_error(const char *hint,
 						      const char *fmt, ...);
 

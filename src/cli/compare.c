@@ -135,7 +135,7 @@ static int load(struct rfile *f, const char *path)
 	f->n = json_array_size(results);
 	f->cases = calloc(f->n ? f->n : 1, sizeof(*f->cases));
 	if (!f->cases)
-		return error("out of memory");
+		return cli_error("out of memory");
 	json_array_foreach(results, i, r)
 	{
 		struct rcase *c = &f->cases[i];
@@ -461,7 +461,7 @@ static void print_table(FILE *out, const struct cli_config *cfg,
 	int k;
 
 	if (!rows) {
-		error("out of memory");
+		cli_error("out of memory");
 		return;
 	}
 	about(a, buf, sizeof(buf));
@@ -731,7 +731,7 @@ int cli_compare(const struct cli_config *cfg)
 	differing(&a, &b, skip);
 	pairs = calloc(a.n ? a.n : 1, sizeof(*pairs));
 	if (!pairs) {
-		error("out of memory");
+		cli_error("out of memory");
 		rc = EXIT_MEASURE;
 		goto out;
 	}
@@ -748,7 +748,7 @@ int cli_compare(const struct cli_config *cfg)
 		pairs[np].a = &a.cases[i];
 		pairs[np].b = &b.cases[j];
 		if (judge(cfg, &pairs[np])) {
-			error("out of memory");
+			cli_error("out of memory");
 			rc = EXIT_MEASURE;
 			goto out;
 		}
@@ -782,7 +782,7 @@ int cli_compare(const struct cli_config *cfg)
 	else
 		ipc_outfile_abort(&of);
 	if (err) {
-		error("cannot write the comparison: %s", strerror(-err));
+		cli_error("cannot write the comparison: %s", strerror(-err));
 		rc = EXIT_MEASURE;
 	} else if (gates) {
 		rc = EXIT_MEASURE;

@@ -83,7 +83,7 @@ static int add_trace(struct cli_config *c, struct ipc_trace *t)
 
 	if (!p) {
 		ipc_trace_free(t);
-		return error("out of memory");
+		return cli_error("out of memory");
 	}
 	c->traces = p;
 	c->traces[c->ntraces++] = t;
@@ -102,7 +102,7 @@ static int load_traces(struct cli_config *c)
 	if (!c->max_packet.n) {
 		c->max_packet.v = calloc(1, sizeof(*c->max_packet.v));
 		if (!c->max_packet.v)
-			return error("out of memory");
+			return cli_error("out of memory");
 		c->max_packet.n = 1;
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
@@ -112,7 +112,7 @@ static int load_traces(struct cli_config *c)
 
 		rc = ipc_trace_load(c->files[i], &t, err, sizeof(err));
 		if (rc == -ENOMEM)
-			return error("%s", err);
+			return cli_error("%s", err);
 		if (rc)
 			return usage_error("see docs/replay.md for the GDB "
 					   "remotelogfile and native formats",
@@ -124,7 +124,7 @@ static int load_traces(struct cli_config *c)
 			} else if (ipc_trace_split(t,
 						   (uint32_t)c->max_packet.v[k],
 						   &v)) {
-				rc = error("out of memory");
+				rc = cli_error("out of memory");
 			} else {
 				rc = add_trace(c, v);
 			}

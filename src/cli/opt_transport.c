@@ -207,9 +207,9 @@ static int tp_validate(struct cli_config *c)
 				   "--shm-size: %s", why);
 	if (c->ro.tp.shm_wait == IPC_SHM_SPIN && c->ro.pin_client >= 0 &&
 	    c->ro.pin_client == c->ro.pin_server)
-		warn("--shm-wait spin with both sides on CPU %d: each wait "
-		     "spins until it yields its time slice",
-		     c->ro.pin_client);
+		cli_warn("--shm-wait spin with both sides on CPU %d: each wait "
+			 "spins until it yields its time slice",
+			 c->ro.pin_client);
 	if (check_busy_poll(c->ro.tp.busy_poll_us))
 		return EXIT_USAGE;
 	if (!c->ro.tp.device[0] && !c->ro.tp.baud) {

@@ -132,8 +132,9 @@ static int set_count(struct cli_config *c, const char *a)
 static int set_total(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_SIZE, a, 1, CLI_SIZE_MAX, &c->total))
-		return bad("--total", "give a size such as 4M (a transfer needs "
-				      "at least 1 byte)");
+		return bad("--total",
+			   "give a size such as 4M (a transfer needs "
+			   "at least 1 byte)");
 	c->set |= SET_TOTAL;
 	return 0;
 }
@@ -493,7 +494,7 @@ static int one_default(struct ipc_u64_list *l, uint64_t v)
 		return 0;
 	l->v = malloc(sizeof(*l->v));
 	if (!l->v)
-		return error("out of memory");
+		return cli_error("out of memory");
 	l->v[0] = v;
 	l->n = 1;
 	return 0;
