@@ -248,8 +248,7 @@ static inline uint64_t ipc_rng_below(uint64_t *state, uint64_t n)
 /* A draw in (0, 1): 53 random bits, never exactly 0 or 1 (log-safe). */
 static inline double ipc_rng_unit(uint64_t *state)
 {
-	return ((double)(ipc_rng_next(state) >> 11) + 0.5) /
-	       9007199254740992.0;
+	return ((double)(ipc_rng_next(state) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 #ifdef __cplusplus

@@ -59,8 +59,8 @@ static const struct unit count_units[] = {
 
 /* µ is U+00B5 (micro sign) or U+03BC (Greek mu): they look the same. */
 static const struct unit time_units[] = {
-	{"ns", " ns", "ns", 1},	   {"us|\u00b5s|\u03bcs", " µs", "us", 1e3},
-	{"ms", " ms", "ms", 1e6},  {"s|", " s", "s", 1e9},
+	{"ns", " ns", "ns", 1},	     {"us|\u00b5s|\u03bcs", " µs", "us", 1e3},
+	{"ms", " ms", "ms", 1e6},    {"s|", " s", "s", 1e9},
 	{"m|min", NULL, NULL, 60e9}, {"h", NULL, "h", 3600e9},
 };
 
@@ -77,8 +77,8 @@ static const struct unit percent_units[] = {
 
 /* Only printed: messages or bytes per second. */
 static const struct unit rate_units[] = {
-	{NULL, "/s", NULL, 1},	   {NULL, " k/s", NULL, 1e3},
-	{NULL, " M/s", NULL, 1e6}, {NULL, " G/s", NULL, 1e9},
+	{NULL, "/s", NULL, 1},	    {NULL, " k/s", NULL, 1e3},
+	{NULL, " M/s", NULL, 1e6},  {NULL, " G/s", NULL, 1e9},
 	{NULL, " T/s", NULL, 1e12}, {NULL, " P/s", NULL, 1e15},
 };
 
@@ -99,9 +99,9 @@ static const struct kind kinds[] = {
 			    "use k, M or G", "1", 1000, false},
 	[IPC_UNIT_TIME] = {"time", time_units, NELEM(time_units), true,
 			   "use ns, us, ms, s, m or h", "1ns", 1000, false},
-	[IPC_UNIT_BITRATE] = {"rate", bitrate_units, NELEM(bitrate_units),
-			      true, "use bit, kbit, mbit or gbit", "1bit",
-			      1000, false},
+	[IPC_UNIT_BITRATE] = {"rate", bitrate_units, NELEM(bitrate_units), true,
+			      "use bit, kbit, mbit or gbit", "1bit", 1000,
+			      false},
 	[IPC_UNIT_PERCENT] = {"percentage", percent_units, NELEM(percent_units),
 			      true, "write it with %, such as 1%", "0.0001%",
 			      1000, false},
@@ -176,9 +176,8 @@ static bool is_space(char c)
  * The number in @s (@len bytes, not NUL-terminated) into *out, or -EINVAL
  * with the reason alone in @why ("negative", "must be at most 1G").
  */
-static int number(const struct kind *k, const char *s, size_t len,
-		  uint64_t min, uint64_t max, uint64_t *out, char *why,
-		  size_t why_len)
+static int number(const struct kind *k, const char *s, size_t len, uint64_t min,
+		  uint64_t max, uint64_t *out, char *why, size_t why_len)
 {
 	const struct unit *u;
 	char tok[48], lim[32];
@@ -223,8 +222,8 @@ static int number(const struct kind *k, const char *s, size_t len,
 		return -EINVAL;
 	}
 	if (!u) {
-		snprintf(why, why_len, "unknown unit '%.*s' (%s)", (int)(len - i),
-			 s + i, k->hint);
+		snprintf(why, why_len, "unknown unit '%.*s' (%s)",
+			 (int)(len - i), s + i, k->hint);
 		return -EINVAL;
 	}
 	if (frac && !k->fraction) {
@@ -320,8 +319,8 @@ static int list_add(struct ipc_u64_list *l, uint64_t v, const char *whole,
 
 /* ":x4" or ":+10" of a range: *mul says which, *step the number. */
 static int range_step(const struct kind *k, const char *st, size_t slen,
-		      uint64_t max, bool *mul, uint64_t *step,
-		      const char *elem, size_t elen, char *err, size_t err_len)
+		      uint64_t max, bool *mul, uint64_t *step, const char *elem,
+		      size_t elen, char *err, size_t err_len)
 {
 	char why[128];
 

@@ -85,8 +85,8 @@ static void test_parse(void)
 	ok(parse1("wan,rate=0", l) && l->rate_bps == 0 &&
 		   l->delay_ns == 35000000,
 	   "rate=0 lifts a preset's rate, keeping its delay");
-	ok(parse1("delay=1.5ms,jitter=500µs", l) &&
-		   l->delay_ns == 1500000 && l->jitter_ns == 500000,
+	ok(parse1("delay=1.5ms,jitter=500µs", l) && l->delay_ns == 1500000 &&
+		   l->jitter_ns == 500000,
 	   "times take fractions and µs, as the command line's do");
 	ok(parse1("mtu=1k,overhead=0", l) && l->mtu == 1024 && !l->overhead,
 	   "mtu and overhead are sizes");

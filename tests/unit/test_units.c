@@ -101,8 +101,7 @@ static void test_counts(void)
 	parses(IPC_UNIT_COUNT, "0", 0, 10, 0);
 	refused(IPC_UNIT_COUNT, "0", 1, UINT64_MAX, "must be more than 0");
 	refused(IPC_UNIT_COUNT, "4", 5, UINT64_MAX, "must be at least 5");
-	refused(IPC_UNIT_COUNT, "100001", 1, 100000,
-		"must be at most 100k");
+	refused(IPC_UNIT_COUNT, "100001", 1, 100000, "must be at most 100k");
 	refused(IPC_UNIT_COUNT, "1kB", 1, UINT64_MAX, "unknown unit 'kB'");
 	refused(IPC_UNIT_COUNT, "2.5k", 1, UINT64_MAX, "whole number");
 	refused(IPC_UNIT_COUNT, " -5", 0, UINT64_MAX, "space");
