@@ -100,6 +100,11 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
 LIB_RELOC := $(BUILD)/obj/libipcperf.o
+# The same objects with every name visible, for the unit tests only: a test
+# may check a layer's internals through its private header (as
+# HdrHistogram's tests do), while the program and any other user link the
+# library, which exports ipc_* alone.
+LIB_TEST := $(BUILD)/obj/libipcperf-test.a
 OBJCOPY ?= objcopy
 BIN := $(BUILD)/ipcperf
 
@@ -136,14 +141,17 @@ $(LIB): $(LIB_OBJ)
 	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='ipc_*' $(LIB_RELOC)
 	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_RELOC)
 
+$(LIB_TEST): $(LIB_OBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)
