@@ -313,6 +313,7 @@ static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
 	st->timer_ns = timer_ns;
 	st->loss = o->loss;
 	st->flows = o->flows;
+	memcpy(st->extra, o->extra, sizeof(st->extra));
 	/* Cost is measured over the whole loop, warm-up included. */
 	if (o->done)
 		st->loop_msgs = (uint64_t)((double)o->messages *
@@ -764,17 +765,7 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	flows_summarize(res, &res->summary.flows);
 	if (res->xhist)
 		ipc_hist_summary(res->xhist, &res->xlat);
-	if (st->cs->pat->summarize) {
-		struct ipc_psum ps = {
-			.runs = res->nruns,
-			.iterations = res->summary.iterations,
-			.lat = res->summary.lat,
-			.elapsed_ns = res->summary.elapsed_ns,
-		};
-
-		st->cs->pat->summarize(st->cs, &ps);
-		res->summary.elapsed_ns = ps.elapsed_ns;
-	}
+	ipc_result_pattern_summary(res);
 	if (st->err) {
 		res->status =
 			res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
