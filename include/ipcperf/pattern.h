@@ -375,10 +375,10 @@ struct ipc_pctx {
  * run layer's).
  */
 struct ipc_psum {
-	size_t runs;		     /* in: runs completed */
-	uint64_t iterations;	     /* in: iterations of every run */
-	struct ipc_lat lat;	     /* in: every run's samples summarized, ns */
-	uint64_t elapsed_ns;	     /* in/out: the summary's elapsed time */
+	size_t runs;	     /* in: runs completed */
+	uint64_t iterations; /* in: iterations of every run */
+	struct ipc_lat lat;  /* in: every run's samples summarized, ns */
+	uint64_t elapsed_ns; /* in/out: the summary's elapsed time */
 	double extra[IPC_EXTRA_MAX]; /* in/out: the summary's extras (the
 					pattern's struct ipc_extra) */
 };
