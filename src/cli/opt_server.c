@@ -32,7 +32,7 @@ static int set_once(struct cli_config *c, const char *a)
 
 static int time_opt(const char *opt, const char *a, uint64_t *ns)
 {
-	if (parse_duration(a, ns, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
 		return usage_error("give a time such as 30s, 10m or 2h",
 				   "%s: %s", opt, cli_err);
 	return 0;
@@ -60,14 +60,10 @@ static int set_maxtest(struct cli_config *c, const char *a)
 
 static int set_maxclients(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->max_clients, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_COUNT, a, 1, 1024, &c->max_clients))
 		return usage_error("give how many tests may run at once, "
 				   "1 to 1024",
 				   "--max-clients: %s", cli_err);
-	if (c->max_clients > 1024)
-		return usage_error("give how many tests may run at once, "
-				   "1 to 1024",
-				   "--max-clients: '%s' is more than 1024", a);
 	return 0;
 }
 

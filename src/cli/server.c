@@ -206,7 +206,7 @@ int cli_server(const struct cli_config *c)
 		goto out;
 	}
 	if (rc) {
-		error("server: %s", why);
+		cli_error("server: %s", why);
 		rc = EXIT_MEASURE;
 		goto out;
 	}
@@ -214,7 +214,7 @@ int cli_server(const struct cli_config *c)
 	rc = ipc_server_run(s);
 	running = NULL;
 	if (rc) {
-		error("server: %s", strerror(-rc));
+		cli_error("server: %s", strerror(-rc));
 		rc = EXIT_MEASURE;
 	}
 out:

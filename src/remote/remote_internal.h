@@ -33,6 +33,14 @@ int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
 /* Set the keep-alive and user timeout of a control socket (both sides). */
 void rm_control_sockopts(int fd, uint64_t timeout_ns);
 
+/*
+ * Make @s printable ASCII in place (anything else becomes '?'): for error
+ * messages we send, which may quote what a peer sent (jansson's "near
+ * '...'" can hold any byte), since the peer's parser refuses control
+ * characters and invalid UTF-8.
+ */
+void rm_ascii(char *s);
+
 /* Copy the printable text @s into @dst (@len bytes), NUL-terminated. */
 void rm_strlcpy(char *dst, const char *s, size_t len);
 

@@ -225,6 +225,7 @@ __attribute__((format(printf, 4, 5))) static void refuse(struct ipc_server *s,
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
+	rm_ascii(m.message);
 	if (code == IPC_RERR_BUSY)
 		m.running = s->nchildren;
 	if (code != IPC_RERR_PROTOCOL && code != IPC_RERR_TIMEOUT)

@@ -68,6 +68,7 @@ fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
+	rm_ascii(m.message);
 	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
 	ts->rec.status = status;
 	/* Best effort, briefly: the client may be gone. */

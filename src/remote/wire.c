@@ -187,6 +187,13 @@ void rm_control_sockopts(int fd, uint64_t timeout_ns)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
+void rm_ascii(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
+}
+
 void rm_strlcpy(char *dst, const char *s, size_t len)
 {
 	size_t n = strnlen(s, len - 1);

@@ -639,13 +639,21 @@ static void attack_in_test(struct server *s)
 		"{\"type\":\"run\",\"run\":\"0\"}",
 		"{\"type\":\"hello\",\"proto\":1,\"software\":\"again\"}",
 		"{\"type\":\"ready\",\"run\":0}",
+		/* jansson quotes the bad token: the reply must still parse */
+		"{\"type\":\"run\",\"run\":\x01\x9b\xff}",
 		NULL, /* 64 KiB of random bytes with a valid prefix */
 		"",   /* a length of 2^32-1 */
 	};
 	static const char *const names[] = {
-		"run 5 first",	   "run_end before run", "a second test",
-		"run as a string", "hello again",	 "a server's message",
-		"64 KiB of noise", "a length of 2^32-1",
+		"run 5 first",
+		"run_end before run",
+		"a second test",
+		"run as a string",
+		"hello again",
+		"a server's message",
+		"control bytes quoted back",
+		"64 KiB of noise",
+		"a length of 2^32-1",
 	};
 	struct ipc_rtest t = plain_test("tcp");
 
@@ -679,7 +687,9 @@ static void attack_in_test(struct server *s)
 		ok(r == 1 && m.type == IPC_RM_ERROR &&
 			   m.code == IPC_RERR_PROTOCOL,
 		   "in a test, %s: a protocol error (%s)", names[i],
-		   r == 1 ? m.message : r == 0 ? why : "no answer in 3 s");
+		   r == 1   ? m.message
+		   : r == 0 ? why
+			    : "no answer in 3 s");
 		ok(answer(fd, &m, 3000) == 0,
 		   "in a test, %s: the test's process closes", names[i]);
 		ipc_rclient_free(c);
