@@ -36,11 +36,13 @@ extern "C" {
  */
 #define IPC_REMOTE_HANDSHAKE_MAX 4096u
 
-#define IPC_REMOTE_COOKIE_BYTES 16 /* per-test data connection cookie */
-#define IPC_REMOTE_NONCE_BYTES 32  /* challenge and client nonce */
-#define IPC_REMOTE_MAC_BYTES 32	   /* HMAC-SHA-512-256 */
-#define IPC_REMOTE_KEY_MIN 16	   /* shortest key file, bytes */
-#define IPC_REMOTE_KEY_MAX 4096	   /* longest key file, bytes */
+#define IPC_REMOTE_COOKIE_BYTES 16	 /* per-test data connection cookie */
+#define IPC_REMOTE_CHUNK_MAX 32768	 /* bytes of trace in one message */
+#define IPC_REMOTE_TRACE_MAX (16u << 20) /* bytes of one trace's text */
+#define IPC_REMOTE_NONCE_BYTES 32	 /* challenge and client nonce */
+#define IPC_REMOTE_MAC_BYTES 32		 /* HMAC-SHA-512-256 */
+#define IPC_REMOTE_KEY_MIN 16		 /* shortest key file, bytes */
+#define IPC_REMOTE_KEY_MAX 4096		 /* longest key file, bytes */
 
 /* Default deadlines and limits of a server (ipcperf server --help). */
 #define IPC_REMOTE_CONTROL_TIMEOUT_NS (10ull * 1000000000)
@@ -64,6 +66,7 @@ enum ipc_rmsg_type {
 	IPC_RM_RUN,
 	IPC_RM_RUN_END,
 	IPC_RM_DONE,
+	IPC_RM_TRACE,
 	/* server to client */
 	IPC_RM_WELCOME,
 	IPC_RM_AUTH_OK,
@@ -122,6 +125,8 @@ struct ipc_rtest {
 	uint64_t rcvbuf;		 /* SO_RCVBUF bytes, 0: default */
 	uint64_t busy_poll_us;		 /* SO_BUSY_POLL, 0: default */
 	uint64_t timeout_ns;		 /* lossy transports' receive timeout */
+	uint64_t trace_bytes; /* replay: the conversation's text follows in
+				 trace messages, this many bytes */
 };
 
 /* What the server measured on its side of one run. */
@@ -160,9 +165,11 @@ struct ipc_rmsg {
 	uint64_t max_test_ns;			 /* accept: the server's cap */
 	uint64_t running; /* accept: other tests running; error (busy) */
 	uint64_t run;	  /* run, ready, run_end */
-	struct ipc_rrun_stats stats;   /* run_stats */
-	char host[IPC_RM_HOST_MAX];    /* bye: the server's fingerprint, a
+	struct ipc_rrun_stats stats;	    /* run_stats */
+	char host[IPC_RM_HOST_MAX];	    /* bye: the server's fingerprint, a
 					  JSON object as text */
+	uint8_t data[IPC_REMOTE_CHUNK_MAX]; /* trace: a piece of the text */
+	size_t data_len;
 	enum ipc_rerr code;	       /* error */
 	char message[IPC_RM_TEXT_MAX]; /* error: one sentence */
 };
@@ -419,6 +426,14 @@ int ipc_rclient_run_begin(struct ipc_rclient *c, uint64_t run, int family,
  */
 int ipc_rclient_run_end(struct ipc_rclient *c, uint64_t run,
 			struct ipc_rrun_stats *st, char *why, size_t why_len);
+
+/*
+ * Send the conversation to replay (@len bytes of text in the native trace
+ * format, as many "trace" messages as it takes) after the test was
+ * accepted with trace_bytes @len.  0 or -errno with why.
+ */
+int ipc_rclient_send_trace(struct ipc_rclient *c, const char *text, size_t len,
+			   char *why, size_t why_len);
 
 /* End the test: "done", then the server's "bye" (its fingerprint). */
 int ipc_rclient_done(struct ipc_rclient *c, struct ipc_rmsg *bye, char *why,

@@ -353,6 +353,27 @@ int ipc_rclient_run_end(struct ipc_rclient *c, uint64_t run,
 	return 0;
 }
 
+int ipc_rclient_send_trace(struct ipc_rclient *c, const char *text, size_t len,
+			   char *why, size_t why_len)
+{
+	struct ipc_rmsg *m = calloc(1, sizeof(*m));
+	int rc = 0;
+
+	if (!m)
+		return -ENOMEM;
+	m->type = IPC_RM_TRACE;
+	for (size_t off = 0; !rc && off < len; off += m->data_len) {
+		m->data_len = len - off < sizeof(m->data) ? len - off
+							  : sizeof(m->data);
+		memcpy(m->data, text + off, m->data_len);
+		rc = ipc_rwire_send(c->fd, m, deadline(c), -1);
+	}
+	if (rc)
+		snprintf(why, why_len, "sending the trace: %s", strerror(-rc));
+	free(m);
+	return rc;
+}
+
 int ipc_rclient_done(struct ipc_rclient *c, struct ipc_rmsg *bye, char *why,
 		     size_t why_len)
 {

@@ -24,6 +24,7 @@ enum fkind {
 	F_HEX,	/* exactly size bytes as 2 * size hex digits */
 	F_CODE, /* an error code's name */
 	F_HOST, /* an object of scalars (the server's fingerprint) */
+	F_B64,	/* base64 of 1 to size bytes, into data and data_len */
 };
 
 #define OPT (1u << 0)	  /* may be absent (the default stays) */
@@ -116,6 +117,12 @@ static const struct field test_f[] = {
 	U64("rcvbuf", test.rcvbuf, OPT, 1u << 30),
 	U64("busy_poll_us", test.busy_poll_us, OPT, 1000000),
 	U64("timeout_ns", test.timeout_ns, OPT, NS_MAX),
+	U64("trace_bytes", test.trace_bytes, OPT, IPC_REMOTE_TRACE_MAX),
+	{0},
+};
+
+static const struct field trace_f[] = {
+	{"data", F_B64, 0, M(data), SZ(data), 0},
 	{0},
 };
 
@@ -174,6 +181,7 @@ static const struct {
 	[IPC_RM_RUN] = {"run", run_f},
 	[IPC_RM_RUN_END] = {"run_end", run_f},
 	[IPC_RM_DONE] = {"done", none_f},
+	[IPC_RM_TRACE] = {"trace", trace_f},
 	[IPC_RM_WELCOME] = {"welcome", welcome_f},
 	[IPC_RM_AUTH_OK] = {"auth_ok", auth_ok_f},
 	[IPC_RM_ACCEPT] = {"accept", accept_f},
@@ -284,7 +292,7 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 {
 	char *p = (char *)m + f->off;
 	json_int_t i;
-	const char *s;
+	const char *s, *end = NULL;
 	size_t slen;
 
 	switch (f->kind) {
@@ -339,6 +347,15 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 		if (!unhex(s, slen, (uint8_t *)p, f->size))
 			return fail(why, why_len, "'%s' is not %zu hex digits",
 				    f->name, 2 * f->size);
+		return 0;
+	case F_B64:
+		if (sodium_base642bin((uint8_t *)p, f->size, s, slen, NULL,
+				      &m->data_len, &end,
+				      sodium_base64_VARIANT_ORIGINAL) ||
+		    end != s + slen || m->data_len == 0)
+			return fail(why, why_len,
+				    "'%s' is not base64 of 1 to %zu bytes",
+				    f->name, f->size);
 		return 0;
 	case F_CODE:
 		for (int c = 0; c < IPC_RERR_COUNT; c++)
@@ -473,6 +490,22 @@ static json_t *field_json(const struct field *f, const struct ipc_rmsg *m)
 		return json_string(ipc_rerr_name(*(const enum ipc_rerr *)p));
 	case F_HOST:
 		return json_loads(p, 0, NULL);
+	case F_B64: {
+		size_t n = sodium_base64_ENCODED_LEN(
+			m->data_len, sodium_base64_VARIANT_ORIGINAL);
+		char *b = malloc(n);
+		json_t *v;
+
+		if (!b || m->data_len > f->size) {
+			free(b);
+			return NULL;
+		}
+		sodium_bin2base64(b, n, (const uint8_t *)p, m->data_len,
+				  sodium_base64_VARIANT_ORIGINAL);
+		v = json_string(b);
+		free(b);
+		return v;
+	}
 	}
 	return NULL;
 }

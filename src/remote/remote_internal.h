@@ -53,6 +53,16 @@ const char *rm_data_transport(int family, int type);
  */
 int rm_transport_socket(const char *name, int *family, int *type);
 
+struct ipc_trace;
+
+/*
+ * @t in the native trace format (docs/replay.md), every unit a record with
+ * a timestamp that keeps its think time: what the client sends a server
+ * for replay.  0 with a new NUL-terminated buffer in *out (free it), or
+ * -ENOMEM.
+ */
+int rm_trace_text(const struct ipc_trace *t, char **out, size_t *len);
+
 /* What the server hands a test process. */
 struct rm_test_ctx {
 	int ctl_fd;	     /* the control connection */

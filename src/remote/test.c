@@ -32,6 +32,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "ipcperf/framing.h"
 #include "remote/remote_internal.h"
 
 #define PEND_MAX 8 /* data connections waiting to show their cookie */
@@ -48,6 +49,7 @@ struct tst {
 	uint64_t next_run;
 	uint64_t started0, running0; /* shared counters at run start */
 	struct rm_record rec;
+	struct ipc_trace *trace; /* replay: the conversation the client sent */
 };
 
 /* Deadline for the next control message: the timeout, within the test. */
@@ -446,6 +448,62 @@ out:
 	json_decref(o);
 }
 
+/*
+ * Replay: the conversation's text, in "trace" messages right after the
+ * accept, exactly trace_bytes of it, parsed as a trace file would be.
+ */
+static int take_trace(struct tst *ts)
+{
+	size_t want = ts->t->trace_bytes, got = 0;
+	char why[IPC_RM_TEXT_MAX], err[200];
+	struct ipc_rmsg *m;
+	char *text;
+	int rc = 0;
+
+	if (!want)
+		return 0;
+	text = malloc(want + 1);
+	m = malloc(sizeof(*m));
+	if (!text || !m) {
+		free(text);
+		free(m);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "out of memory for the "
+			    "trace");
+	}
+	while (!rc && got < want) {
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, false), ts->ctx->stop_fd,
+				    why, sizeof(why));
+		if (rc)
+			rc = fail(ts,
+				  rc == -ETIMEDOUT ? IPC_RERR_TIMEOUT
+						   : IPC_RERR_PROTOCOL,
+				  rc == -ECONNRESET || rc == -ECANCELED ? 2 : 1,
+				  "the trace after %zu of %zu bytes: %s", got,
+				  want, why[0] ? why : strerror(-rc));
+		else if (m->type != IPC_RM_TRACE)
+			rc = fail(ts, IPC_RERR_PROTOCOL, 1,
+				  "unexpected '%s' after %zu of %zu bytes of "
+				  "trace",
+				  ipc_rmsg_name(m->type), got, want);
+		else if (m->data_len > want - got)
+			rc = fail(ts, IPC_RERR_PROTOCOL, 1,
+				  "more trace than the %zu bytes announced",
+				  want);
+		else {
+			memcpy(text + got, m->data, m->data_len);
+			got += m->data_len;
+		}
+	}
+	if (!rc &&
+	    ipc_trace_parse("remote", text, want, &ts->trace, err, sizeof(err)))
+		rc = fail(ts, IPC_RERR_REFUSED, 1, "the trace, line %s", err);
+	free(text);
+	free(m);
+	return rc;
+}
+
 static int serve(struct tst *ts)
 {
 	struct ipc_rmsg m = {0};
@@ -470,6 +528,8 @@ static int serve(struct tst *ts)
 	if (rc)
 		return fail(ts, IPC_RERR_ABORT, 2, "sending accept: %s",
 			    strerror(-rc));
+	if (take_trace(ts))
+		return -1;
 	for (;;) {
 		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
 				    ctl_deadline(ts, false), ts->ctx->stop_fd,
@@ -543,6 +603,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
 	serve(&ts);
+	ipc_trace_free(ts.trace);
 	data_close(&ts);
 	if (ts.lfd >= 0)
 		close(ts.lfd);

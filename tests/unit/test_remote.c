@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipcperf/framing.h"
 #include "ipcperf/remote.h"
+#include "remote/remote_internal.h"
 #include "../tap.h"
 
 static char why[256];
@@ -150,6 +152,18 @@ static void test_roundtrip(void)
 	ok(b.code == IPC_RERR_BUSY && b.running == 4 &&
 		   !strcmp(b.message, a.message),
 	   "busy error survives");
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_TRACE;
+	a.data_len = sizeof(a.data);
+	for (size_t i = 0; i < a.data_len; i++)
+		a.data[i] = (uint8_t)(i * 31 + 7);
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	ok(n > 0 && n <= (int)IPC_REMOTE_MSG_MAX + 4,
+	   "a full trace piece fits one message (%d bytes)", n);
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "trace parses back");
+	ok(b.data_len == a.data_len && !memcmp(a.data, b.data, a.data_len),
+	   "its 32 KiB survive base64");
 	a.type = IPC_RM_COUNT;
 	is_int(ipc_rmsg_encode(&a, buf, sizeof(buf)), "==", -EINVAL,
 	       "unknown type does not encode");
@@ -440,6 +454,70 @@ static void test_addr(void)
 	       "!=", 0, "v4 literal where v6 is needed");
 }
 
+/* Every unit of @a in @b: direction, bytes and think time. */
+static bool same_units(const struct ipc_trace *a, const struct ipc_trace *b)
+{
+	if (a->nunits != b->nunits)
+		return false;
+	for (size_t i = 0; i < a->nunits; i++) {
+		const struct ipc_trace_unit *u = &a->units[i],
+					    *v = &b->units[i];
+
+		if (u->dir != v->dir || u->len != v->len ||
+		    memcmp(a->bytes + u->off, b->bytes + v->off, u->len) ||
+		    (u->think_ns > v->think_ns ? u->think_ns - v->think_ns
+					       : v->think_ns - u->think_ns) > 1)
+			return false;
+	}
+	return true;
+}
+
+/* A trace written for a remote server parses back to the same units. */
+static void test_trace_text(void)
+{
+	static const char *const files[] = {"traces/breakpoint.log",
+					    "traces/stub-multi.log"};
+	static const char native[] = "> @0 \"a\\\\b\\\"c\\x00\\xff\"\n"
+				     "< @0.25 \"\\n\\r\\t\"\n"
+				     "> @1.000000001 \"x\"\n";
+	struct ipc_trace *t = NULL, *back = NULL;
+	char err[256] = "", *text;
+	size_t len;
+
+	is_int(ipc_trace_parse("mem", native, strlen(native), &t, err,
+			       sizeof(err)),
+	       "==", 0, "a native trace with escapes and times (%s)", err);
+	ok(t && rm_trace_text(t, &text, &len) == 0, "written out");
+	if (t && text) {
+		is_int(ipc_trace_parse("back", text, len, &back, err,
+				       sizeof(err)),
+		       "==", 0, "parses back (%s)", err);
+		ok(back && same_units(t, back),
+		   "same units: bytes, directions, think times to the ns");
+		ipc_trace_free(back);
+		free(text);
+	}
+	ipc_trace_free(t);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		t = back = NULL;
+		text = NULL;
+		if (ipc_trace_load(files[i], &t, err, sizeof(err))) {
+			skip("%s: %s", files[i], err);
+			continue;
+		}
+		ok(rm_trace_text(t, &text, &len) == 0, "%s written out",
+		   files[i]);
+		is_int(ipc_trace_parse("back", text, len, &back, err,
+				       sizeof(err)),
+		       "==", 0, "%s parses back (%s)", files[i], err);
+		ok(back && same_units(t, back), "%s: the same %zu units",
+		   files[i], t->nunits);
+		ipc_trace_free(back);
+		ipc_trace_free(t);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_frame();
@@ -448,5 +526,6 @@ int main(void)
 	test_auth();
 	test_key_file();
 	test_addr();
+	test_trace_text();
 	return done_testing();
 }

@@ -697,6 +697,69 @@ static void attack_in_test(struct server *s)
 	after(s, "malformed messages inside a test");
 }
 
+/* Replay's trace: announced, sent in pieces, checked and parsed. */
+static void attack_trace(struct server *s)
+{
+	static const char good[] = "> \"+$qC#b4\"\n< \"+$QCp1.1#67\"\n";
+	static const char bad[] = "> \"ok\"\nthis is no record\n";
+	static const struct {
+		const char *what, *text, *raw;
+		uint64_t announce;
+		enum ipc_rerr code; /* IPC_RERR_COUNT: taken */
+	} cases[] = {
+		{"a trace that parses", good, NULL, sizeof(good) - 1,
+		 IPC_RERR_COUNT},
+		{"a trace with a bad line", bad, NULL, sizeof(bad) - 1,
+		 IPC_RERR_REFUSED},
+		{"more trace than announced", good, NULL, 5, IPC_RERR_PROTOCOL},
+		{"a run instead of the trace", NULL,
+		 "{\"type\":\"run\",\"run\":0}", 10, IPC_RERR_PROTOCOL},
+		{"trace data not base64", NULL,
+		 "{\"type\":\"trace\",\"data\":\"!!!!\"}", 10,
+		 IPC_RERR_PROTOCOL},
+		{"empty trace data", NULL, "{\"type\":\"trace\",\"data\":\"\"}",
+		 10, IPC_RERR_PROTOCOL},
+	};
+	struct ipc_rtest t = plain_test("tcp");
+
+	strcpy(t.pattern, "replay");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ipc_rclient *c;
+		struct ipc_rmsg acc, m;
+		int fd, r;
+
+		t.trace_bytes = cases[i].announce;
+		if (open_test(s, &t, &c, &acc)) {
+			ok(0, "%s: a replay test: %s", cases[i].what, why);
+			continue;
+		}
+		fd = ipc_rclient_fd(c);
+		if (cases[i].text)
+			ipc_rclient_send_trace(c, cases[i].text,
+					       strlen(cases[i].text), why,
+					       sizeof(why));
+		else
+			send_body(fd, cases[i].raw);
+		if (cases[i].code == IPC_RERR_COUNT) {
+			/* Taken: the test goes on to its runs. */
+			r = ipc_rclient_run_begin(c, 0, AF_INET, SOCK_STREAM,
+						  why, sizeof(why));
+			ok(r >= 0, "%s: taken, and the run starts (%s)",
+			   cases[i].what, r >= 0 ? "ready" : why);
+			if (r >= 0)
+				close(r);
+		} else {
+			r = answer(fd, &m, 3000);
+			ok(r == 1 && m.type == IPC_RM_ERROR &&
+				   m.code == cases[i].code,
+			   "%s: refused (%s)", cases[i].what,
+			   r == 1 ? m.message : "no answer");
+		}
+		ipc_rclient_free(c);
+	}
+	after(s, "replay traces");
+}
+
 static void attack_version(struct server *s)
 {
 	struct ipc_rmsg m;
@@ -1013,7 +1076,7 @@ static void log_lines(const struct server *s)
 		if (strstr(line, "\"event\":\"test\"")) {
 			tests++;
 			complete += strstr(line, "\"status\":") &&
-				    strstr(line, "\"pattern\":\"rr\"") &&
+				    strstr(line, "\"pattern\":\"") &&
 				    strstr(line, "\"duration_ns\":") &&
 				    strstr(line, "\"client\":");
 		}
@@ -1127,6 +1190,7 @@ int main(int argc, char **argv)
 	attack_nesting(&s);
 	attack_version(&s);
 	attack_in_test(&s);
+	attack_trace(&s);
 	attack_cookie(&s, "tcp");
 	attack_cookie(&s, "udp");
 	attack_slowloris(&s);
