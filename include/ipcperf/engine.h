@@ -7,7 +7,6 @@
 #ifndef IPCPERF_ENGINE_H
 #define IPCPERF_ENGINE_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -52,12 +51,14 @@ struct ipc_fdone {
 
 /*
  * One side's I/O context: the endpoint, how long a receive may wait, and
- * the flag that ends the side's work.  Filled by the caller, then attached.
+ * the cancel that ends the side's work (transport.h: its descriptor is in
+ * every wait that has descriptors, its flag is looked at by every loop).
+ * Filled by the caller, then attached.
  */
 struct ipc_io {
 	const struct ipc_engine_ops *eng;
 	struct ipc_ep *ep;
-	const volatile sig_atomic_t *stop; /* nonzero: give up at next wait */
+	const struct ipc_cancel *cancel; /* fired: give up at the next wait */
 	uint64_t timeout_ns; /* longest wait for a receive, 0: forever */
 	void *priv;	     /* engine-private state */
 };
@@ -67,9 +68,11 @@ struct ipc_io {
  * ipc_engines[].  Functions return 0 or a byte count on success and -errno
  * on failure; none prints.
  *
- * The waiting functions return -ECANCELED when *io->stop became nonzero
- * while they waited (a signal interrupts the wait), and -ETIMEDOUT when a
- * receive waited io->timeout_ns without data.
+ * The waiting functions return -ECANCELED when io->cancel was fired before
+ * or while they waited (poll, epoll and io_uring wait on its descriptor
+ * too; busy looks at its flag on every turn; a blocking call is
+ * interrupted by the wake signal of a thread that watches it), and
+ * -ETIMEDOUT when a receive waited io->timeout_ns without data.
  */
 struct ipc_engine_ops {
 	const char *name; /* as given to -e */
@@ -117,7 +120,8 @@ struct ipc_engine_ops {
 	 * load pattern refuses it).  All return 0 or -errno unless said.
 	 *
 	 * fs_new: a set for flows 0 .. @max_flows - 1; a wait returns
-	 *   -ECANCELED once *@stop is nonzero (a signal interrupts it).
+	 *   -ECANCELED once @cancel (may be NULL) is fired: the set waits
+	 *   on its descriptor with the flows'.
 	 * fs_add: drive endpoint @ep as flow @flow (made non-blocking).
 	 * fs_del: forget @flow; no operation may be pending on it.
 	 * fs_recv, fs_send: start one receive of up to @len bytes (one
@@ -133,7 +137,7 @@ struct ipc_engine_ops {
 	 *   no-op.  The endpoints stay open: they are the caller's.
 	 */
 	int (*fs_new)(struct ipc_fset **fs, uint32_t max_flows,
-		      const volatile sig_atomic_t *stop);
+		      const struct ipc_cancel *cancel);
 	int (*fs_add)(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep);
 	int (*fs_del)(struct ipc_fset *fs, uint32_t flow);
 	int (*fs_recv)(struct ipc_fset *fs, uint32_t flow, void *buf,

@@ -1,9 +1,11 @@
 /*
  * ipcperf: parse the command line, build the plan, run every case and hand
  * each result to the chosen formatter; exit 0, 1 (a measurement failed) or
- * 2 (bad usage).
+ * 2 (bad usage).  The program's signal handlers live here, and only here:
+ * SIGINT, SIGTERM and SIGHUP stop the run; SIGPIPE is ignored.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +55,8 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 
 		/* Never started: listed as not run, as before interleaving. */
 		ipc_case_describe(&res->cs, s.what, sizeof(s.what));
-		snprintf(s.why, sizeof(s.why), "not run: interrupted by SIG%s",
-			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
-						      : SIGINT));
+		snprintf(s.why, sizeof(s.why), "%.*s", (int)sizeof(s.why) - 1,
+			 res->error);
 		m->status = EXIT_MEASURE;
 		return ipc_report_skip(m->rep, &s);
 	}
@@ -68,6 +69,60 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 	return ipc_report_result(m->rep, res);
 }
 
+/*
+ * The run the handlers stop.  Set before they are installed and cleared,
+ * with them blocked, before the run is freed: the program's other threads
+ * (the library's helpers) block these signals, so no handler can still be
+ * using it then.
+ */
+static struct ipc_run *volatile stoppable;
+
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_stop(int sig)
+{
+	struct ipc_run *run = stoppable;
+
+	if (run)
+		ipc_run_stop(run, sig);
+}
+
+/*
+ * No SA_RESTART: a call this thread is blocked in returns EINTR (the
+ * library also interrupts its own, wherever they block).  SIGPIPE is
+ * ignored so that a report written into a closed pipe fails as an error
+ * instead of killing the program.  SIGCHLD needs no handler: the library
+ * sees its peer processes end by itself (docs/architecture.md).
+ */
+static int signals_install(struct ipc_run *run)
+{
+	struct sigaction sa;
+
+	stoppable = run;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		if (sigaction(stop_sigs[i], &sa, NULL) < 0)
+			return -errno;
+	sa.sa_handler = SIG_IGN;
+	return sigaction(SIGPIPE, &sa, NULL) < 0 ? -errno : 0;
+}
+
+/* After the plan: the handlers let go of @run, which is then freed. */
+static void signals_release(struct ipc_run *run)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaddset(&set, stop_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	stoppable = NULL;
+	ipc_run_free(run);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static int measure(struct cli_config *cfg, int argc, char **argv)
 {
 	struct ipc_outfile of;
@@ -76,6 +131,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_host host;
 	struct cli_plan plan;
 	struct ipc_runopts *ros = NULL;
+	struct ipc_run *run = NULL;
 	struct measuring m = {.rep = &rep, .show = !cfg->quiet && isatty(2)};
 	struct ipc_plan_hooks hooks = {
 		.arg = &m, .started = on_started, .done = on_done};
@@ -93,16 +149,16 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 				   "--output: cannot write '%s': %s",
 				   cfg->output, strerror(-err));
 	}
-	err = ipc_tmpdir_create();
+	err = ipc_run_new(&run);
 	if (!err)
-		err = ipc_signals_install();
+		err = signals_install(run);
 	if (err) {
+		signals_release(run);
 		ipc_outfile_abort(&of);
 		cli_plan_free(&plan);
 		error("cannot prepare: %s", strerror(-err));
 		return EXIT_MEASURE;
 	}
-	atexit(ipc_tmpdir_remove);
 	ipc_host_probe(&host);
 	meta.version = IPCPERF_VERSION;
 	meta.command = cfg->cmd_name;
@@ -132,13 +188,14 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	}
 	m.n = plan.ncases;
 	if (!err) {
-		err = ipc_run_plan(plan.cases, ros, plan.ncases, &hooks);
+		err = ipc_run_plan(run, plan.cases, ros, plan.ncases, &hooks);
 		if (err > 0) {
 			m.status = EXIT_MEASURE;
 			err = 0;
 		}
 	}
 	status = m.status;
+	signals_release(run);
 	free(ros);
 	progress(m.show, 0, 0, NULL, 0);
 	ipc_host_finish(&host);

@@ -1,7 +1,9 @@
 /*
  * The poll engine: descriptors are non-blocking; a receive first waits for
  * readiness with poll(2), then reads, as an event loop does; a send is tried
- * first and waits with poll only when the descriptor is full.
+ * first and waits with poll only when the descriptor is full.  Every poll
+ * also waits on the side's cancel descriptor, as an event loop waits on its
+ * wake-up descriptor.
  */
 #include <poll.h>
 
@@ -10,11 +12,15 @@
 /* Wait until @fd is ready for @events; 0, -ETIMEDOUT or -ECANCELED. */
 static int pl_wait(struct ipc_io *io, int fd, short events, int timeout_ms)
 {
-	struct pollfd pfd = {.fd = fd, .events = events};
+	struct pollfd pfd[2] = {
+		{.fd = fd, .events = events},
+		{.fd = ipc_cancel_fd(io->cancel), .events = POLLIN}};
 	int n, err;
 
 	for (;;) {
-		n = poll(&pfd, 1, timeout_ms);
+		n = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout_ms);
+		if (n > 0 && pfd[1].revents)
+			return -ECANCELED; /* readable only once fired */
 		if (n > 0)
 			return 0;
 		if (n == 0)
@@ -74,9 +80,9 @@ static ssize_t pl_recv(struct ipc_io *io, void *buf, size_t len)
 
 /* Many flows: one ppoll(2) over the array of all of them. */
 static int pl_fs_new(struct ipc_fset **fs, uint32_t max,
-		     const volatile sig_atomic_t *stop)
+		     const struct ipc_cancel *cancel)
 {
-	return eng_ready_new(fs, max, EW_POLL, stop);
+	return eng_ready_new(fs, max, EW_POLL, cancel);
 }
 
 const struct ipc_engine_ops ipc_eng_poll = {

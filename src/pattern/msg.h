@@ -133,7 +133,7 @@ static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
 {
 	if (t1 >= deadline)
 		return true;
-	if (*c->io.stop) {
+	if (ipc_cancelled(c->io.cancel)) {
 		*err = msg_fail(c, -ECANCELED, "between iterations");
 		return true;
 	}

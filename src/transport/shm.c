@@ -118,8 +118,8 @@ struct shm_ep {
 	_Atomic uint32_t *closed; /* this side's flag */
 	_Atomic uint32_t *peer_closed; /* the other side's */
 	bool spin;
-	unsigned spins;	       /* futex mode: looks before sleeping */
-	sig_atomic_t sig_seen; /* ipc_tp_signals when last looked at */
+	unsigned spins;			 /* futex mode: looks before sleeping */
+	const struct ipc_cancel *cancel; /* the side's stop (ep->cancel) */
 };
 
 static inline void cpu_relax(void)
@@ -282,7 +282,7 @@ static int shm_open_ep(struct ipc_chan *ch, enum ipc_side side,
 	s->peer_closed = &s->hdr->closed[!side];
 	s->spin = s->hdr->spin;
 	s->spins = SPINS_MAX;
-	s->sig_seen = ipc_tp_signals;
+	s->cancel = ep->cancel;
 	ep->ops = ch->ops;
 	ep->rfd = -1;
 	ep->wfd = -1;
@@ -318,7 +318,9 @@ static inline void wake_sleeper(_Atomic uint32_t *flag)
 
 /*
  * Wait until *@word is no longer @seen or the peer closed: 0 (the caller
- * looks again), or -EINTR after a signal.  Spin mode only spins; futex mode
+ * looks again), or -EINTR once the side's stop is fired (its flag, seen on
+ * every look) or a signal interrupted the sleep (the stop's wake signal,
+ * aimed at this thread).  Spin mode only spins; futex mode
  * spins briefly, then raises @flag and sleeps until the other side clears
  * it and wakes it (see wake_sleeper), or SLEEP_NS passed.
  */
@@ -338,7 +340,7 @@ static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
 				s->spins = SPINS_MAX;
 			return 0;
 		}
-		if (tp_signalled(&s->sig_seen))
+		if (ipc_cancelled(s->cancel))
 			return -EINTR;
 		if (s->spin || i < s->spins) {
 			cpu_relax();
@@ -358,10 +360,8 @@ static int wait_change(struct shm_ep *s, _Atomic uint32_t *flag,
 		}
 		rc = futex(flag, FUTEX_WAIT, 1, &nap);
 		atomic_store_explicit(flag, 0, memory_order_relaxed);
-		if (rc < 0 && errno == EINTR) {
-			s->sig_seen = ipc_tp_signals;
-			return -EINTR;
-		}
+		if (rc < 0 && errno == EINTR)
+			return -EINTR; /* a signal: the caller looks at its stop */
 		/* Woken, timed out, or the flag was already cleared. */
 	}
 }

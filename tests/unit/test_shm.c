@@ -2,7 +2,8 @@
  * The shared-memory rings beyond what every transport is tested for: both
  * ways of waiting, many messages of odd sizes wrapping a small ring, a full
  * ring holding the sender back, end of stream and a broken pipe while a
- * side waits, and signals ending a wait that no system call would end.
+ * side waits, and a side's stop ending a wait that no system call would
+ * end.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +33,7 @@
 
 static const struct ipc_transport_ops *tp;
 static const char *const mode_name[] = {"futex", "spin"};
+static struct ipc_cancel stop; /* every endpoint's (ipc_ep.cancel) */
 
 static uint64_t now_ns(void)
 {
@@ -77,7 +79,7 @@ struct side {
 
 static int open_side(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
-	*ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+	*ep = (struct ipc_ep){.rfd = -1, .wfd = -1, .cancel = &stop};
 	return tp->open(ch, side, ep);
 }
 
@@ -214,8 +216,7 @@ static void *wait_thread(void *arg)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	ipc_tp_signal_note();
+	(void)sig; /* there to interrupt a sleep in futex */
 }
 
 /* Set up a small ring and open both sides in this thread. */
@@ -258,8 +259,9 @@ static void fill_ring(struct ipc_ep *cli)
 
 /*
  * A side waits (for a message, or for room in a full ring); then the peer
- * closes, or a signal arrives.  The wait must end with end of stream,
- * -EPIPE or -EINTR, soon.
+ * closes, or the side's stop is fired (with a signal too, as a watching
+ * thread gets).  The wait must end with end of stream, -EPIPE or -EINTR,
+ * soon.
  */
 static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 {
@@ -287,6 +289,7 @@ static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 	   what);
 	t0 = now_ns();
 	if (by_signal) {
+		ipc_cancel_fire(&stop);
 		pthread_kill(t, SIGUSR1);
 		want = -EINTR;
 	} else {
@@ -295,17 +298,18 @@ static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 	}
 	pthread_join(t, NULL);
 	is_int(w.rc, "==", want, "%s %s: %s ends the wait", mode_name[mode],
-	       what, by_signal ? "a signal" : "the peer's close");
+	       what, by_signal ? "a stop" : "the peer's close");
 	ok(w.done_ns - t0 < 1000000000u, "%s %s: within a second (%llu us)",
 	   mode_name[mode], what,
 	   (unsigned long long)((w.done_ns - t0) / 1000));
 	unpair(&ch, &cli, &srv);
+	ipc_cancel_reset(&stop);
 }
 
 /*
- * A signal that lands before the wait starts (between the caller's check
- * of its stop flag and the call) is not lost: the next wait returns -EINTR
- * at once; the one after waits again.
+ * A stop that lands before the wait starts (between the caller's check of
+ * its stop and the call) is not lost: the next wait returns -EINTR at
+ * once; a message that is there is still received (only waits look).
  */
 static void early_signal(enum ipc_shm_wait mode)
 {
@@ -317,7 +321,7 @@ static void early_signal(enum ipc_shm_wait mode)
 		ok(0, "%s early signal: pair", mode_name[mode]);
 		return;
 	}
-	ipc_tp_signal_note();
+	ipc_cancel_fire(&stop);
 	is_int(tp->recv(&srv, &c, 1), "==", -EINTR,
 	       "%s early signal: the next recv gives -EINTR", mode_name[mode]);
 	is_int(tp->send(&cli, &c, 1), "==", 1,
@@ -326,6 +330,7 @@ static void early_signal(enum ipc_shm_wait mode)
 	       "%s early signal: the recv after it gets the message",
 	       mode_name[mode]);
 	unpair(&ch, &cli, &srv);
+	ipc_cancel_reset(&stop);
 }
 
 /* Limits of a 4 KiB ring and of bad ring sizes. */
@@ -384,7 +389,11 @@ int main(void)
 		printf("1..0 # skip no shm transport\n");
 		return 77;
 	}
-	/* As the runner does: a handler that counts, no SA_RESTART. */
+	if (ipc_cancel_init(&stop)) {
+		printf("1..0 # skip cannot make a stop\n");
+		return 77;
+	}
+	/* A handler without SA_RESTART, as the wake signal's. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -399,5 +408,6 @@ int main(void)
 		disturbed(mode, true, true);
 		early_signal(mode);
 	}
+	ipc_cancel_fini(&stop);
 	return done_testing();
 }

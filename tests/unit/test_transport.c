@@ -705,7 +705,10 @@ static void test_slots(const struct ipc_transport_ops *tp)
 	is_int(held, "==", 0, "%s slots: teardown twice closes all", tp->name);
 }
 
-/* Several channels live in one directory at once. */
+/*
+ * Several channels live in one directory at once, each under the name its
+ * owner gave it (the run hands out one per channel).
+ */
 static void test_two_at_once(const struct ipc_transport_ops *tp)
 {
 	struct ipc_tp_opts opts;
@@ -713,7 +716,9 @@ static void test_two_at_once(const struct ipc_transport_ops *tp)
 	int rc_a, rc_b;
 
 	opts_for(&opts, 1);
+	opts.name = "a";
 	ipc_chan_init(&a, tp, &opts);
+	opts.name = "b";
 	ipc_chan_init(&b, tp, &opts);
 	rc_a = tp->setup(&a);
 	rc_b = tp->setup(&b);
