@@ -36,6 +36,13 @@
  * (no listener), and only the client side opens (tcp, tcp6, udp, udp6).
  */
 #define IPC_TP_TARGET (1u << 8)
+/*
+ * A side sees its peer's end, a crash too, as end of stream or an error:
+ * the kernel closes the dead peer's descriptors (pipes, connected sockets,
+ * pty).  Without it (datagrams, mq, shm, serial) a dead peer shows nothing
+ * and the runner must watch the peer itself.
+ */
+#define IPC_TP_PEER_END (1u << 9)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {

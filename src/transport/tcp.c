@@ -26,7 +26,7 @@ const struct ipc_transport_ops ipc_tp_tcp = {
 	.name = "tcp",
 	.help = "TCP over the IPv4 loopback (127.0.0.1)",
 	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
-		IPC_TP_NET | IPC_TP_TARGET,
+		IPC_TP_NET | IPC_TP_TARGET | IPC_TP_PEER_END,
 	.check = tcp_check,
 	.max_msg = tp_stream_max_msg,
 	.setup = tcp_setup,

@@ -32,7 +32,7 @@ const struct ipc_transport_ops ipc_tp_tcp6 = {
 	.name = "tcp6",
 	.help = "TCP over the IPv6 loopback (::1)",
 	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
-		IPC_TP_NET | IPC_TP_TARGET,
+		IPC_TP_NET | IPC_TP_TARGET | IPC_TP_PEER_END,
 	.probe = tcp6_probe,
 	.check = tcp6_check,
 	.max_msg = tp_stream_max_msg,
