@@ -69,10 +69,12 @@ struct ipc_io {
  * on failure; none prints.
  *
  * The waiting functions return -ECANCELED when io->cancel was fired before
- * or while they waited (poll, epoll and io_uring wait on its descriptor
- * too; busy looks at its flag on every turn; a blocking call is
- * interrupted by the wake signal of a thread that watches it), and
- * -ETIMEDOUT when a receive waited io->timeout_ns without data.
+ * or while they waited (epoll and io_uring wait on its descriptor too,
+ * registered once; busy looks at its flag on every turn; a blocking call,
+ * and one endpoint's poll(2), is interrupted by the wake signal of a
+ * thread that watches the cancel), and -ETIMEDOUT when a receive waited
+ * io->timeout_ns without data.  A flow set waits on the descriptor
+ * whatever its engine.
  */
 struct ipc_engine_ops {
 	const char *name; /* as given to -e */

@@ -497,22 +497,32 @@ static void *fire_later(void *arg)
 }
 
 /*
+ * Do one endpoint's waits of @eng end on the stop's signal (a blocking
+ * call, poll(2) on the endpoint alone) rather than its descriptor or flag
+ * (epoll, io_uring, busy)?  See engine.h.
+ */
+static bool by_signal(const struct ipc_engine_ops *eng)
+{
+	return eng == ipc_engine_find("blocking") ||
+	       eng == ipc_engine_find("poll");
+}
+
+/*
  * One receive of the engine with nothing coming: -ECANCELED, and how long
- * it took in *ns.  The blocking engine's thread watches @stop, as the
- * runner's threads do (a signal must break its call); the others must end
- * through the stop's descriptor or flag alone.
+ * it took in *ns.  Where a signal must break the wait, the thread watches
+ * @stop, as the runner's threads do; the others must end through the
+ * stop's descriptor or flag alone.
  */
 static ssize_t stopped_recv(struct ipc_io *io, struct ipc_cancel *stop,
 			    uint64_t *ns)
 {
 	char buf[64];
 	uint64_t t0 = now_ns();
-	int w = io->eng->caps & IPC_ENG_NEEDS_FD ? -1 : ipc_cancel_watch(stop);
+	bool sig = by_signal(io->eng);
+	int w = sig ? ipc_cancel_watch(stop) : -1;
 	ssize_t r;
 
-	r = w < 0 && !(io->eng->caps & IPC_ENG_NEEDS_FD)
-		    ? w
-		    : io->eng->recv(io, buf, sizeof(buf));
+	r = sig && w < 0 ? w : io->eng->recv(io, buf, sizeof(buf));
 	ipc_cancel_unwatch(stop, w);
 	*ns = now_ns() - t0;
 	return r;
