@@ -19,38 +19,9 @@
 #include "stats.h"
 #include "transport.h"
 
-struct ipc_peer_ops;
-
-/* One measurement: a pattern over a transport through an engine, sized. */
-struct ipc_case {
-	const struct ipc_pattern_ops *pat;
-	const struct ipc_transport_ops *tp;
-	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
-	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
-	bool framing_noack;		       /* gdb-rsp without '+' acks */
-	const struct ipc_link *link;	       /* emulated link, NULL: none */
-	const struct ipc_trace *trace;	       /* replay: the conversation */
-	const void *cfg; /* the pattern's own parameters (its cfg_size
-			    bytes, described with IPC_IN_CFG), or NULL */
-	const struct ipc_peer_ops *peer; /* the other end, NULL: a process or
-					    thread of ours (ro.placement) */
-	const char *target; /* where the other end is when it is not ours:
-			       "HOST:PORT" (IPC_PEER_ELSEWHERE) */
-};
-
-enum ipc_placement {
-	IPC_PLACE_PROCESS = 0, /* the peer is a forked process */
-	IPC_PLACE_THREAD = 1,  /* the peer is a thread of this process */
-};
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* How every run of every case is done. */
 struct ipc_runopts {
@@ -445,6 +416,14 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 			 double loadavg);
 
 /*
+ * Let @res's pattern change what is particular to it in the summary (its
+ * summarize hook, through a struct ipc_psum filled from and copied back
+ * to res->summary).  Done by ipc_case_end after the diagnosis; exposed for
+ * tests that make results up.  Nothing when the pattern has no hook.
+ */
+void ipc_result_pattern_summary(struct ipc_result *res);
+
+/*
  * The scheduler, apart from what a run is, so that it can be tested with
  * made-up runs.  It decides which case runs next and when each is done:
  *
@@ -512,16 +491,6 @@ int ipc_run_plan(struct ipc_run *run, const struct ipc_case *cases,
 		 const struct ipc_runopts *ros, size_t n,
 		 const struct ipc_plan_hooks *hooks);
 
-/*
- * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
- * its hard limit, for patterns with many flows.  Returns the soft limit in
- * force afterwards; *hard (if not NULL) gets the hard limit.
- */
-uint64_t ipc_nofile_raise(uint64_t *hard);
-
-/* The hard limit on open descriptors, without changing anything. */
-uint64_t ipc_nofile_hard(void);
-
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
 	char kernel[160]; /* uname -sr */
@@ -560,13 +529,8 @@ double ipc_loadavg_1m(void);
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
 
-/* CLOCK_MONOTONIC now, in ns. */
-static inline uint64_t ipc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#ifdef __cplusplus
 }
+#endif
 
 #endif

@@ -668,8 +668,7 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	flows_summarize(res, &res->summary.flows);
 	if (res->xhist)
 		ipc_hist_summary(res->xhist, &res->xlat);
-	if (st->cs->pat->summarize)
-		st->cs->pat->summarize(res);
+	ipc_result_pattern_summary(res);
 	if (st->err) {
 		res->status =
 			res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
