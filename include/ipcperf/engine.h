@@ -55,7 +55,7 @@ struct ipc_fdone {
 
 /*
  * One side's I/O context: the endpoint, how long a receive may wait, and
- * the cancel that ends the side's work (transport.h: its descriptor is in
+ * the cancel that ends the side's work (base.h: its descriptor is in
  * every wait that has descriptors, its flag is looked at by every loop).
  * Filled by the caller, then attached.
  */

@@ -22,6 +22,7 @@
 
 #include "ipcperf/run.h"
 
+#include "../helpers.h"
 #include "../tap.h"
 
 /* Iterations of each run of the plan that must not be disturbed. */
@@ -41,21 +42,6 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-/* Entries of a directory (not . and ..), -1 if it cannot be read. */
-static int entries(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n - (strcmp(path, "/proc/self/fd") ? 0 : 1); /* opendir's */
 }
 
 /* What a plan's done hook keeps of one case. */
@@ -567,18 +553,18 @@ static void external_refused(void)
 
 int main(void)
 {
-	char tmp[] = "/tmp/ipcperf-test-run.XXXXXX";
+	char tmp[256];
 	int fds0, threads0, fds1, threads1;
 
 	alarm(300);
 	signal(SIGPIPE, SIG_IGN);
-	if (!mkdtemp(tmp)) {
+	if (tmpdir_make("run", tmp, sizeof(tmp))) {
 		printf("1..0 # skip cannot make %s\n", tmp);
 		return 77;
 	}
 	setenv("TMPDIR", tmp, 1); /* the runs' directories go in here */
-	fds0 = entries("/proc/self/fd");
-	threads0 = entries("/proc/self/task");
+	fds0 = count_fds();
+	threads0 = count_files("/proc/self/task");
 	two_plans();
 	stopped_first();
 	killed_peer();
@@ -586,13 +572,12 @@ int main(void)
 	external("udp", AF_INET, true);
 	external("tcp6", AF_INET6, false);
 	external_refused();
-	fds1 = entries("/proc/self/fd");
-	threads1 = entries("/proc/self/task");
+	fds1 = count_fds();
+	threads1 = count_files("/proc/self/task");
 	is_int(fds1, "==", fds0, "no descriptor left open");
 	is_int(threads1, "==", threads0, "no thread left running");
 	ok(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
 	   "no child process left, reaped or not");
-	is_int(entries(tmp), "==", 0, "nothing left in TMPDIR");
-	rmdir(tmp);
+	is_int(tmpdir_remove(tmp), "==", 0, "nothing left in TMPDIR");
 	return done_testing();
 }

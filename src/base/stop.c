@@ -1,5 +1,5 @@
 /*
- * Stopping a side (see transport.h): a cancel's flag, its eventfd and the
+ * Stopping a side (see base.h): a cancel's flag, its eventfd and the
  * per-thread timers that repeat the wake signal at the threads watching it;
  * and the one way the library starts a helper thread.
  */
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/transports.h"
+#include "ipcperf/base.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
