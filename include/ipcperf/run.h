@@ -19,30 +19,9 @@
 #include "stats.h"
 #include "transport.h"
 
-/* One measurement: a pattern over a transport through an engine, sized. */
-struct ipc_case {
-	const struct ipc_pattern_ops *pat;
-	const struct ipc_transport_ops *tp;
-	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
-	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
-	bool framing_noack;		       /* gdb-rsp without '+' acks */
-	const struct ipc_link *link;	       /* emulated link, NULL: none */
-	const struct ipc_trace *trace;	       /* replay: the conversation */
-};
-
-enum ipc_placement {
-	IPC_PLACE_PROCESS = 0, /* the peer is a forked process */
-	IPC_PLACE_THREAD = 1,  /* the peer is a thread of this process */
-};
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* How every run of every case is done. */
 struct ipc_runopts {
@@ -122,6 +101,12 @@ struct ipc_run_stats {
 	uint64_t busy_ns;  /* CPU time busy on the machine (/proc/stat) */
 	uint64_t steal_ns; /* CPU time taken by the hypervisor */
 	bool have_load;	   /* busy_ns and steal_ns were read */
+	/*
+	 * The pattern's extra figures (ipc_pattern_ops.extras): per run
+	 * those it counts in each run, in the summary their sums and the
+	 * ones it computes once per result.  Not finite: not measured.
+	 */
+	double extra[IPC_EXTRA_MAX];
 };
 
 /* Why a case's runs ended. */
@@ -181,6 +166,7 @@ struct ipc_diag {
 	size_t mode_split[2]; /* group on one CPU / on different CPUs */
 	struct ipc_cost client, server;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
+	const struct ipc_metric *metric; /* what the runs were judged by */
 };
 
 /* Everything measured for one case. */
@@ -199,6 +185,7 @@ struct ipc_result {
 	unsigned runs_begun;	      /* runs started, failed ones too */
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
 	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
+	uint64_t xcount;	/* replay: exchanges in xhist */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -213,15 +200,6 @@ void ipc_result_free(struct ipc_result *res);
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
 
 /*
- * Run every run of @cs with @ro into @res.  Returns 0 when every run
- * completed; otherwise -errno of the first failure, with res->status and
- * res->error saying what happened (runs that completed stay in @res).
- * Always leaves no peer, descriptor or file behind.
- */
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res);
-
-/*
  * One case run by run, for a scheduler that interleaves cases: _begin
  * prepares @res for @cs (which must outlive the state), each _once does one
  * more run on a fresh channel and peer and appends it to @res, _end
@@ -229,7 +207,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
  * res->status and frees the state.  _once returns 0, or -errno after
  * recording the failure in @res (the case should then end).  _begin
  * returns 0 or -errno (res->status and res->error say so; call nothing
- * else).  Like ipc_run_case, nothing is left behind.
+ * else).  Whatever happens, no peer, descriptor or file is left behind.
  */
 struct ipc_case_state;
 
@@ -245,14 +223,30 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop);
 void ipc_case_trim(struct ipc_case_state *st);
 
 /*
- * The per-run value the result is judged by: p50 latency (ns) for rr,
- * throughput for stream and bulk, in bytes/s, or in messages/s when the
- * case moves no payload bytes (size 0).
+ * The metric @res is judged by: diag.metric once diagnosed, else its
+ * pattern's (p50 latency for rr, throughput for stream and bulk), with the
+ * pattern's throughput in bytes/s turned into messages/s when no run moved
+ * a payload byte (size 0).  @m instead of the pattern's when not NULL
+ * (what compare was asked for); ipc_metric_p50 without a pattern.
  */
+const struct ipc_metric *ipc_result_metric(const struct ipc_result *res);
+const struct ipc_metric *ipc_result_metric_as(const struct ipc_result *res,
+					      const struct ipc_metric *m);
+
+/* The per-run value of the metric @res is judged by. */
 double ipc_run_metric(const struct ipc_result *res, size_t run);
 
 /* Its name in reports: "p50_ns", "bytes_per_s" or "msgs_per_s". */
 const char *ipc_metric_name(const struct ipc_result *res);
+
+/*
+ * The figure @src of @res in @s, which is res->summary or one of
+ * res->runs[] (per-exchange latencies exist only for the whole result):
+ * NAN when @res does not have it (loss on a transport that loses
+ * nothing, the send lag of a closed loop, an extra not measured).
+ */
+double ipc_result_value(const struct ipc_result *res,
+			const struct ipc_run_stats *s, enum ipc_src src);
 
 /* Thresholds of the load flag, in CPUs kept busy on average. */
 #define IPC_LOAD_OTHER_CPUS 0.25
@@ -266,6 +260,14 @@ const char *ipc_metric_name(const struct ipc_result *res);
  */
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 			 double loadavg);
+
+/*
+ * Let @res's pattern change what is particular to it in the summary (its
+ * summarize hook, through a struct ipc_psum filled from and copied back
+ * to res->summary).  Done by ipc_case_end after the diagnosis; exposed for
+ * tests that make results up.  Nothing when the pattern has no hook.
+ */
+void ipc_result_pattern_summary(struct ipc_result *res);
 
 /*
  * The scheduler, apart from what a run is, so that it can be tested with
@@ -352,16 +354,6 @@ int ipc_tmpdir_create(void);
 const char *ipc_tmpdir(void);
 void ipc_tmpdir_remove(void);
 
-/*
- * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
- * its hard limit, for patterns with many flows.  Returns the soft limit in
- * force afterwards; *hard (if not NULL) gets the hard limit.
- */
-uint64_t ipc_nofile_raise(uint64_t *hard);
-
-/* The hard limit on open descriptors, without changing anything. */
-uint64_t ipc_nofile_hard(void);
-
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
 	char kernel[160]; /* uname -sr */
@@ -400,13 +392,8 @@ double ipc_loadavg_1m(void);
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
 
-/* CLOCK_MONOTONIC now, in ns. */
-static inline uint64_t ipc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#ifdef __cplusplus
 }
+#endif
 
 #endif

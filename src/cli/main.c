@@ -61,8 +61,9 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 	}
 	if (res->status != IPC_STATUS_OK) {
 		progress(m->show, 0, 0, NULL, 0);
-		error("%s: %s", ipc_case_describe(&res->cs, what, sizeof(what)),
-		      res->error);
+		cli_error("%s: %s",
+			  ipc_case_describe(&res->cs, what, sizeof(what)),
+			  res->error);
 		m->status = EXIT_MEASURE;
 	}
 	return ipc_report_result(m->rep, res);
@@ -99,7 +100,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	if (err) {
 		ipc_outfile_abort(&of);
 		cli_plan_free(&plan);
-		error("cannot prepare: %s", strerror(-err));
+		cli_error("cannot prepare: %s", strerror(-err));
 		return EXIT_MEASURE;
 	}
 	atexit(ipc_tmpdir_remove);
@@ -118,16 +119,20 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = ipc_report_begin(&rep);
 	for (i = 0; !err && i < plan.nskips; i++)
 		err = ipc_report_skip(&rep, &plan.skips[i]);
-	/* Each case's options: the suite runs fewer, larger stream batches. */
+	/*
+	 * Each case's options: in the suite a pattern may ask for fewer runs
+	 * (stream: fewer, larger batches).
+	 */
 	ros = calloc(plan.ncases, sizeof(*ros));
 	if (!err && !ros)
 		err = -ENOMEM;
 	for (i = 0; !err && i < plan.ncases; i++) {
+		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
+
 		ros[i] = cfg->ro;
-		if (cfg->cmd == CMD_SUITE &&
-		    plan.cases[i].pat == &ipc_pattern_stream) {
-			ros[i].iterations = 5; /* batches of 256 x 64 KiB */
-			ros[i].warmup = 1;
+		if (cfg->cmd == CMD_SUITE && sd && sd->iterations) {
+			ros[i].iterations = sd->iterations;
+			ros[i].warmup = sd->warmup;
 		}
 	}
 	m.n = plan.ncases;
@@ -149,9 +154,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	else
 		ipc_outfile_abort(&of);
 	if (err) {
-		error("cannot write the report%s%s: %s",
-		      cfg->output ? " to " : "", cfg->output ? cfg->output : "",
-		      strerror(-err));
+		cli_error("cannot write the report%s%s: %s",
+			  cfg->output ? " to " : "",
+			  cfg->output ? cfg->output : "", strerror(-err));
 		status = EXIT_MEASURE;
 	}
 	cli_plan_free(&plan);
