@@ -375,6 +375,76 @@ static void in_place(enum ipc_shm_wait mode)
 	unpair(&ch, &cli, &srv);
 }
 
+/* A sender that sends 64 KiB messages until one fails. */
+struct flood {
+	struct ipc_ep *ep;
+	_Atomic unsigned sent;
+	ssize_t rc;
+};
+
+/* Wait until @f stopped sending for 50 ms (10 s at most): its count. */
+static unsigned settled(struct flood *f)
+{
+	unsigned prev;
+
+	for (int i = 0; i < 200; i++) {
+		prev = f->sent;
+		nap();
+		if (f->sent == prev)
+			break;
+	}
+	return f->sent;
+}
+
+static void *flood_thread(void *arg)
+{
+	static unsigned char buf[65536];
+	struct flood *f = arg;
+
+	while ((f->rc = tp->send(f->ep, buf, sizeof(buf))) > 0)
+		f->sent++;
+	return NULL;
+}
+
+/*
+ * In a ring of 8 MiB the sender runs at most a quarter (2 MiB) ahead of
+ * the receiver: 31 records of 64 KiB + 8, then it waits for the receiver
+ * although the ring has room.
+ */
+static void lead(enum ipc_shm_wait mode)
+{
+	struct ipc_tp_opts o;
+	struct ipc_chan ch;
+	struct ipc_ep cli, srv;
+	struct flood f = {.ep = &cli};
+	const void *at = NULL;
+	pthread_t t;
+
+	opts_for(&o, mode, 8u << 20, 65536);
+	ipc_chan_init(&ch, tp, &o);
+	if (tp->setup(&ch) < 0 || open_side(&ch, IPC_SERVER, &srv) < 0 ||
+	    open_side(&ch, IPC_CLIENT, &cli) < 0) {
+		ok(0, "%s lead: pair", mode_name[mode]);
+		tp->teardown(&ch);
+		return;
+	}
+	pthread_create(&t, NULL, flood_thread, &f);
+	is_int(settled(&f), "==", 31, "%s lead: 2 MiB ahead, the sender waits",
+	       mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
+	       "%s lead: one received", mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
+	       "%s lead: and another (the first one's room is back)",
+	       mode_name[mode]);
+	is_int(settled(&f), "==", 32, "%s lead: so one more went",
+	       mode_name[mode]);
+	tp->close(&srv);
+	pthread_join(t, NULL);
+	is_int(f.rc, "==", -EPIPE, "%s lead: the receiver's close ends it",
+	       mode_name[mode]);
+	unpair(&ch, &cli, &srv);
+}
+
 /*
  * A signal that lands before the wait starts (between the caller's check
  * of its stop flag and the call) is not lost: the next wait returns -EINTR
@@ -469,6 +539,7 @@ int main(void)
 		stream(mode, true, true);
 		stream(mode, false, true);
 		in_place(mode);
+		lead(mode);
 		disturbed(mode, false, false);
 		disturbed(mode, true, false);
 		disturbed(mode, false, true);
