@@ -106,6 +106,21 @@ static inline int msg_send(struct ipc_pctx *c, const uint8_t *buf, size_t len)
 }
 
 /*
+ * What receiving one message (the engine's result @n) means when @len
+ * bytes were due: 0, MSG_EOF, -EBADMSG for the wrong length, or -errno.
+ */
+static inline int msg_got(const struct ipc_pctx *c, ssize_t n, size_t len)
+{
+	if (n < 0)
+		return (int)n;
+	if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
+		return -EBADMSG;
+	if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
+		return MSG_EOF;
+	return (size_t)n == len ? 0 : -EBADMSG;
+}
+
+/*
  * Receive one message of exactly @len bytes into @buf (which holds
  * c->buf_bytes, more than @len, so a longer message is caught).  A byte
  * stream is read until @len bytes arrived.  Returns 0, MSG_EOF, -EBADMSG
@@ -117,16 +132,8 @@ static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
 	ssize_t n;
 	size_t got = 0;
 
-	if (!(c->tp_caps & IPC_TP_STREAM)) {
-		n = eng->recv(&c->io, buf, c->buf_bytes);
-		if (n < 0)
-			return (int)n;
-		if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
-			return -EBADMSG;
-		if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
-			return MSG_EOF;
-		return (size_t)n == len ? 0 : -EBADMSG;
-	}
+	if (!(c->tp_caps & IPC_TP_STREAM))
+		return msg_got(c, eng->recv(&c->io, buf, c->buf_bytes), len);
 	while (got < len) {
 		n = eng->recv(&c->io, buf + got, len - got);
 		if (n < 0)
@@ -146,17 +153,12 @@ static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
 static inline int msg_recv_view(struct ipc_pctx *c, const uint8_t **msg,
 				size_t len)
 {
-	const void *p = NULL;
-	ssize_t n = c->io.eng->recv_view(&c->io, &p, c->buf_bytes);
+	const void *p = c->rbuf;
+	int err =
+		msg_got(c, c->io.eng->recv_view(&c->io, &p, c->buf_bytes), len);
 
-	if (n < 0)
-		return (int)n;
-	if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
-		return -EBADMSG;
-	if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
-		return MSG_EOF;
 	*msg = p;
-	return (size_t)n == len ? 0 : -EBADMSG;
+	return err;
 }
 
 /*

@@ -539,42 +539,44 @@ static inline void rx_return_held(struct shm_ep *s)
 }
 
 /*
- * The length of the record at the rx tail, once there is one: as rx_wait,
- * with the length in *@n, or -EPROTO when it cannot be a record.
+ * The next message, once there is one: its length, with *@at pointing at
+ * it in the ring (the caller consumes it); or what recv returns instead,
+ * *@at untouched: 0 at end of stream, -EMSGSIZE with the message dropped
+ * when it is longer than @len, -EPROTO when the ring is corrupt, -errno.
  */
-static int rx_next(struct shm_ep *s, uint64_t *n)
+static ssize_t rx_next(struct shm_ep *s, const uint8_t **at, size_t len)
 {
+	uint64_t n;
 	int rc;
 
+	if (!s)
+		return -EBADF;
 	rx_return_held(s);
 	rc = rx_wait(s);
 	if (rc <= 0)
 		return rc;
-	*n = *(const uint64_t *)(s->rx_data + (s->rx_tail & s->mask));
-	if (*n > s->mask + 1 - REC_HDR)
+	n = *(const uint64_t *)(s->rx_data + (s->rx_tail & s->mask));
+	if (n > s->mask + 1 - REC_HDR)
 		return -EPROTO; /* not a record: the ring is corrupt */
-	return 1;
+	if (n > len) {
+		rx_consume(s, rec_bytes(n)); /* dropped, as a datagram is */
+		return -EMSGSIZE;
+	}
+	*at = s->rx_data + ((s->rx_tail + REC_HDR) & s->mask);
+	return (ssize_t)n;
 }
 
 static ssize_t shm_recv(struct ipc_ep *ep, void *buf, size_t len)
 {
 	struct shm_ep *s = ep->priv;
-	uint64_t n;
-	ssize_t rc;
+	const uint8_t *at = NULL;
+	ssize_t n = rx_next(s, &at, len);
 
-	if (!s)
-		return -EBADF;
-	rc = rx_next(s, &n);
-	if (rc <= 0)
-		return rc;
-	if (n > len) {
-		rc = -EMSGSIZE; /* dropped, as a datagram socket does */
-	} else {
-		memcpy(buf, s->rx_data + ((s->rx_tail + REC_HDR) & s->mask), n);
-		rc = (ssize_t)n;
+	if (at) {
+		memcpy(buf, at, (size_t)n);
+		rx_consume(s, rec_bytes((uint64_t)n));
 	}
-	rx_consume(s, rec_bytes(n));
-	return rc;
+	return n;
 }
 
 /*
@@ -584,21 +586,14 @@ static ssize_t shm_recv(struct ipc_ep *ep, void *buf, size_t len)
 static ssize_t shm_recv_view(struct ipc_ep *ep, const void **msg, size_t len)
 {
 	struct shm_ep *s = ep->priv;
-	uint64_t n;
-	ssize_t rc;
+	const uint8_t *at = NULL;
+	ssize_t n = rx_next(s, &at, len);
 
-	if (!s)
-		return -EBADF;
-	rc = rx_next(s, &n);
-	if (rc <= 0)
-		return rc;
-	if (n > len) {
-		rx_consume(s, rec_bytes(n));
-		return -EMSGSIZE;
+	if (at) {
+		*msg = at;
+		s->rx_held = rec_bytes((uint64_t)n);
 	}
-	*msg = s->rx_data + ((s->rx_tail + REC_HDR) & s->mask);
-	s->rx_held = rec_bytes(n);
-	return (ssize_t)n;
+	return n;
 }
 
 /*
