@@ -70,9 +70,12 @@ static inline uint8_t msg_pattern_byte(size_t n)
  */
 bool msg_payload_ok(const uint8_t *buf, size_t from, size_t len, size_t shift);
 
-/* The same with 16-byte vectors whatever the CPU has (for the tests). */
-bool msg_payload_ok16(const uint8_t *buf, size_t from, size_t len,
-		      size_t shift);
+/*
+ * The same with vectors of at most @width bytes (16, 32, 64), or the
+ * widest below that the CPU has: for the tests of each width.
+ */
+bool msg_payload_ok_width(const uint8_t *buf, size_t from, size_t len,
+			  size_t shift, unsigned width);
 
 /* Write the low min(len, 8) bytes of @seq at the start of @buf. */
 static inline void msg_stamp(uint8_t *buf, size_t len, uint64_t seq)
