@@ -16,7 +16,7 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
-bench)   need="sockperf:cmd:sockperf"; want="" ;;
+bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
 	 want="" ;;
 *) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint)" >&2

@@ -108,6 +108,15 @@ struct ipc_engine_ops {
 	 */
 	ssize_t (*recv)(struct ipc_io *io, void *buf, size_t len);
 
+	/*
+	 * Optional: receive as recv does, through the transport's recv_view:
+	 * *@msg points at the message in the transport's memory until the
+	 * next receive.  -EOPNOTSUPP when the transport has no recv_view.
+	 * NULL: the engine cannot (it waits on descriptors or does the I/O
+	 * itself).
+	 */
+	ssize_t (*recv_view)(struct ipc_io *io, const void **msg, size_t len);
+
 	/* Undo attach.  Safe after a failed attach. */
 	void (*detach)(struct ipc_io *io);
 

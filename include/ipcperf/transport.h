@@ -187,6 +187,17 @@ struct ipc_transport_ops {
 	 */
 	ssize_t (*recv)(struct ipc_ep *ep, void *buf, size_t len);
 
+	/*
+	 * Optional: receive one message where it lies instead of copying it
+	 * out.  Waits as recv does, then points *@msg at the message in the
+	 * transport's own memory and returns its length (or what recv would
+	 * return instead: 0, -EMSGSIZE with the message dropped, -errno).
+	 * The bytes stay there, unchanged, until the next recv, recv_view or
+	 * close of @ep, which gives their room back to the sender.  NULL:
+	 * every receive copies (a kernel transport).
+	 */
+	ssize_t (*recv_view)(struct ipc_ep *ep, const void **msg, size_t len);
+
 	/* Close an endpoint; safe on one that never opened (fds -1). */
 	void (*close)(struct ipc_ep *ep);
 
