@@ -80,7 +80,7 @@ PROBE = r"""
     charts,
     scripts: document.querySelectorAll('script').length,
     // Elements whose text holds "<script": markup that arrived as text.
-    scriptAsText: [...document.querySelectorAll('text,title,td,th,p,li,code')]
+    scriptAsText: [...document.querySelectorAll('text,title,td,th,p,li,code,caption,h1,h2,h3,pre,span')]
       .filter(e => e.children.length === 0 &&
         e.textContent.includes('<script')).length,
     externals: ext,

@@ -72,6 +72,8 @@ marks 0 forest 4
 nesc=$(grep -o '&lt;script' "$T/gallery.html" | wc -l)
 jqt "gallery: the $nesc hostile strings are shown as text, not run as markup" \
 	".[0].scriptAsText == $nesc and $nesc > 0 and .[0].scripts == 0" "$T/seen.json"
+jqt "gallery: a table" '.[0].tables == 1' "$T/seen.json"
+jqt "gallery: a print stylesheet" '.[0].printCss' "$T/seen.json"
 for k in spectrum strip lines heatmap bars forest; do
 	shot_ok "$art/gallery-$k.png"
 done

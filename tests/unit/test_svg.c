@@ -1,8 +1,8 @@
 /*
  * The SVG charts: escaping of hostile strings, scales and ticks, and each
  * chart's marks (how many, where) from arrays made up here.  With
- * "--gallery FILE" it also writes every chart kind into one HTML page of
- * made-up data, for the browser test (tests/e2e/html.sh).
+ * "--gallery FILE" it also writes every chart kind and a table into one
+ * HTML page of made-up data, for the browser test (tests/e2e/html.sh).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../tap.h"
+#include "report/html_page.h"
 #include "report/svg.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -473,6 +474,10 @@ static int gallery(const char *path)
 				     NULL,
 				     0,
 				     0};
+	static const char *const thead[] = {"case", "p50", "flags"};
+	static const enum md_align talign[] = {MD_LEFT, MD_RIGHT, MD_LEFT};
+	static const char *const tcells[] = {
+		"rr tcp", "4.56 \xc2\xb5s", NULL, hostile, "1 ms", hostile};
 	size_t i, j;
 	FILE *f;
 
@@ -493,12 +498,10 @@ static int gallery(const char *path)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f,
-		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-		"charset=\"utf-8\"><title>ipcperf chart gallery (made-up "
-		"data)</title>\n<style>\n%s</style></head><body>\n<p>Made-up "
-		"data, to test that each chart kind renders.</p>\n",
-		svg_css);
+	html_begin(f, "ipcperf chart gallery (made-up data)");
+	fputs("<p>Made-up data, to test that each chart kind renders.</p>\n",
+	      f);
+	html_table(f, hostile, 3, thead, talign, tcells, 2);
 	fputs("<figure id=\"spectrum\">", f);
 	svg_spectrum(f, &f_spec, &spec, 1);
 	fputs("</figure>\n<figure id=\"strip\">", f);
@@ -511,7 +514,8 @@ static int gallery(const char *path)
 	svg_bars(f, &f_bars, &b);
 	fputs("</figure>\n<figure id=\"forest\">", f);
 	svg_forest(f, &f_forest, fo, NELEM(fo), 2);
-	fputs("</figure>\n</body></html>\n", f);
+	fputs("</figure>\n", f);
+	html_end(f);
 	return fclose(f) ? -errno : 0;
 }
 
