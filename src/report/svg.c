@@ -176,14 +176,30 @@ static double nice_step(double raw)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
 }
 
-static size_t linear_ticks(double d0, double d1, double *t, size_t max)
+/*
+ * Binary: the same steps in the largest power of 1024 below the raw
+ * step, so that 3.7 GiB/s of range ticks at 0, 1, 2, 3 GiB/s.
+ */
+static double step_of(double raw, bool binary)
+{
+	double u = 1, n;
+
+	while (binary && raw / u >= 1024)
+		u *= 1024;
+	n = nice_step(raw / u);
+	/* 1000 of a unit reads better as one of the next: 1 GiB. */
+	return binary && n >= 1000 ? 1024 * u : n * u;
+}
+
+static size_t linear_ticks(double d0, double d1, double *t, size_t max,
+			   bool binary)
 {
 	double step, v;
 	size_t n = 0, k;
 
 	if (!(d1 > d0) || max < 2)
 		return 0;
-	step = nice_step((d1 - d0) / (double)(max - 1));
+	step = step_of((d1 - d0) / (double)(max - 1), binary);
 	for (k = 0; n < max; k++) {
 		v = (ceil(d0 / step - 1e-9) + (double)k) * step;
 		if (v > d1 + step * 1e-9)
@@ -215,7 +231,7 @@ static size_t log10_ticks(double d0, double d1, double *t, size_t max)
 		if (n >= 2)
 			return n;
 		return linear_ticks(pow(10, d0), pow(10, d1), t,
-				    max < 5 ? max : 5);
+				    max < 5 ? max : 5, false);
 	}
 	every = (size_t)ceil((floor(d1) - ceil(d0) + 1) / (double)max);
 	if (every < 1)
@@ -248,8 +264,11 @@ size_t svg_ticks(const struct svg_scale *sc, double *ticks, size_t max)
 		return 0;
 	switch (sc->kind) {
 	case SVG_LINEAR:
-		return linear_ticks(sc->d0, sc->d1, ticks, max);
+		return linear_ticks(sc->d0, sc->d1, ticks, max, sc->binary);
 	case SVG_LOG10:
+		if (sc->binary && sc->d1 - sc->d0 > log10(4))
+			return log2_ticks(sc->d0 / log10(2), sc->d1 / log10(2),
+					  ticks, max);
 		return log10_ticks(sc->d0, sc->d1, ticks, max);
 	case SVG_LOG2:
 		return log2_ticks(sc->d0, sc->d1, ticks, max);
@@ -415,12 +434,12 @@ void plot_close(struct plot *p)
 
 void plot_xscale(struct plot *p, enum svg_axis_kind kind, double d0, double d1)
 {
-	p->xs = (struct svg_scale){kind, d0, d1, p->x0, p->x1};
+	p->xs = (struct svg_scale){kind, d0, d1, p->x0, p->x1, p->fr->bin_x};
 }
 
 void plot_yscale(struct plot *p, enum svg_axis_kind kind, double d0, double d1)
 {
-	p->ys = (struct svg_scale){kind, d0, d1, p->y1, p->y0};
+	p->ys = (struct svg_scale){kind, d0, d1, p->y1, p->y0, p->fr->bin_y};
 }
 
 /* A tick's label: a percentile on the quantile axis, else the unit's. */
@@ -515,9 +534,9 @@ void plot_yaxis(struct plot *p)
 		char attrs[96];
 
 		snprintf(attrs, sizeof(attrs),
-			 "transform=\"rotate(-90 14 %.1f)\"",
+			 "transform=\"rotate(-90 12 %.1f)\"",
 			 (p->y0 + p->y1) / 2);
-		plot_text(p, 14, (p->y0 + p->y1) / 2, "middle", attrs,
+		plot_text(p, 12, (p->y0 + p->y1) / 2, "middle", attrs,
 			  p->fr->ylabel);
 	}
 }

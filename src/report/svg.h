@@ -25,6 +25,9 @@ struct svg_frame {
 	svg_fmt_fn *fmt_x;  /* NULL: plain numbers */
 	svg_fmt_fn *fmt_y;
 	int width, height; /* in px; 0: the chart's default */
+	bool bin_x, bin_y; /* values in bytes: ticks at 1, 2 or 5 times a
+			      power of 1024, or at powers of two on a log
+			      axis ("256 MiB/s", not "238 MiB/s") */
 };
 
 /* One line of a multi-line chart: @n points (x[i], y[i]); NaN y: a gap. */
@@ -164,6 +167,7 @@ struct svg_scale {
 	enum svg_axis_kind kind;
 	double d0, d1; /* domain, transformed */
 	double r0, r1; /* range, px */
+	bool binary;   /* ticks in powers of 1024 (linear) or 2 (log10) */
 };
 
 /* Where @v lands in px (a value the scale cannot take lands at r0). */
@@ -174,9 +178,9 @@ double svg_transform(enum svg_axis_kind kind, double v);
 
 /*
  * Up to @max tick values (in data units) for the domain of @sc, stored in
- * @ticks; returns how many.  Linear: 1, 2 or 5 times a power of ten; log10:
- * decades, with 2 and 5 between them over a short span; quantile: 0, 90%,
- * 99%, ...
+ * @ticks; returns how many.  Linear: 1, 2 or 5 times a power of ten (of
+ * 1024 when binary); log10: decades, with 2 and 5 between them over a
+ * short span (powers of two when binary); quantile: 0, 90%, 99%, ...
  */
 size_t svg_ticks(const struct svg_scale *sc, double *ticks, size_t max);
 

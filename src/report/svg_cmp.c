@@ -67,7 +67,7 @@ int svg_bars(FILE *out, const struct svg_frame *fr, const struct svg_bars *b)
 	/* A legend even for one link: it names what the bars are. */
 	right = plot_legend_px(legend, s < 2 ? 2 : s);
 	plot_open(&p, out, fr, "bars",
-		  (int)(72 + gw * (double)b->ngroups + right), 300, 72, right,
+		  (int)(96 + gw * (double)b->ngroups + right), 300, 96, right,
 		  30, 44);
 	/* Times of a replay span seconds to microseconds across links. */
 	if (lo > 0) {

@@ -29,7 +29,7 @@ int svg_spectrum(FILE *out, const struct svg_frame *fr,
 		}
 	ykind = svg_wide(lo, hi, 30) ? SVG_LOG10 : SVG_LINEAR;
 	right = plot_legend_px(s, ns);
-	plot_open(&p, out, fr, "spectrum", (int)(72 + 392 + right), 300, 72,
+	plot_open(&p, out, fr, "spectrum", (int)(96 + 392 + right), 300, 96,
 		  right, 30, 44);
 	/* At least to 99%, and on to the decade that holds the last point. */
 	plot_xscale(&p, SVG_QUANTILE, 0, fmax(2, ceil(qmax - 1e-9)));

@@ -63,7 +63,7 @@ int svg_lines(FILE *out, const struct svg_frame *fr, const struct svg_series *s,
 		return nx ? -ENOMEM : -ENODATA;
 	ykind = svg_wide(lo, hi, 30) ? SVG_LOG10 : SVG_LINEAR;
 	right = plot_legend_px(s, ns);
-	plot_open(&p, out, fr, "lines", (int)(72 + 472 + right), 320, 72, right,
+	plot_open(&p, out, fr, "lines", (int)(96 + 472 + right), 320, 96, right,
 		  30, 44);
 	/*
 	 * Sizes double from one to the next: a log2 axis spaces them evenly.

@@ -140,11 +140,12 @@ static void test_escape(void)
 
 static void test_scales(void)
 {
-	struct svg_scale q = {SVG_QUANTILE, 0, 4, 0, 400};
-	struct svg_scale l2 = {SVG_LOG2, 6, 12, 100, 700};
-	struct svg_scale lin = {SVG_LINEAR, 0, 10, 0, 100};
-	struct svg_scale lg = {SVG_LOG10, log10(4000), log10(130000), 0, 1};
-	struct svg_scale lgw = {SVG_LOG10, 0, 9, 0, 1};
+	struct svg_scale q = {SVG_QUANTILE, 0, 4, 0, 400, false};
+	struct svg_scale l2 = {SVG_LOG2, 6, 12, 100, 700, false};
+	struct svg_scale lin = {SVG_LINEAR, 0, 10, 0, 100, false};
+	struct svg_scale lg = {SVG_LOG10, log10(4000), log10(130000),
+			       0,	  1,	       false};
+	struct svg_scale lgw = {SVG_LOG10, 0, 9, 0, 1, false};
 	double t[16];
 	size_t n;
 
@@ -172,6 +173,17 @@ static void test_scales(void)
 	ok(n == 5 && t[0] == 0 && fabs(t[1] - 0.9) < 1e-12 &&
 		   fabs(t[3] - 0.999) < 1e-12,
 	   "quantile ticks 0, 90%%, 99%%, 99.9%%, 99.99%% (got %zu)", n);
+	n = svg_ticks(&(struct svg_scale){SVG_LINEAR, 0, 3.73 * (1 << 30), 0, 1,
+					  true},
+		      t, 6);
+	ok(n == 4 && t[1] == 1 << 30 && t[3] == 3.0 * (1 << 30),
+	   "binary linear 0..3.73 GiB: 0, 1, 2, 3 GiB (got %zu)", n);
+	n = svg_ticks(&(struct svg_scale){SVG_LOG10, 6 * log10(2),
+					  32 * log10(2), 0, 1, true},
+		      t, 6);
+	ok(n >= 4 && n <= 6 && t[0] == 64 && log2(t[1]) == floor(log2(t[1])),
+	   "binary log 64 B..4 GiB: powers of two (got %zu: %g %g)", n, t[0],
+	   t[1]);
 	n = svg_ticks(&l2, t, 16);
 	ok(n == 7 && t[0] == 64 && t[6] == 4096, "log2 ticks 64..4096");
 }
@@ -200,8 +212,9 @@ static void test_spectrum(void)
 					   "p99", "p99.9", "max"};
 	struct svg_series s[2] = {{"A", p, a, 6, tips},
 				  {hostile, p, b, 6, NULL}};
-	struct svg_frame fr = {
-		hostile, "percentile", "latency", NULL, fmt_ns, 0, 0};
+	struct svg_frame fr = {hostile, "percentile", "latency",
+			       NULL,	fmt_ns,	      0,
+			       0,	false,	      false};
 	double nan6[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
 	struct svg_series none = {"none", p, nan6, 6, NULL};
 	struct drawn d;
@@ -252,7 +265,8 @@ static void test_strip(void)
 		 NULL},
 		{hostile, one, 6, 5035, NAN, NAN, NAN, far},
 	};
-	struct svg_frame fr = {"runs", "p50 latency", NULL, fmt_ns, NULL, 0, 0};
+	struct svg_frame fr = {"runs", "p50 latency", NULL, fmt_ns, NULL, 0,
+			       0,      false,	      false};
 	struct drawn d;
 	char *svg;
 
@@ -284,7 +298,9 @@ static void test_lines(void)
 			       fmt_bytes,
 			       fmt_ns,
 			       0,
-			       0};
+			       0,
+			       false,
+			       false};
 	struct drawn d;
 	double c0, c64, c128;
 	char *svg;
@@ -311,8 +327,9 @@ static void test_heatmap(void)
 	static const char *const lab[] = {"0", "1", "2", "4"};
 	double v[16];
 	struct svg_heat h = {lab, lab, 4, 4, v};
-	struct svg_frame fr = {
-		"rr tcp", "response size", "request size", NULL, fmt_ns, 0, 0};
+	struct svg_frame fr = {"rr tcp", "response size", "request size",
+			       NULL,	 fmt_ns,	  0,
+			       0,	 false,		  false};
 	struct drawn d;
 	char *svg;
 	size_t i;
@@ -344,8 +361,9 @@ static void test_bars(void)
 	static const double lo[] = {0.009, 0.45, 29, NAN, NAN, 44};
 	static const double hi[] = {0.011, 0.55, 31, NAN, NAN, 46};
 	struct svg_bars b = {traces, 2, links, 3, v, lo, hi};
-	struct svg_frame fr = {
-		"replay", "trace", "time per replay", NULL, fmt_s, 0, 0};
+	struct svg_frame fr = {"replay", "trace", "time per replay",
+			       NULL,	 fmt_s,	  0,
+			       0,	 false,	  false};
 	struct drawn d;
 	double y_small, y_big;
 	char *svg;
@@ -371,7 +389,8 @@ static void test_forest(void)
 		{"rr pipe", 1.01, 0.97, 1.05, SVG_SAME, "no difference"},
 		{hostile, 1.5, NAN, NAN, SVG_UNDECIDED, hostile},
 	};
-	struct svg_frame fr = {"compare", "ratio B/A", NULL, NULL, NULL, 0, 0};
+	struct svg_frame fr = {"compare", "ratio B/A", NULL,  NULL, NULL,
+			       0,	  0,	       false, false};
 	struct drawn d;
 	double x_slow, x_fast, x_same;
 	char *svg;
@@ -443,37 +462,48 @@ static int gallery(const char *path)
 				   NULL,
 				   fmt_ns,
 				   0,
-				   0};
+				   0,
+				   false,
+				   false};
 	struct svg_frame f_strip = {
-		"per-run p50", "p50 latency", NULL, fmt_ns, NULL, 0, 0};
+		"per-run p50", "p50 latency", NULL, fmt_ns, NULL, 0, 0,
+		false,	       false};
 	struct svg_frame f_lines = {"stream fifo: time per batch",
 				    "message size",
 				    "time per batch",
 				    fmt_bytes,
 				    fmt_ns,
 				    0,
-				    0};
+				    0,
+				    false,
+				    false};
 	struct svg_frame f_heat = {"rr tcp: p50 round trip",
 				   "response size",
 				   "request size",
 				   NULL,
 				   fmt_ns,
 				   0,
-				   0};
+				   0,
+				   false,
+				   false};
 	struct svg_frame f_bars = {"replay: time per replay",
 				   "trace",
 				   "time per replay",
 				   NULL,
 				   fmt_s,
 				   0,
-				   0};
+				   0,
+				   false,
+				   false};
 	struct svg_frame f_forest = {"compare: B / A",
 				     "ratio of p50 latency",
 				     NULL,
 				     NULL,
 				     NULL,
 				     0,
-				     0};
+				     0,
+				     false,
+				     false};
 	static const char *const thead[] = {"case", "p50", "flags"};
 	static const enum md_align talign[] = {MD_LEFT, MD_RIGHT, MD_LEFT};
 	static const char *const tcells[] = {
