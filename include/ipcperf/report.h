@@ -23,6 +23,13 @@ struct ipc_report_meta {
 	const struct ipc_host *host;
 	const struct ipc_runopts *ro; /* effective options of every case */
 	const char *build; /* how ipcperf was built: compiler flags */
+	/*
+	 * ipcperf report of several documents: each one's own meta (its
+	 * command line, host and options), nsources of them; NULL when the
+	 * report is of one measurement.
+	 */
+	const struct ipc_report_meta *const *sources;
+	size_t nsources;
 };
 
 /* A case the plan left out, and why (one sentence). */

@@ -174,6 +174,8 @@ int main(int argc, char **argv)
 		rc = cli_list();
 	else if (rc == EXIT_OK && cfg.cmd == CMD_COMPARE)
 		rc = cli_compare(&cfg);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
+		rc = cli_report(&cfg, argc, argv);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);

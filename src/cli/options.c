@@ -240,7 +240,7 @@ static int set_placement(struct cli_config *c, const char *a)
 static int set_format(struct cli_config *c, const char *a)
 {
 	if (!ipc_report_find(a))
-		return usage_error("use table, json or csv",
+		return usage_error("use table, json, csv, markdown or html",
 				   "--format: unknown format '%s'", a);
 	c->format = a;
 	return 0;
@@ -306,9 +306,9 @@ static const struct cli_opt core_opts[] = {
 	 "pin client and server to CPUs C and S; or same, split", set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
-	{"format", 'f', "FMT", MEAS | CMD_COMPARE, "table, json or csv [table]",
-	 set_format},
-	{"output", 'o', "FILE", MEAS | CMD_COMPARE,
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT,
+	 "table, json, csv, markdown or html [table]", set_format},
+	{"output", 'o', "FILE", MEAS | CMD_COMPARE | CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
 	{"quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet},
 };
@@ -377,6 +377,8 @@ static const struct {
 	 "transports, engines and formats available on this machine"},
 	{"compare", CMD_COMPARE, "A.json B.json",
 	 "compare two JSON results: ratio, interval, verdict per case"},
+	{"report", CMD_REPORT, "FILE.json...",
+	 "render saved JSON results again, in any format, measuring nothing"},
 };
 
 /* A command's arguments that are not options ("FILE..." for replay). */
@@ -582,7 +584,7 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare (none: "
+				"load, replay, list, compare, report (none: "
 				"the quick suite); see ipcperf --help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
@@ -644,8 +646,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return err;
 		optind = argc;
 	}
-	if (optind < argc && c->cmd == CMD_REPLAY) {
-		/* replay's files, wherever they stood among the options */
+	if (optind < argc && (c->cmd & (CMD_REPLAY | CMD_REPORT))) {
+		/* replay's and report's files, wherever they stood */
 		c->files = argv + optind;
 		c->nfiles = (size_t)(argc - optind);
 		optind = argc;
