@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|browser
+# Usage: deps.sh build|test|valgrind|bench|lint|browser|markdown
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
@@ -24,7 +24,9 @@ lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
 browser) need="chromium:cmd:chromium python3:cmd:python3
 	fonts-dejavu-core:file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser)" >&2
+# The Markdown report's test renders it with GitHub's own renderer.
+markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser, markdown)" >&2
    exit 2 ;;
 esac
 

@@ -568,7 +568,7 @@ double plot_legend_px(const struct svg_series *s, size_t n)
 		if (t > w)
 			w = t;
 	}
-	return fmin(w, 200) + 44;
+	return fmin(w, 200) + 56;
 }
 
 bool svg_series_yrange(const struct svg_series *s, size_t ns, double *lo,

@@ -1,4 +1,5 @@
-# HTML reports in a real browser: headless Chromium loads each page, and
+# HTML reports in a real browser: headless Chromium loads each page (a
+# gallery of every chart kind, and the reports of the seeds' shapes), and
 # the checks below read what it saw (tests/e2e/browser.py): every chart
 # rendered with the marks its data calls for, no console error, no request
 # or element pointing outside the file, no script, a screenshot per chart
@@ -77,6 +78,57 @@ jqt "gallery: a print stylesheet" '.[0].printCss' "$T/seen.json"
 for k in spectrum strip lines heatmap bars forest; do
 	shot_ok "$art/gallery-$k.png"
 done
+
+# The seeds' shapes, measured small, saved as JSON and turned into HTML by
+# ipcperf report (and compare): the LLDB matrix, the FreeBSD table, a
+# replay across links, a comparison.
+d="$T/seeds"
+mkdir -p "$d"
+"$IPCPERF" rr -t tcp --req 0..1024 --resp 0..1024 -n 20 -w 2 -r 2 -q -f json -o "$d/lldb.json"
+ok $? "the LLDB matrix measured (144 cases)"
+"$IPCPERF" stream -t fifo --size 64..4096 --count 100,1000,5000 -n 2 -w 1 -r 2 -q -f json -o "$d/fifo.json"
+ok $? "the FreeBSD table measured (7 sizes x 3 counts)"
+"$IPCPERF" replay traces/stub-multi.log traces/gdbserver-true.log --link localhost,lan-100m -r 2 -q -f json -o "$d/replay.json"
+ok $? "a replay measured (2 traces x 2 links)"
+"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/a.json" &&
+	"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/b.json"
+ok $? "two rr results to compare"
+for k in lldb fifo replay; do
+	"$IPCPERF" report "$d/$k.json" -f html -o "$d/$k.html"
+	ok $? "ipcperf report $k.json -f html"
+done
+"$IPCPERF" compare "$d/a.json" "$d/b.json" -f html -o "$d/compare.html"
+ok $? "ipcperf compare -f html"
+browse "$d/lldb.html:lldb" "$d/fifo.html:fifo" "$d/replay.html:replay" "$d/compare.html:compare"
+ok $? "Chromium loads the four reports"
+n=0
+for k in lldb fifo replay compare; do
+	page_ok $n "$k"
+	n=$((n + 1))
+done
+s="$T/seen.json"
+# Marks the data call for: a cell per case, a dot per run, a point per
+# size and count, a bar per trace and link, a square per compared case.
+runs() { jq '[.results[].runs | length] | add' "$1"; }
+marks 0 heatmap 144
+jqt "lldb: the strips hold a dot per run ($(runs "$d/lldb.json"))" \
+	"[.[0].charts[] | select(.kind == \"strip\") | .marks] | add == $(runs "$d/lldb.json")" "$s"
+jqt "lldb: a spectrum for every case (144 lines in charts of 6)" \
+	'[.[0].charts[] | select(.kind == "spectrum")] | length == 24' "$s"
+marks 1 lines 21
+jqt "fifo: the strips hold a dot per run ($(runs "$d/fifo.json"))" \
+	"[.[1].charts[] | select(.kind == \"strip\") | .marks] | add == $(runs "$d/fifo.json")" "$s"
+marks 2 bars 4
+jqt "replay: a spectrum and a strip" \
+	'[.[2].charts[] | select(.kind == "spectrum" or .kind == "strip")] | length == 2' "$s"
+npairs=$("$IPCPERF" compare "$d/a.json" "$d/b.json" -f json | jq '.cases | length')
+marks 3 forest "$npairs"
+jqt "every report names its host and command line" \
+	'[.[0,1,2].tables] | all(. >= 3)' "$s"
+for k in heatmap strip spectrum; do shot_ok "$art/lldb-$k.png"; done
+shot_ok "$art/fifo-lines.png"
+shot_ok "$art/replay-bars.png"
+shot_ok "$art/compare-forest.png"
 
 # The browser check itself fails on a broken page, so that a pass above
 # means something: a bad attribute, a script error, an outside image.
