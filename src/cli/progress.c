@@ -51,12 +51,14 @@ double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left_max,
 	return eta;
 }
 
-/* "45s", "1m20s", "2h05m". */
+/* "<1s", "45s", "1m20s", "2h05m". */
 static void fmt_duration(double s, char *buf, size_t len)
 {
 	unsigned long t = (unsigned long)lround(s);
 
-	if (t < 60)
+	if (t == 0)
+		snprintf(buf, len, "<1s");
+	else if (t < 60)
 		snprintf(buf, len, "%lus", t);
 	else if (t < 3600)
 		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
