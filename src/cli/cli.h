@@ -131,6 +131,16 @@ int cli_compare_args(struct cli_config *c, int n, char **words);
 int cli_compare(const struct cli_config *c);
 
 /*
+ * The report's output: -o FILE (written whole or not at all) or stdout.
+ * _open returns EXIT_OK, or EXIT_USAGE after saying why; _close commits
+ * when @err is 0 and aborts otherwise, and returns EXIT_OK, or
+ * EXIT_MEASURE after saying that the report could not be written.
+ */
+int cli_output_open(const struct cli_config *cfg, struct ipc_outfile *of);
+int cli_output_close(const struct cli_config *cfg, struct ipc_outfile *of,
+		     int err);
+
+/*
  * Read the result document @path into *doc: 0, EXIT_USAGE after saying
  * what is wrong with it, or -ENOMEM (said too).  Shared by compare and
  * report.

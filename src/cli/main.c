@@ -111,13 +111,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = cli_plan_build(cfg, &plan);
 	if (err)
 		return err;
-	err = ipc_outfile_open(&of, cfg->output);
-	if (err) {
+	if (cli_output_open(cfg, &of) != EXIT_OK) {
 		cli_plan_free(&plan);
-		return usage_error("check that the directory exists and is "
-				   "writable",
-				   "--output: cannot write '%s': %s",
-				   cfg->output, strerror(-err));
+		return EXIT_USAGE;
 	}
 	err = ipc_tmpdir_create();
 	if (!err)
@@ -181,16 +177,8 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
-	if (!err)
-		err = ipc_outfile_commit(&of);
-	else
-		ipc_outfile_abort(&of);
-	if (err) {
-		error("cannot write the report%s%s: %s",
-		      cfg->output ? " to " : "", cfg->output ? cfg->output : "",
-		      strerror(-err));
+	if (cli_output_close(cfg, &of, err) != EXIT_OK)
 		status = EXIT_MEASURE;
-	}
 	cli_plan_free(&plan);
 	return status;
 }

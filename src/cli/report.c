@@ -49,7 +49,7 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 	struct ipc_doc **docs = NULL;
 	struct ipc_outfile of;
 	size_t i, n = cfg->nfiles;
-	int rc = EXIT_OK, err;
+	int rc = EXIT_OK;
 
 	if (!n)
 		return usage_error("ipcperf report FILE.json... (files written "
@@ -78,29 +78,14 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 		meta.sources = src;
 		meta.nsources = n;
 	}
-	err = ipc_outfile_open(&of, cfg->output);
-	if (err) {
-		rc = usage_error("check that the directory exists and is "
-				 "writable",
-				 "--output: cannot write '%s': %s", cfg->output,
-				 strerror(-err));
+	rc = cli_output_open(cfg, &of);
+	if (rc != EXIT_OK)
 		goto out;
-	}
 	rep.ops = ipc_report_find(cfg->format);
 	rep.out = of.fp;
 	rep.tty = of.is_stdout && isatty(1);
 	rep.meta = &meta;
-	err = render(&rep, docs, n);
-	if (!err)
-		err = ipc_outfile_commit(&of);
-	else
-		ipc_outfile_abort(&of);
-	if (err) {
-		error("cannot write the report%s%s: %s",
-		      cfg->output ? " to " : "", cfg->output ? cfg->output : "",
-		      strerror(-err));
-		rc = EXIT_MEASURE;
-	}
+	rc = cli_output_close(cfg, &of, render(&rep, docs, n));
 out:
 	for (i = 0; docs && i < n; i++)
 		ipc_doc_free(docs[i]);

@@ -35,7 +35,12 @@ static int flatten(const struct grid *g, const char ***cells,
 	return 0;
 }
 
-int grid_print_md(struct grid *g, FILE *out)
+/* The grid through @print (md_table or an html_table without caption). */
+static int print_with(struct grid *g, FILE *out,
+		      int (*print)(FILE *out, size_t ncols,
+				   const char *const *head,
+				   const enum md_align *align,
+				   const char *const *cells, size_t nrows))
 {
 	enum md_align align[GRID_MAXCOLS];
 	const char **cells;
@@ -45,23 +50,24 @@ int grid_print_md(struct grid *g, FILE *out)
 		return g->err ? g->err : -EINVAL;
 	err = flatten(g, &cells, align);
 	if (!err)
-		err = md_table(out, g->ncols, g->head, align, cells, g->nlines);
+		err = print(out, g->ncols, g->head, align, cells, g->nlines);
 	free(cells);
 	return err;
 }
 
+static int html_plain(FILE *out, size_t ncols, const char *const *head,
+		      const enum md_align *align, const char *const *cells,
+		      size_t nrows)
+{
+	return html_table(out, NULL, ncols, head, align, cells, nrows);
+}
+
+int grid_print_md(struct grid *g, FILE *out)
+{
+	return print_with(g, out, md_table);
+}
+
 int grid_print_html(struct grid *g, FILE *out)
 {
-	enum md_align align[GRID_MAXCOLS];
-	const char **cells;
-	int err;
-
-	if (g->err || !g->ncols)
-		return g->err ? g->err : -EINVAL;
-	err = flatten(g, &cells, align);
-	if (!err)
-		err = html_table(out, NULL, g->ncols, g->head, align, cells,
-				 g->nlines);
-	free(cells);
-	return err;
+	return print_with(g, out, html_plain);
 }
