@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a decoder found (the frame_feed result in *ev). */
 enum ipc_frame_ev {
 	IPC_FRAME_MORE = 0,   /* everything was consumed, nothing complete */
@@ -156,5 +160,9 @@ int ipc_trace_split(const struct ipc_trace *t, uint32_t max_packet,
 		    struct ipc_trace **out);
 
 void ipc_trace_free(struct ipc_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

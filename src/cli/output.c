@@ -29,7 +29,7 @@ int cli_output_close(const struct cli_config *cfg, struct ipc_outfile *of,
 		ipc_outfile_abort(of);
 	if (!err)
 		return EXIT_OK;
-	error("cannot write the report%s%s: %s", cfg->output ? " to " : "",
-	      cfg->output ? cfg->output : "", strerror(-err));
+	cli_error("cannot write the report%s%s: %s", cfg->output ? " to " : "",
+		  cfg->output ? cfg->output : "", strerror(-err));
 	return EXIT_MEASURE;
 }

@@ -58,7 +58,7 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 	docs = calloc(n, sizeof(*docs));
 	src = calloc(n, sizeof(*src));
 	if (!docs || !src) {
-		rc = error("out of memory");
+		rc = cli_error("out of memory");
 		goto out;
 	}
 	for (i = 0; i < n && rc == EXIT_OK; i++) {
