@@ -2,7 +2,8 @@
  * `ipcperf report FILE.json...`: saved results rendered again by any
  * formatter, without measuring.  One document keeps its own command line,
  * host and options; several are rendered as one report whose heading is
- * this command line and whose sources list each document's own.
+ * this command line and whose sources list each document's own.  A saved
+ * comparison is made again from the two files it names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,8 +42,61 @@ static int render(struct ipc_report *rep, struct ipc_doc *const *docs, size_t n)
 	return err;
 }
 
+/*
+ * A saved comparison: made again from its two files and options, and
+ * printed by the format's compare hook.
+ */
+static int report_comparison(const struct cli_config *cfg,
+			     const struct ipc_cmp_saved *sv)
+{
+	const struct ipc_report_ops *ops = ipc_report_find(cfg->format);
+	struct ipc_cmp_opts o = {
+		.metric = sv->metric[0] ? sv->metric : NULL,
+		.threshold_pct = sv->threshold_pct,
+		.version = IPCPERF_VERSION,
+	};
+	struct ipc_doc *a = NULL, *b = NULL;
+	struct ipc_comparison *c = NULL;
+	struct ipc_outfile of;
+	int rc, err;
+
+	if (!ops->compare)
+		return usage_error("a comparison is written as table, json, "
+				   "markdown or html",
+				   "--format: %s is not available for a "
+				   "comparison",
+				   cfg->format);
+	rc = cli_doc_load(sv->a, &a);
+	if (rc == EXIT_OK)
+		rc = cli_doc_load(sv->b, &b);
+	if (rc != EXIT_OK) {
+		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
+		goto out;
+	}
+	err = ipc_compare(a, b, &o, &c);
+	if (err) {
+		rc = err == -ENOENT ? usage_error("compare them again",
+						  "%s and %s have no case "
+						  "in common any more",
+						  sv->a, sv->b)
+				    : cli_error("out of memory");
+		rc = err == -ENOENT ? EXIT_USAGE : EXIT_MEASURE;
+		goto out;
+	}
+	rc = cli_output_open(cfg, &of);
+	if (rc == EXIT_OK)
+		rc = cli_output_close(cfg, &of, ops->compare(of.fp, c));
+out:
+	ipc_comparison_free(c);
+	ipc_doc_free(a);
+	ipc_doc_free(b);
+	return rc;
+}
+
 int cli_report(const struct cli_config *cfg, int argc, char **argv)
 {
+	struct ipc_cmp_saved sv;
+	char why[256];
 	const struct ipc_report_meta **src = NULL;
 	struct ipc_report_meta meta;
 	struct ipc_report rep = {0};
@@ -55,6 +109,17 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 		return usage_error("ipcperf report FILE.json... (files written "
 				   "with -f json)",
 				   "report needs at least one result file");
+	/* A comparison is made again from the files it compared. */
+	for (i = 0; i < n; i++) {
+		if (ipc_cmp_saved_read(cfg->files[i], &sv, why, sizeof(why)))
+			continue;
+		if (n > 1)
+			return usage_error("report a comparison on its own",
+					   "%s is a comparison, not results to "
+					   "merge",
+					   cfg->files[i]);
+		return report_comparison(cfg, &sv);
+	}
 	docs = calloc(n, sizeof(*docs));
 	src = calloc(n, sizeof(*src));
 	if (!docs || !src) {

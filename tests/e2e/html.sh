@@ -97,8 +97,13 @@ for k in lldb fifo replay; do
 	"$IPCPERF" report "$d/$k.json" -f html -o "$d/$k.html"
 	ok $? "ipcperf report $k.json -f html"
 done
-"$IPCPERF" compare "$d/a.json" "$d/b.json" -f html -o "$d/compare.html"
+"$IPCPERF" compare "$d/a.json" "$d/b.json" -f json -o "$d/compare.json" &&
+	"$IPCPERF" report "$d/compare.json" -f html -o "$d/compare.html"
+ok $? "ipcperf report compare.json -f html"
+"$IPCPERF" compare "$d/a.json" "$d/b.json" -f html -o "$d/compare2.html"
 ok $? "ipcperf compare -f html"
+check "compare -f html and report of the saved comparison: one page" \
+	cmp "$d/compare.html" "$d/compare2.html"
 browse "$d/lldb.html:lldb" "$d/fifo.html:fifo" "$d/replay.html:replay" "$d/compare.html:compare"
 ok $? "Chromium loads the four reports"
 n=0

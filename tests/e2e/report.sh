@@ -67,6 +67,25 @@ run rr -t pipe -n 50 -w 5 -r 2 -q -f html -o "$d/rr.html"
 is_rc 0 "rr -f html -o: exit 0"
 check "rr -f html -o: a page with charts" grep -q 'class="chart spectrum"' "$d/rr.html"
 
+# A saved comparison is made again from the two files it names, also
+# when the three have moved together.
+"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 3 -q -f json -o "$d/rr2.json"
+(cd "$d" && "$IPCPERF" compare rr.json rr2.json -f json -o cmp.json)
+ok $? "a saved comparison"
+run report "$d/cmp.json"
+is_rc 0 "report of a comparison: exit 0"
+check "report of a comparison: its table" grep -q '^compare  A: ' "$out"
+"$IPCPERF" compare "$d/rr.json" "$d/rr2.json" >"$T/direct.txt"
+# The same table but for the two heading lines naming the files.
+check "... the same table as compare made" bash -c "diff <(sed 1,2d '$out') <(sed 1,2d '$T/direct.txt')"
+mkdir -p "$d/moved" && cp "$d/rr.json" "$d/rr2.json" "$d/cmp.json" "$d/moved/"
+run report "$d/moved/cmp.json" -f markdown
+is_rc 0 "a comparison moved with its files: found next to it"
+run report "$d/cmp.json" "$d/rr.json"
+is_rc 2 "a comparison among results to merge: exit 2"
+run report "$d/cmp.json" -f csv
+is_rc 2 "a comparison as csv: exit 2"
+
 # Bad input: one line and a hint, exit 2.
 run report
 is_rc 2 "report without a file: exit 2"
