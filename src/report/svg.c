@@ -177,18 +177,17 @@ static double nice_step(double raw)
 }
 
 /*
- * Binary: the same steps in the largest power of 1024 below the raw
- * step, so that 3.7 GiB/s of range ticks at 0, 1, 2, 3 GiB/s.
+ * Binary: the same steps in the unit of the axis's top (a power of
+ * 1024), so that 2 GiB/s of range ticks at 0.5, 1, 1.5 and 2 GiB/s and
+ * not at 500, 1000, 1500 MiB/s.
  */
-static double step_of(double raw, bool binary)
+static double step_of(double raw, bool binary, double top)
 {
-	double u = 1, n;
+	double u = 1;
 
-	while (binary && raw / u >= 1024)
+	while (binary && top / u >= 1024)
 		u *= 1024;
-	n = nice_step(raw / u);
-	/* 1000 of a unit reads better as one of the next: 1 GiB. */
-	return binary && n >= 1000 ? 1024 * u : n * u;
+	return nice_step(raw / u) * u;
 }
 
 static size_t linear_ticks(double d0, double d1, double *t, size_t max,
@@ -199,7 +198,8 @@ static size_t linear_ticks(double d0, double d1, double *t, size_t max,
 
 	if (!(d1 > d0) || max < 2)
 		return 0;
-	step = step_of((d1 - d0) / (double)(max - 1), binary);
+	step = step_of((d1 - d0) / (double)(max - 1), binary,
+		       fmax(fabs(d0), fabs(d1)));
 	for (k = 0; n < max; k++) {
 		v = (ceil(d0 / step - 1e-9) + (double)k) * step;
 		if (v > d1 + step * 1e-9)
