@@ -741,6 +741,11 @@ int cmp_print_html(FILE *out, const struct ipc_comparison *c)
 	err2 = tab_out_fini(&o);
 	if (!err)
 		err = err2;
+	/* What each side measured, where: as a report of it would say. */
+	fputs("<h2>A</h2>\n", out);
+	about_one(out, &c->a.doc->meta);
+	fputs("<h2>B</h2>\n", out);
+	about_one(out, &c->b.doc->meta);
 	html_end(out);
 out:
 	free(rows);
