@@ -481,6 +481,7 @@ static void sweeps(struct html *h, const struct trow *const *rows, size_t n,
 		   const struct ipc_metric *m)
 {
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
+	const char *one_tp = tab_tp_name(rows[0]);
 	struct sweep sw = {0};
 	struct cp_chart *c = NULL;
 	struct keys ks;
@@ -491,12 +492,17 @@ static void sweeps(struct html *h, const struct trow *const *rows, size_t n,
 			       .fmt_y = fmt_of(m->fmt),
 			       .bin_y = binary(m->fmt)};
 
+	for (i = 1; i < n && one_tp; i++)
+		if (strcmp(one_tp, tab_tp_name(rows[i])))
+			one_tp = NULL;
 	sweep_keys(&ks, pat);
 	if (sweep_cases(&sw, &ks, rows, n) ||
 	    cp_plan(ks.k, ks.n, sw.c, n, &c, &nc))
 		goto out;
 	for (i = 0; i < nc; i++) {
-		snprintf(title, sizeof(title), "%s%s%s: %s", pat->name,
+		/* "rr tcp: p50": the transport all its cases share, if one. */
+		snprintf(title, sizeof(title), "%s%s%s%s%s: %s", pat->name,
+			 one_tp ? " " : "", one_tp ? one_tp : "",
 			 c[i].title[0] ? " " : "", c[i].title,
 			 m->word ? m->word : "");
 		fr.ylabel = m->word;
