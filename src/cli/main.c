@@ -12,35 +12,61 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
-static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs,
-		     size_t run)
-{
-	char what[128];
-
-	if (!on)
-		return;
-	if (!cs) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s, run %zu", i + 1, n,
-		ipc_case_describe(cs, what, sizeof(what)), run);
-}
-
-/* What the plan's callbacks need: the report and the exit status. */
+/* What the plan's callbacks need: the report, the line and the status. */
 struct measuring {
 	struct ipc_report *rep;
-	bool show;  /* a progress line on stderr */
+	struct progress prog; /* the progress line (off unless a tty) */
+	const struct ipc_runopts *ro;
 	size_t n;   /* cases */
 	int status; /* EXIT_OK or EXIT_MEASURE */
 };
 
+/*
+ * The interval's half-width so far, in % of the estimate, from the runs
+ * @res has (-1 while there are too few for one).  Between runs, never
+ * inside one.
+ */
+static double half_width_pct(const struct ipc_result *res, double level)
+{
+	struct ipc_runs_stats s;
+	double half = -1, *v;
+	size_t i;
+
+	if (res->nruns < 2)
+		return -1;
+	v = malloc(res->nruns * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < res->nruns; i++)
+		v[i] = ipc_run_metric(res, i);
+	ipc_runs_summarize(v, res->nruns, level, &s);
+	ipc_runs_target_met(&s, 100, &half);
+	free(v);
+	return half;
+}
+
 static void on_started(void *arg, size_t i, const struct ipc_result *res)
 {
 	struct measuring *m = arg;
+	const struct ipc_runopts *ro = m->ro;
+	char what[128];
+	struct progress_state st = {
+		.what = ipc_case_describe(&res->cs, what, sizeof(what)),
+		.case_no = i + 1,
+		.ncases = m->n,
+		.run = res->nruns + 1,
+		.max_runs = ro->runs_auto ? ro->max_runs : ro->runs,
+		.exact = !ro->runs_auto,
+		.half_pct = -1,
+		.target_pct = ro->runs_auto ? ro->ci_pct : 0,
+	};
 
-	progress(m->show, i, m->n, &res->cs, res->nruns + 1);
+	if (!m->prog.on)
+		return;
+	st.half_pct = half_width_pct(res, ro->ci_level);
+	progress_run(&m->prog, i, &st, ipc_now_ns());
 }
 
 /* A finished case, in plan order: to the report. */
@@ -61,7 +87,7 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 		return ipc_report_skip(m->rep, &s);
 	}
 	if (res->status != IPC_STATUS_OK) {
-		progress(m->show, 0, 0, NULL, 0);
+		progress_clear(&m->prog);
 		cli_error("%s: %s",
 			  ipc_case_describe(&res->cs, what, sizeof(what)),
 			  res->error);
@@ -133,7 +159,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct cli_plan plan;
 	struct ipc_runopts *ros = NULL;
 	struct ipc_run *run = NULL;
-	struct measuring m = {.rep = &rep, .show = !cfg->quiet && isatty(2)};
+	struct measuring m = {.rep = &rep, .ro = &cfg->ro};
 	struct ipc_plan_hooks hooks = {
 		.arg = &m, .started = on_started, .done = on_done};
 	int err, status = EXIT_OK;
@@ -142,13 +168,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = cli_plan_build(cfg, &plan);
 	if (err)
 		return err;
-	err = ipc_outfile_open(&of, cfg->output);
-	if (err) {
+	if (cli_output_open(cfg, &of) != EXIT_OK) {
 		cli_plan_free(&plan);
-		return usage_error("check that the directory exists and is "
-				   "writable",
-				   "--output: cannot write '%s': %s",
-				   cfg->output, strerror(-err));
+		return EXIT_USAGE;
 	}
 	err = ipc_run_new(&run);
 	if (!err)
@@ -192,6 +214,13 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		}
 	}
 	m.n = plan.ncases;
+	if (!err)
+		progress_init(
+			&m.prog, stderr, cfg->quiet, plan.ncases,
+			cfg->ro.runs_auto ? cfg->ro.min_runs : cfg->ro.runs,
+			cfg->ro.runs_auto ? cfg->ro.max_runs : cfg->ro.runs,
+			cfg->ro.runs_auto ? cfg->ro.budget_ns : 0,
+			ipc_now_ns());
 	if (!err) {
 		err = ipc_run_plan(run, plan.cases, ros, plan.ncases, &hooks);
 		if (err > 0) {
@@ -202,20 +231,12 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	status = m.status;
 	signals_release(run);
 	free(ros);
-	progress(m.show, 0, 0, NULL, 0);
+	progress_fini(&m.prog);
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
-	if (!err)
-		err = ipc_outfile_commit(&of);
-	else
-		ipc_outfile_abort(&of);
-	if (err) {
-		cli_error("cannot write the report%s%s: %s",
-			  cfg->output ? " to " : "",
-			  cfg->output ? cfg->output : "", strerror(-err));
+	if (cli_output_close(cfg, &of, err) != EXIT_OK)
 		status = EXIT_MEASURE;
-	}
 	cli_plan_free(&plan);
 	return status;
 }
@@ -232,6 +253,8 @@ int main(int argc, char **argv)
 		rc = cli_list();
 	else if (rc == EXIT_OK && cfg.cmd == CMD_COMPARE)
 		rc = cli_compare(&cfg);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
+		rc = cli_report(&cfg, argc, argv);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);
