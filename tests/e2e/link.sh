@@ -32,13 +32,14 @@ run stream -t unix --link serial-115200 --size 1k --count 10 -n 1 -w 0 -r 1 -f j
 is_rc 0 "stream over serial-115200"
 paced 888889000 888889000 "10 KiB at 115200 baud take 10240 x 10 / 115200 s"
 
-# The relay's own cost is measured with delay=0; delay=5ms adds 2 x 5 ms.
+# delay=5ms adds 2 x 5 ms to the round trip; the relay's own cost (delay=0,
+# tens of microseconds) sits within the loose upper bound.
 run rr -t tcp --link delay=0 -n 40 -w 5 -r 1 -f json
 is_rc 0 "rr through a relay that adds nothing"
-base=$(jq '.results[0].summary.latency_ns.p50' "$out")
+diag "relay alone: p50 $(jq '.results[0].summary.latency_ns.p50' "$out") ns"
 run rr -t tcp --link delay=5ms -n 40 -w 5 -r 1 -f json
 is_rc 0 "rr over delay=5ms"
-paced $((base + 10000000)) 10000000 "delay=5ms adds 10 ms to the round trip"
+paced 10000000 10000000 "delay=5ms adds 10 ms to the round trip"
 
 # rate=0 is no rate limit: the link keeps its delay alone.
 run rr -t pipe --link wan,rate=0,delay=1ms,jitter=0 -n 10 -w 2 -r 1 -f json
