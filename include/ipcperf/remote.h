@@ -320,20 +320,6 @@ struct ipc_server_event {
 	int exit_status;     /* the test process's wait status */
 };
 
-/*
- * The server side of one test, run in the test's own process: called for
- * each run after its data endpoint was opened and its cookie checked.
- * @data_fd is the connected data socket; serve until @stop_fd becomes
- * readable (the client said the run is over) or the peer closes, fill
- * @out, return 0 or -errno.  NULL: the run only holds the data endpoint
- * open (the control exchange alone).
- */
-struct ipc_server_runner {
-	int (*serve)(void *arg, const struct ipc_rtest *t, int data_fd,
-		     int stop_fd, struct ipc_rrun_stats *out);
-	void *arg;
-};
-
 struct ipc_server_conf {
 	const char *const *listen; /* "ADDR[:PORT]" each; none: [::]:5301
 				      (or 0.0.0.0:5301 without IPv6) */
@@ -348,7 +334,6 @@ struct ipc_server_conf {
 	unsigned max_pending;	     /* connections not yet in a test */
 	const struct ipc_rkey *key;  /* NULL: no authentication */
 	const char *software;	     /* "ipcperf v0.3", sent in welcome */
-	struct ipc_server_runner runner;
 	/* Every event, in the server's main process.  May be NULL. */
 	void (*on_event)(void *arg, const struct ipc_server_event *ev);
 	void *event_arg;
@@ -382,6 +367,24 @@ void ipc_server_stop(struct ipc_server *s);
 
 /* Close everything; NULL is a no-op.  Call after ipc_server_run. */
 void ipc_server_free(struct ipc_server *s);
+
+/* ---- the client's side ---------------------------------------------- */
+
+/*
+ * The remote peer kind (struct ipc_peer_ops, run.h): with cs->peer set
+ * to it, cs->target "HOST[:PORT]" of an ipcperf server and cs->peer_arg
+ * pointing to these options, every run's other end is that server.
+ */
+struct ipc_remote_opts {
+	const struct ipc_rkey *key; /* NULL: no authentication */
+	const char *server_engine;  /* the server side's engine, NULL: the
+				       client's (-e) */
+	uint64_t timeout_ns;	    /* deadline of each control message */
+	const char *software;	    /* sent in hello */
+};
+
+struct ipc_peer_ops;
+extern const struct ipc_peer_ops ipc_peer_remote;
 
 /* ---- the client's side of the control exchange --------------------- */
 
@@ -419,6 +422,23 @@ int ipc_rclient_test(struct ipc_rclient *c, const struct ipc_rtest *t,
  */
 int ipc_rclient_run_begin(struct ipc_rclient *c, uint64_t run, int family,
 			  int type, char *why, size_t why_len);
+
+/*
+ * For a client whose transport opens the data endpoint itself: announce
+ * run @run and wait until the server is ready for it.  @udp_fd, a UDP
+ * socket of the transport's family (-1 for TCP), is connected to the data
+ * port and presents the cookie first.  0 or -errno with why.
+ */
+int ipc_rclient_run_start(struct ipc_rclient *c, uint64_t run, int udp_fd,
+			  char *why, size_t why_len);
+
+/* The data port's address for @family, after the test was accepted. */
+int ipc_rclient_data_addr(const struct ipc_rclient *c, int family,
+			  struct sockaddr_storage *ss, socklen_t *len,
+			  char *why, size_t why_len);
+
+/* The accepted test's cookie (IPC_REMOTE_COOKIE_BYTES). */
+const uint8_t *ipc_rclient_cookie(const struct ipc_rclient *c);
 
 /*
  * End run @run: tell the server, and read its side's figures into @st.

@@ -81,6 +81,12 @@ struct cli_config {
 	uint64_t max_test_ns;	     /* --max-test */
 	uint64_t max_clients;	     /* --max-clients */
 	const char *key_file;	     /* --key FILE */
+	/* remote mode's client (opt_server.c) */
+	const char *remote;		    /* --remote HOST[:PORT], NULL: local */
+	const char *server_engine;	    /* --server-engine */
+	char remote_target[300];	    /* --remote as HOST:PORT */
+	struct ipc_rkey *key;		    /* loaded --key, NULL: none */
+	struct ipc_remote_opts remote_opts; /* for the remote peer */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */

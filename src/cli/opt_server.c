@@ -4,11 +4,14 @@
  * slow or silent client from holding it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 #define SRV CMD_SERVER
+/* Commands that can measure against a remote server. */
+#define RMT (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY)
 
 static int set_listen(struct cli_config *c, const char *a)
 {
@@ -77,7 +80,33 @@ static int set_key(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_remote(struct cli_config *c, const char *a)
+{
+	if (!*a)
+		return usage_error(
+			"give HOST or HOST:PORT of an ipcperf server",
+			"--remote: empty address");
+	c->remote = a;
+	return 0;
+}
+
+static int set_server_engine(struct cli_config *c, const char *a)
+{
+	if (!ipc_engine_find(a))
+		return usage_error("engines: blocking, poll, epoll, io_uring, "
+				   "busy",
+				   "--server-engine: unknown engine '%s'", a);
+	c->server_engine = a;
+	return 0;
+}
+
 static const struct cli_opt server_opts[] = {
+	{"remote", 0, "HOST[:PORT]", RMT,
+	 "the peer is the ipcperf server there (tcp, tcp6, udp, udp6) [5301]",
+	 set_remote},
+	{"server-engine", 0, "NAME", RMT,
+	 "with --remote: the server side's engine [the client's]",
+	 set_server_engine},
 	{"listen", 0, "ADDR[:PORT]", SRV,
 	 "listen for control connections there; repeatable; :PORT is every "
 	 "address [[::]:5301, IPv4 too]",
@@ -89,11 +118,11 @@ static const struct cli_opt server_opts[] = {
 	 "exit after TIME, aborting tests still running [never]", set_maxdur},
 	{"max-clients", 0, "N", SRV, "tests at once; more are told busy [8]",
 	 set_maxclients},
-	{"key", 0, "FILE", SRV,
+	{"key", 0, "FILE", SRV | RMT,
 	 "clients must prove they hold this shared key (16 to 4096 bytes, "
 	 "mode 600) [none]",
 	 set_key},
-	{"control-timeout", 0, "TIME", SRV,
+	{"control-timeout", 0, "TIME", SRV | RMT,
 	 "deadline of every control message; silent or slow connections end "
 	 "then [10s]",
 	 set_ctltime},
@@ -101,10 +130,80 @@ static const struct cli_opt server_opts[] = {
 	 set_maxtest},
 };
 
+/*
+ * --remote as the HOST:PORT the peer takes: the default port added to
+ * "host", "10.0.0.1", "[fd00::1]" and a bare "fd00::1".
+ */
+static int remote_target(struct cli_config *c)
+{
+	const char *r = c->remote, *colon = strchr(r, ':');
+	size_t n = strlen(r);
+	int w;
+
+	if (r[0] == '[' && r[n - 1] == ']')
+		w = snprintf(c->remote_target, sizeof(c->remote_target),
+			     "%s:%d", r, IPC_REMOTE_PORT);
+	else if (r[0] != '[' && colon && strchr(colon + 1, ':'))
+		w = snprintf(c->remote_target, sizeof(c->remote_target),
+			     "[%s]:%d", r, IPC_REMOTE_PORT);
+	else if (!colon)
+		w = snprintf(c->remote_target, sizeof(c->remote_target),
+			     "%s:%d", r, IPC_REMOTE_PORT);
+	else
+		w = snprintf(c->remote_target, sizeof(c->remote_target), "%s",
+			     r);
+	colon = strrchr(c->remote_target, ':');
+	if (w < 0 || (size_t)w >= sizeof(c->remote_target) ||
+	    colon == c->remote_target || !colon[1] ||
+	    (r[0] == '[' && colon[-1] != ']'))
+		return usage_error("give HOST, HOST:PORT, [IPV6] or "
+				   "[IPV6]:PORT of an ipcperf server",
+				   "--remote: '%s' is not an address", r);
+	return 0;
+}
+
+/* The client's side: the key loaded, the options for the remote peer. */
+static int remote_validate(struct cli_config *c)
+{
+	char why[256];
+	int rc;
+
+	if (!c->remote) {
+		if (c->key_file || c->server_engine)
+			return usage_error("they go with --remote HOST[:PORT]",
+					   "--%s without --remote",
+					   c->key_file ? "key"
+						       : "server-engine");
+		return 0;
+	}
+	rc = remote_target(c);
+	if (rc)
+		return rc;
+	if (!(c->set & SET_TP))
+		c->transports = "tcp";
+	if (c->key_file) {
+		c->key = calloc(1, sizeof(*c->key));
+		if (!c->key)
+			return cli_error("out of memory");
+		if (ipc_rkey_load(c->key_file, c->key, why, sizeof(why)))
+			return usage_error("make a key with: head -c 32 "
+					   "/dev/urandom > FILE; chmod 600 "
+					   "FILE",
+					   "--key: %s", why);
+	}
+	c->remote_opts.key = c->key;
+	c->remote_opts.server_engine = c->server_engine;
+	c->remote_opts.timeout_ns = c->control_timeout_ns
+					    ? c->control_timeout_ns
+					    : IPC_REMOTE_CONTROL_TIMEOUT_NS;
+	c->remote_opts.software = "ipcperf " IPCPERF_VERSION;
+	return 0;
+}
+
 static int server_validate(struct cli_config *c)
 {
 	if (c->cmd != CMD_SERVER)
-		return 0;
+		return remote_validate(c);
 	if (strcmp(c->format, "table") && strcmp(c->format, "json"))
 		return usage_error("the server writes table or json lines",
 				   "--format: '%s' is not for the server",

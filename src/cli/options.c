@@ -790,4 +790,8 @@ void cli_config_fini(struct cli_config *c)
 	ipc_u64_list_free(&c->size);
 	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
+	if (c->key) {
+		ipc_rkey_wipe(c->key);
+		free(c->key);
+	}
 }

@@ -276,6 +276,89 @@ static int udp_cookie(struct ipc_rclient *c, int fd, uint64_t dl)
 	}
 }
 
+int ipc_rclient_data_addr(const struct ipc_rclient *c, int family,
+			  struct sockaddr_storage *ss, socklen_t *len,
+			  char *why, size_t why_len)
+{
+	if (!c->accepted) {
+		snprintf(why, why_len, "no test was accepted");
+		return -EINVAL;
+	}
+	return ipc_addr_parse(c->host, family, (uint16_t)c->data_port, ss, len,
+			      why, why_len);
+}
+
+const uint8_t *ipc_rclient_cookie(const struct ipc_rclient *c)
+{
+	return c->cookie;
+}
+
+/* Wait for "ready" of @run. */
+static int wait_ready(struct ipc_rclient *c, uint64_t run, char *why,
+		      size_t why_len)
+{
+	struct ipc_rmsg ans;
+	int rc;
+
+	why[0] = '\0';
+	rc = ipc_rwire_recv(c->fd, &ans, IPC_REMOTE_MSG_MAX, deadline(c), -1,
+			    why, why_len);
+	if (!rc && ans.type == IPC_RM_ERROR)
+		return server_error(&ans, why, why_len);
+	if (!rc && (ans.type != IPC_RM_READY || ans.run != run)) {
+		snprintf(why, why_len, "the server sent '%s' instead of ready",
+			 ipc_rmsg_name(ans.type));
+		return -EPROTO;
+	}
+	if (rc && !why[0])
+		snprintf(why, why_len, "waiting for ready: %s", strerror(-rc));
+	return rc;
+}
+
+int ipc_rclient_run_start(struct ipc_rclient *c, uint64_t run, int udp_fd,
+			  char *why, size_t why_len)
+{
+	struct ipc_rmsg m = {.type = IPC_RM_RUN, .run = run};
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int rc;
+
+	if (udp_fd >= 0) {
+		struct sockaddr_storage own;
+		socklen_t olen = sizeof(own);
+
+		if (getsockname(udp_fd, (struct sockaddr *)&own, &olen))
+			return -errno;
+		rc = ipc_rclient_data_addr(c, own.ss_family, &ss, &len, why,
+					   why_len);
+		if (rc)
+			return rc;
+	}
+	rc = ipc_rwire_send(c->fd, &m, deadline(c), -1);
+	if (rc) {
+		snprintf(why, why_len, "sending run: %s", strerror(-rc));
+		return rc;
+	}
+	if (udp_fd >= 0) {
+		/* Point the client's socket at the data port, then knock. */
+		if (connect(udp_fd, (struct sockaddr *)&ss, len)) {
+			rc = -errno;
+			snprintf(why, why_len, "connect the data socket: %s",
+				 strerror(-rc));
+			return rc;
+		}
+		ipc_fd_set_nonblock(udp_fd, true);
+		rc = udp_cookie(c, udp_fd, deadline(c));
+		ipc_fd_set_nonblock(udp_fd, false);
+		if (rc) {
+			snprintf(why, why_len, "presenting the cookie: %s",
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	return wait_ready(c, run, why, why_len);
+}
+
 int ipc_rclient_run_begin(struct ipc_rclient *c, uint64_t run, int family,
 			  int type, char *why, size_t why_len)
 {

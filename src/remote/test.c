@@ -29,13 +29,13 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "ipcperf/engine.h"
 #include "ipcperf/framing.h"
+#include "ipcperf/pattern.h"
+#include "ipcperf/run.h"
 #include "remote/remote_internal.h"
-
-#define PEND_MAX 8 /* data connections waiting to show their cookie */
 
 struct tst {
 	struct rm_test_ctx *ctx;
@@ -50,6 +50,9 @@ struct tst {
 	uint64_t started0, running0; /* shared counters at run start */
 	struct rm_record rec;
 	struct ipc_trace *trace; /* replay: the conversation the client sent */
+	struct ipc_case cs;	 /* the server side of the test */
+	struct ipc_runopts ro;
+	struct ipc_serve_state *srv; /* its buffers, for every run */
 };
 
 /* Deadline for the next control message: the timeout, within the test. */
@@ -98,7 +101,11 @@ static int data_open(struct tst *ts, char *why, size_t why_len)
 		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
 	else
 		((struct sockaddr_in *)&ss)->sin_port = 0;
-	fd = socket(ts->family, ts->type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/*
+	 * Blocking: the run layer's server side accepts and receives on it;
+	 * our own waits poll it and read with MSG_DONTWAIT.
+	 */
+	fd = socket(ts->family, ts->type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto err;
 	if (ts->family == AF_INET6)
@@ -131,96 +138,6 @@ static bool cookie_ok(const struct tst *ts, const uint8_t *p, size_t n)
 static bool ctl_or_stop(const struct pollfd *p)
 {
 	return p[0].revents || p[1].revents;
-}
-
-/*
- * TCP: accept until a connection presents the cookie.  Up to PEND_MAX
- * connections are read at once, the oldest dropped for a new one, so a
- * silent connection cannot hold the right one out.
- */
-static int wait_tcp(struct tst *ts, uint64_t deadline)
-{
-	struct pollfd p[3 + PEND_MAX];
-	int pend[PEND_MAX];
-	uint8_t got[PEND_MAX][IPC_REMOTE_COOKIE_BYTES];
-	size_t have[PEND_MAX];
-	int npend = 0, rc = -ETIMEDOUT, n;
-
-	while (rm_now_ns() < deadline) {
-		p[0] = (struct pollfd){ts->ctx->ctl_fd, POLLIN, 0};
-		p[1] = (struct pollfd){ts->ctx->stop_fd, POLLIN, 0};
-		p[2] = (struct pollfd){ts->lfd, POLLIN, 0};
-		for (int i = 0; i < npend; i++)
-			p[3 + i] = (struct pollfd){pend[i], POLLIN, 0};
-		n = poll(p, 3 + (nfds_t)npend, rm_poll_ms(deadline));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			break;
-		}
-		if (ctl_or_stop(p)) {
-			rc = -ECANCELED;
-			break;
-		}
-		for (int i = npend - 1; i >= 0; i--) {
-			ssize_t r;
-
-			if (!p[3 + i].revents)
-				continue;
-			r = recv(pend[i], got[i] + have[i],
-				 sizeof(got[i]) - have[i], MSG_DONTWAIT);
-			if (r < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (r > 0)
-				have[i] += (size_t)r;
-			if (r > 0 && have[i] < sizeof(got[i]))
-				continue;
-			if (r > 0 && cookie_ok(ts, got[i], have[i])) {
-				ts->data_fd = pend[i];
-				pend[i] = -1;
-				rc = 0;
-			} else {
-				ts->rec.rejected++;
-				close(pend[i]);
-				pend[i] = -1;
-			}
-			pend[i] = pend[npend - 1];
-			have[i] = have[npend - 1];
-			memcpy(got[i], got[npend - 1], sizeof(got[i]));
-			npend--;
-			if (rc == 0)
-				goto out;
-		}
-		if (p[2].revents) {
-			int fd = accept4(ts->lfd, NULL, NULL,
-					 SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-			if (fd < 0)
-				continue;
-			if (npend == PEND_MAX) {
-				ts->rec.rejected++;
-				close(pend[0]);
-				memmove(pend, pend + 1,
-					sizeof(pend[0]) * (PEND_MAX - 1));
-				memmove(have, have + 1,
-					sizeof(have[0]) * (PEND_MAX - 1));
-				memmove(got, got + 1,
-					sizeof(got[0]) * (PEND_MAX - 1));
-				npend--;
-			}
-			pend[npend] = fd;
-			have[npend] = 0;
-			npend++;
-		}
-	}
-out:
-	/* Those that had not shown a cookie yet are refused too. */
-	for (int i = 0; i < npend; i++) {
-		ts->rec.rejected++;
-		close(pend[i]);
-	}
-	return rc;
 }
 
 /*
@@ -281,21 +198,62 @@ static void data_close(struct tst *ts)
 	ts->data_fd = -1;
 }
 
-/* What the runner hook runs in a thread while the control waits. */
+/* The server side of one run, in a helper thread while the control waits. */
 struct serve_job {
 	struct tst *ts;
-	int stop_fd;
-	struct ipc_rrun_stats st;
-	int rc;
+	struct ipc_chan ch;
+	struct ipc_cancel stop;
+	struct ipc_pout out;
+	struct ipc_side_cost cost;
 };
 
 static void *serve_thread(void *arg)
 {
 	struct serve_job *j = arg;
-	const struct ipc_server_runner *r = &j->ts->conf->runner;
+	int w = ipc_cancel_watch(&j->stop);
 
-	j->rc = r->serve(r->arg, j->ts->t, j->ts->data_fd, j->stop_fd, &j->st);
+	if (w < 0) {
+		j->out.err = w;
+		snprintf(j->out.what, sizeof(j->out.what), "watch the stop: %s",
+			 strerror(-w));
+		return NULL;
+	}
+	ipc_serve_once(j->ts->srv, &j->ch, &j->stop, &j->out, &j->cost);
+	ipc_cancel_unwatch(&j->stop, w);
 	return NULL;
+}
+
+/*
+ * The run's channel, as the run layer's server side opens it: tcp, the
+ * data listener in slot 0 (each connection must show the cookie); udp,
+ * the socket already connected to the client in the server's slot.
+ */
+static int job_chan(struct serve_job *j)
+{
+	struct tst *ts = j->ts;
+	struct ipc_chan *ch = &j->ch;
+	int fd = dup(ts->type == SOCK_STREAM ? ts->lfd : ts->data_fd);
+
+	if (fd < 0)
+		return -errno;
+	memset(ch, 0, sizeof(*ch));
+	ch->ops = ts->cs.tp;
+	ch->opts = ts->ro.tp;
+	for (int i = 0; i < IPC_CHAN_FDS; i++) {
+		ch->fd[i] = -1;
+		ch->fd_side[i] = -1;
+	}
+	if (ts->type == SOCK_STREAM) {
+		ch->opts.preamble = ts->cookie;
+		ch->opts.preamble_len = sizeof(ts->cookie);
+		ch->opts.preamble_wait_ns = ts->conf->control_timeout_ns;
+		ch->opts.preamble_refused = &ts->rec.rejected;
+		ch->fd[0] = fd;
+	} else {
+		ch->fd[IPC_SERVER] = fd;
+		ch->fd_side[IPC_SERVER] = IPC_SERVER;
+	}
+	return 0;
 }
 
 static uint64_t tv_ns(const struct timeval *tv)
@@ -312,12 +270,11 @@ static uint64_t load_shared(const struct tst *ts, int i)
 /* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
 static int one_run(struct tst *ts, uint64_t run)
 {
-	struct serve_job job = {.ts = ts, .stop_fd = -1};
+	struct serve_job job = {.ts = ts};
 	struct rusage ru0, ru1;
 	struct ipc_rmsg m = {0};
 	char why[IPC_RM_TEXT_MAX];
 	pthread_t th;
-	bool threaded = false;
 	uint64_t others;
 	int rc;
 
@@ -326,7 +283,8 @@ static int one_run(struct tst *ts, uint64_t run)
 			    "run %llu announced, run %llu expected",
 			    (unsigned long long)run,
 			    (unsigned long long)ts->next_run);
-	rc = ts->type == SOCK_STREAM ? wait_tcp(ts, ctl_deadline(ts, false))
+	/* TCP: the server side accepts and checks the cookie itself. */
+	rc = ts->type == SOCK_STREAM ? 0
 				     : wait_udp(ts, ctl_deadline(ts, false));
 	if (rc == -ECANCELED)
 		return fail(ts, IPC_RERR_ABORT, 2,
@@ -342,18 +300,16 @@ static int one_run(struct tst *ts, uint64_t run)
 	ts->started0 = load_shared(ts, 0);
 	ts->running0 = load_shared(ts, 1);
 	getrusage(RUSAGE_SELF, &ru0);
-	if (ts->conf->runner.serve) {
-		job.stop_fd = eventfd(0, EFD_CLOEXEC);
-		if (job.stop_fd < 0 ||
-		    pthread_create(&th, NULL, serve_thread, &job)) {
-			if (job.stop_fd >= 0)
-				close(job.stop_fd);
-			data_close(ts);
-			return fail(ts, IPC_RERR_FAILED, 1,
-				    "cannot start the server side: %s",
-				    strerror(errno));
-		}
-		threaded = true;
+	rc = ipc_cancel_init(&job.stop);
+	if (!rc)
+		rc = job_chan(&job);
+	if (!rc)
+		rc = ipc_thread_start(&th, serve_thread, &job);
+	if (rc) {
+		ipc_cancel_fini(&job.stop);
+		data_close(ts);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "cannot start the server side: %s", strerror(-rc));
 	}
 	m.type = IPC_RM_READY;
 	m.run = run;
@@ -363,14 +319,10 @@ static int one_run(struct tst *ts, uint64_t run)
 		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
 				    ctl_deadline(ts, true), ts->ctx->stop_fd,
 				    why, sizeof(why));
-	if (threaded) {
-		uint64_t one = 1;
-
-		if (write(job.stop_fd, &one, sizeof(one)) < 0)
-			job.rc = -errno;
-		pthread_join(th, NULL);
-		close(job.stop_fd);
-	}
+	ipc_cancel_fire(&job.stop);
+	pthread_join(th, NULL);
+	ts->cs.tp->teardown(&job.ch);
+	ipc_cancel_fini(&job.stop);
 	getrusage(RUSAGE_SELF, &ru1);
 	data_close(ts);
 	if (rc == -ECANCELED)
@@ -404,15 +356,27 @@ static int one_run(struct tst *ts, uint64_t run)
 		ts->rec.others_max = others;
 	memset(&m, 0, sizeof(m));
 	m.type = IPC_RM_RUN_STATS;
-	m.stats = job.st;
 	m.stats.run = run;
-	m.stats.user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
-	m.stats.sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
-	m.stats.vcsw = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
-	m.stats.ivcsw = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
+	m.stats.messages = job.out.messages;
+	m.stats.bytes = job.out.bytes;
+	if (job.out.err && job.out.err != -EINTR && job.out.err != -ECANCELED) {
+		m.stats.err = -job.out.err;
+		rm_strlcpy(m.stats.what, job.out.what, sizeof(m.stats.what));
+	}
+	/* The serving thread's own cost, else the whole test process's. */
+	if (job.cost.valid) {
+		m.stats.user_ns = job.cost.user_ns;
+		m.stats.sys_ns = job.cost.sys_ns;
+		m.stats.vcsw = job.cost.vcsw;
+		m.stats.ivcsw = job.cost.ivcsw;
+	} else {
+		m.stats.user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
+		m.stats.sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
+		m.stats.vcsw = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
+		m.stats.ivcsw = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
+	}
 	m.stats.others = others;
 	m.stats.rejected = ts->rec.rejected;
-	m.stats.err = job.rc < 0 ? -job.rc : 0;
 	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
 			    ts->ctx->stop_fd);
 	if (rc)
@@ -423,28 +387,51 @@ static int one_run(struct tst *ts, uint64_t run)
 	return 0;
 }
 
-/* The server's fingerprint for "bye": what uname and sysconf say. */
+/*
+ * The server's fingerprint for "bye": the host probe's figures that say
+ * what machine served (those it could not read are left out).
+ */
 static void host_json(char *buf, size_t len)
 {
-	struct utsname u;
-	char kernel[sizeof(u.sysname) + sizeof(u.release) + 2];
+	struct ipc_host *h = calloc(1, sizeof(*h));
 	json_t *o = json_object();
-	char *text;
+	char *text = NULL;
 
 	buf[0] = '\0';
-	if (!o || uname(&u))
+	if (!o || !h)
 		goto out;
-	snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
-	json_object_set_new(o, "hostname", json_string(u.nodename));
-	json_object_set_new(o, "kernel", json_string(kernel));
-	json_object_set_new(o, "machine", json_string(u.machine));
-	json_object_set_new(o, "cpus",
-			    json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	ipc_host_probe(h);
+	json_object_set_new(o, "hostname", json_string(h->hostname));
+	json_object_set_new(o, "kernel", json_string(h->kernel));
+	json_object_set_new(o, "machine", json_string(h->machine));
+	json_object_set_new(o, "cpus", json_integer(h->cpus));
+	if (h->cpu_model[0])
+		json_object_set_new(o, "cpu_model", json_string(h->cpu_model));
+	if (h->cores > 0)
+		json_object_set_new(o, "cores", json_integer(h->cores));
+	if (h->mem_bytes)
+		json_object_set_new(o, "mem_bytes",
+				    json_integer((json_int_t)h->mem_bytes));
+	if (h->virt[0])
+		json_object_set_new(o, "virtualization", json_string(h->virt));
+	if (h->clocksource[0])
+		json_object_set_new(o, "clocksource",
+				    json_string(h->clocksource));
+	if (h->governor[0])
+		json_object_set_new(o, "cpufreq_governor",
+				    json_string(h->governor));
+	if (h->loadavg[0] >= 0)
+		json_object_set_new(o, "loadavg_1m", json_real(h->loadavg[0]));
+	json_object_set_new(o, "timer_ns",
+			    json_integer((json_int_t)h->timer_ns));
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-	if (text && strlen(text) < len)
+	if (text && strlen(text) < len) {
 		memcpy(buf, text, strlen(text) + 1);
-	free(text);
+		rm_ascii(buf);
+	}
 out:
+	free(text);
+	free(h);
 	json_decref(o);
 }
 
@@ -504,6 +491,58 @@ static int take_trace(struct tst *ts)
 	return rc;
 }
 
+/*
+ * The server side of the test as a case of the run layer: its names
+ * looked up before the accept (@alloc false), its buffers made once the
+ * trace, if any, has arrived (@alloc true).
+ */
+static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
+{
+	const struct ipc_rtest *t = ts->t;
+	struct ipc_case *cs = &ts->cs;
+	struct ipc_runopts *ro = &ts->ro;
+	int rc;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->pat = ipc_pattern_find(t->pattern);
+	cs->tp = ipc_transport_find(t->transport);
+	cs->eng = ipc_engine_find(t->engine);
+	cs->framing = t->framing[0] ? ipc_framing_find(t->framing) : NULL;
+	if (!cs->pat || !cs->tp || !cs->eng ||
+	    (t->framing[0] && !cs->framing)) {
+		snprintf(why, why_len, "this server has no %s",
+			 !cs->pat   ? t->pattern
+			 : !cs->tp  ? t->transport
+			 : !cs->eng ? t->engine
+				    : t->framing);
+		return -EINVAL;
+	}
+	cs->req_size = t->req_size;
+	cs->resp_size = t->resp_size;
+	cs->msg_size = t->msg_size;
+	cs->count = t->count;
+	cs->total = t->total;
+	cs->chunk_size = t->chunk_size;
+	cs->flows = t->flows;
+	cs->trace = ts->trace;
+	if (!alloc)
+		return 0;
+	ipc_runopts_default(ro);
+	ro->verify = t->verify;
+	ro->pin_server = (int)t->pin_cpu;
+	ro->timeout_ns = t->timeout_ns ? t->timeout_ns : ro->timeout_ns;
+	ro->tp.nodelay = t->nodelay;
+	ro->tp.sndbuf = (int)t->sndbuf;
+	ro->tp.rcvbuf = (int)t->rcvbuf;
+	ro->tp.busy_poll_us = (int)t->busy_poll_us;
+	ro->tp.timeout_ns = ro->timeout_ns;
+	rc = ipc_serve_begin(cs, ro, &ts->srv);
+	if (rc)
+		snprintf(why, why_len, "cannot prepare the server side: %s",
+			 strerror(-rc));
+	return rc;
+}
+
 static int serve(struct tst *ts)
 {
 	struct ipc_rmsg m = {0};
@@ -513,6 +552,9 @@ static int serve(struct tst *ts)
 	if (rm_transport_socket(ts->t->transport, &ts->family, &ts->type))
 		return fail(ts, IPC_RERR_REFUSED, 1, "transport '%s' refused",
 			    ts->t->transport);
+	rc = make_case(ts, false, why, sizeof(why));
+	if (rc)
+		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
 	port = data_open(ts, why, sizeof(why));
 	if (port < 0)
 		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
@@ -530,6 +572,9 @@ static int serve(struct tst *ts)
 			    strerror(-rc));
 	if (take_trace(ts))
 		return -1;
+	rc = make_case(ts, true, why, sizeof(why));
+	if (rc)
+		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
 	for (;;) {
 		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
 				    ctl_deadline(ts, false), ts->ctx->stop_fd,
@@ -604,9 +649,19 @@ int rm_test_main(struct rm_test_ctx *ctx)
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
 	serve(&ts);
 	ipc_trace_free(ts.trace);
+	ipc_serve_end(ts.srv);
 	data_close(&ts);
 	if (ts.lfd >= 0)
 		close(ts.lfd);
+	/*
+	 * Off the running count before the client sees the end, whichever
+	 * way the test ended, so that a client that starts its next test at
+	 * once is not told busy by a process that is only exiting.
+	 */
+	if (!ts.rec.released) {
+		__atomic_sub_fetch(&ctx->shared[1], 1, __ATOMIC_SEQ_CST);
+		ts.rec.released = true;
+	}
 	shutdown(ctx->ctl_fd, SHUT_WR);
 	close(ctx->ctl_fd);
 	do

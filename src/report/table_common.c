@@ -145,11 +145,17 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 			    unit);
 }
 
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro)
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const struct ipc_case *cs)
 {
-	tab_appendf(buf, len, "peer in %s",
-		    ro->placement == IPC_PLACE_THREAD ? "a thread"
-						      : "a separate process");
+	if (cs && cs->peer && (cs->peer->flags & IPC_PEER_ELSEWHERE))
+		tab_appendf(buf, len, "peer %s at %s", cs->peer->name,
+			    cs->target ? cs->target : "?");
+	else
+		tab_appendf(buf, len, "peer in %s",
+			    ro->placement == IPC_PLACE_THREAD
+				    ? "a thread"
+				    : "a separate process");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
 	if (ro->pin_server >= 0)
