@@ -229,7 +229,7 @@ static int rp_start(struct ipc_peer *p)
 	free(acc);
 	return 0;
 fail:
-	snprintf(p->story, sizeof(p->story), "server: %.160s",
+	snprintf(p->story, sizeof(p->story), "remote: %.160s",
 		 rp->why[0] ? rp->why : strerror(-err));
 	ch->opts.preamble = NULL;
 	ch->opts.preamble_len = 0;
@@ -258,7 +258,7 @@ static void take_stats(struct ipc_peer *p, const struct ipc_rrun_stats *st)
 	p->cost.cpu_end = -1;
 	if (st->err) {
 		p->out.err = -(int)st->err;
-		snprintf(p->story, sizeof(p->story), "server: %.160s",
+		snprintf(p->story, sizeof(p->story), "remote: %.160s",
 			 st->what[0] ? st->what : strerror((int)st->err));
 	}
 }
@@ -283,7 +283,7 @@ static void rp_stop(struct ipc_peer *p)
 	err = ipc_rclient_run_end(rp->c, 0, &st, rp->why, sizeof(rp->why));
 	if (err) {
 		/* Gone or refusing: what it said, or how it went. */
-		snprintf(p->story, sizeof(p->story), "server: %.150s%s",
+		snprintf(p->story, sizeof(p->story), "remote: %.150s%s",
 			 rp->why, rp->ctl_event ? " (during the run)" : "");
 		p->out.err = err;
 		goto out;

@@ -56,6 +56,25 @@ clients=$(jq -rs '[.[] | select(.event == "test") | .client] | map(sub(":[0-9]+$
 [ "$clients" = "10.77.0.2 [fd77::2]" ]
 ok $? "the clients came from the other namespace ($clients)"
 
+# ipcperf itself across the namespaces: rr and stream with --remote over
+# every remote transport, payloads checked, every round trip counted, the
+# server's host and CPU time reported.
+for tp in tcp udp tcp6 udp6; do
+	case $tp in *6) ctl="[fd77::1]" ;; *) ctl=10.77.0.1 ;; esac
+	ip netns exec "$NB" "$IPCPERF" rr --remote "$ctl:$port" -t $tp \
+		-n 300 -w 10 -r 2 -q -f json >"$T/rr.json" 2>"$err"
+	ok $? "rr --remote $ctl over $tp: exit 0"
+	jqt "rr over $tp: every round trip counted, the server's side reported" \
+		'.results[0] | .status == "ok" and all(.runs[]; .iterations + (.loss.lost // 0) == 300) and .peer.host.cpus > 0 and .summary.cpu.server.user_ns + .summary.cpu.server.sys_ns > 0' \
+		"$T/rr.json"
+	ip netns exec "$NB" "$IPCPERF" stream --remote "$ctl:$port" -t $tp \
+		--size 1k -n 3 -w 1 -r 2 -q -f json >"$T/st.json" 2>"$err"
+	ok $? "stream --remote $ctl over $tp: exit 0"
+	jqt "stream over $tp: measured" \
+		'.results[0] | .status == "ok" and .summary.bytes_per_s > 0' \
+		"$T/st.json"
+done
+
 # The link cut mid-test: the server's side notices within its deadlines
 # (keep-alive and TCP_USER_TIMEOUT on the control connection, 2 s here).
 hold_test ip netns exec "$NB" -- "10.77.0.1:$port" tcp "$T/hold"
@@ -74,6 +93,27 @@ diag "$(jq -c 'select(.event == "test" and (.error // "" | test("unreachable")))
 kill -KILL $cpid 2>/dev/null
 wait $cpid 2>/dev/null || true
 ip -n "$NB" link set "$VB" up
+# The link cut under ipcperf itself, over udp where the data shows
+# nothing: the client notices through its control connection's keep-alive
+# and ends with what it measured.
+for _ in $(seq 50); do
+	ip netns exec "$NB" ping -c 1 -W 1 10.77.0.1 >/dev/null 2>&1 && break
+	sleep 0.1
+done
+ip netns exec "$NB" "$IPCPERF" rr --remote "10.77.0.1:$port" -t udp -d 30s \
+	-w 10 -r 1 -q -f json --control-timeout 2s -o "$T/cut.json" \
+	2>"$T/cut.err" &
+cpid=$!
+sleep 1.5
+ip -n "$NB" link set "$VB" down
+ends_within $cpid 15 "link down under rr --remote: the client ends within 15 s"
+is_rc 1 "link down under rr --remote: exit 1"
+jqt "link down: partial, what was measured is kept" \
+	'.results[0] | .status == "partial" and .summary.iterations > 0' \
+	"$T/cut.json"
+diag "$(jq -r '.results[0].error' "$T/cut.json" 2>/dev/null)"
+ip -n "$NB" link set "$VB" up
+
 kill -TERM $spid
 ends_within $spid 10 "the server ends on SIGTERM"
 is_rc 0 "exit 0"
