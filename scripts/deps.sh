@@ -14,7 +14,7 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
-	 want="" ;;
+	 want="gdbserver:cmd:gdbserver" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
