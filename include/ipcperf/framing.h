@@ -397,4 +397,54 @@ int ipc_rsp_parse_supported(const uint8_t *p, size_t len,
  */
 int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out);
 
+/*
+ * The client side of a recorded conversation (a GDB remote log) played
+ * against a live stub: the client's writes are sent as recorded, except
+ * that the recorded process id is replaced by the live one (learned from
+ * the live stop reply or qC answer) where a packet names a process or
+ * thread, and the checksum made again; each reply is matched with the
+ * recorded one by its shape, not its bytes (ipc_rsp_shape_match).
+ * Mismatches are counted as data; only a reply that does not come (or a
+ * frame that breaks the protocol) fails.
+ */
+struct ipc_rsp_replay_counts {
+	uint64_t matched;      /* replies of the recorded shape */
+	uint64_t mismatched;   /* replies of another shape */
+	uint64_t acks_missing; /* a '+' recorded, a packet came */
+	uint64_t acks_extra;   /* a '+' that was not recorded */
+	uint64_t rewritten;    /* client packets whose ids were replaced */
+};
+
+struct ipc_rsp_replay;
+
+/*
+ * Prepare to play @t over @s (both must outlive the replay).  0 and *out,
+ * -ENOMEM, or -EINVAL with one sentence in @err when @t is not a remote
+ * protocol conversation (a server write that is neither a packet nor an
+ * ack).
+ */
+int ipc_rsp_replay_new(struct ipc_rsp_replay **out, const struct ipc_trace *t,
+		       struct ipc_rsp_sess *s, char *err, size_t err_len);
+void ipc_rsp_replay_free(struct ipc_rsp_replay *r);
+
+/* A new connection: the live process id is unknown again. */
+void ipc_rsp_replay_restart(struct ipc_rsp_replay *r);
+
+/* Send client write @i of the trace (ids replaced).  0 or -errno. */
+int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i);
+
+/*
+ * Receive what answers the server writes [@i, @j) of the trace, each
+ * packet matched by shape, before @deadline_ns.  0, or -errno as
+ * ipc_rsp_next (-ETIMEDOUT when a recorded reply did not come).
+ */
+int ipc_rsp_replay_recv(struct ipc_rsp_replay *r, size_t i, size_t j,
+			uint64_t deadline_ns);
+
+const struct ipc_rsp_replay_counts *
+ipc_rsp_replay_counts(const struct ipc_rsp_replay *r);
+
+/* The first mismatch in words ("" when none): "LINE: ...". */
+const char *ipc_rsp_replay_first(const struct ipc_rsp_replay *r);
+
 #endif

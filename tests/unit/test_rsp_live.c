@@ -65,7 +65,7 @@ static int build_target(void)
  * Start gdbserver on a loopback port the kernel chooses, running the
  * target; its port from "Listening on port N".  0 or -1.
  */
-static int gs_start(struct gs *g)
+static int gs_start_args(struct gs *g, const char *const *args)
 {
 	char line[256];
 	int pfd[2];
@@ -79,8 +79,7 @@ static int gs_start(struct gs *g)
 	if (g->pid == 0) {
 		dup2(pfd[1], 2);
 		dup2(pfd[1], 1);
-		execlp("gdbserver", "gdbserver", "127.0.0.1:0", target,
-		       (char *)NULL);
+		execvp("gdbserver", (char *const *)args);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -96,6 +95,13 @@ static int gs_start(struct gs *g)
 	if (f)
 		fclose(f);
 	return g->port ? 0 : -1;
+}
+
+static int gs_start(struct gs *g)
+{
+	const char *args[] = {"gdbserver", "127.0.0.1:0", target, NULL};
+
+	return gs_start_args(g, args);
 }
 
 /* Wait up to 3 s for @pid to end; kill it if it does not.  True if it did. */
@@ -371,6 +377,106 @@ static void detach_lets_go(void)
 	ok(gone(pid), "the target ran on and ended");
 }
 
+/*
+ * Replay the client side of @trace against gdbserver started with @args:
+ * the whole conversation once, every reply there.  The trace ends the
+ * stub (kill, monitor exit), so gdbserver must end by itself.
+ */
+static void replay_one(const char *trace, const char *const *args)
+{
+	struct ipc_rsp_sess_opts o = {.timeout_ns = 5000000000ull,
+				      .max_payload = 1024};
+	struct ipc_trace *t = NULL;
+	struct ipc_rsp_replay *r = NULL;
+	const struct ipc_rsp_replay_counts *n;
+	struct ipc_rsp_io io;
+	struct ipc_rsp_sess *s = NULL;
+	char err[256] = "";
+	int fd = -1, rc = 0;
+	uint64_t replies = 0;
+	struct gs g;
+
+	if (ipc_trace_load(trace, &t, err, sizeof(err))) {
+		ok(0, "%s loads: %s", trace, err);
+		return;
+	}
+	if (gs_start_args(&g, args)) {
+		ok(0, "%s: gdbserver starts", trace);
+		goto out;
+	}
+	fd = connect_to(g.port);
+	rio_init(&io, &fd);
+	o.max_payload = 65536; /* a live reply may be longer than recorded */
+	if (fd < 0 || ipc_rsp_sess_new(&s, &io, &o) ||
+	    ipc_rsp_replay_new(&r, t, s, err, sizeof(err))) {
+		ok(0, "%s: connected, replay ready: %s", trace, err);
+		goto out;
+	}
+	for (size_t i = 0, j; i < t->nunits && !rc; i = j) {
+		for (j = i + 1;
+		     j < t->nunits && t->units[j].dir == t->units[i].dir; j++)
+			;
+		for (size_t k = i; k < j && !rc; k++)
+			if (t->units[i].dir == IPC_C2S)
+				rc = ipc_rsp_replay_send(r, k);
+		if (!rc && t->units[i].dir == IPC_S2C)
+			rc = ipc_rsp_replay_recv(r, i, j,
+						 rio_now_ns() + 5000000000ull);
+	}
+	for (size_t i = 0; i < t->nunits; i++)
+		replies += t->units[i].dir == IPC_S2C &&
+			   t->bytes[t->units[i].off] == '$';
+	n = ipc_rsp_replay_counts(r);
+	is_int(rc, "==", 0, "%s: replayed to the end (%s)", trace,
+	       rc ? strerror(-rc) : "ok");
+	is_uint(n->matched + n->mismatched, "==", replies,
+		"%s: every recorded reply answered (%" PRIu64
+		" matched, %" PRIu64 " not)",
+		trace, n->matched, n->mismatched);
+	ok(n->matched * 10 >= replies * 9,
+	   "%s: nine in ten replies or more of the recorded shape", trace);
+	if (n->mismatched)
+		diag("%s: first mismatch at line %s", trace,
+		     ipc_rsp_replay_first(r));
+	is_uint(ipc_rsp_sess_counts(s)->bad_checksum +
+			ipc_rsp_sess_counts(s)->malformed,
+		"==", 0, "%s: every frame good", trace);
+	close(fd); /* gdb leaves: a gdbserver with no process ends */
+	fd = -1;
+	ok(reap(g.pid), "%s: gdbserver ends as the trace ends it", trace);
+	g.pid = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (g.pid > 0) {
+		kill(g.pid, SIGTERM);
+		reap(g.pid);
+	}
+	ipc_rsp_replay_free(r);
+	ipc_rsp_sess_free(s);
+	ipc_trace_free(t);
+}
+
+/* Every trace in traces/, against the program it was recorded with. */
+static void replays(void)
+{
+	char prog[160], cmd[400];
+	const char *multi[] = {"gdbserver", "--multi", "127.0.0.1:0", NULL};
+	const char *tru[] = {"gdbserver", "127.0.0.1:0", "/bin/true", NULL};
+	const char *bp[] = {"gdbserver", "127.0.0.1:0", prog, NULL};
+
+	snprintf(prog, sizeof(prog), "%s/target", dir);
+	snprintf(cmd, sizeof(cmd), "cc -g -O0 -static -o %s traces/target.c",
+		 prog);
+	replay_one("traces/stub-multi.log", multi);
+	replay_one("traces/gdbserver-true.log", tru);
+	if (system(cmd)) {
+		ok(0, "traces/target.c compiles statically");
+		return;
+	}
+	replay_one("traces/breakpoint.log", bp);
+}
+
 int main(void)
 {
 	char cmd[96];
@@ -395,6 +501,7 @@ int main(void)
 		sessions_on_one_stub();
 		detach_lets_go();
 	}
+	replays();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		diag("could not remove %s", dir);

@@ -46,6 +46,7 @@ struct fake {
 	unsigned acks_seen;	     /* '+' received */
 	bool faulted;		     /* a one-shot fault happened */
 	char last[64];		     /* the last request, cut */
+	char log[16][96];	     /* the first requests, cut */
 	uint8_t frame[2 * MEM + 64]; /* the last reply, to send again */
 	size_t frame_len;
 	uint8_t mem[MEM];
@@ -109,6 +110,9 @@ static void fake_answer(struct fake *f, const uint8_t *pkt, size_t len)
 	memcpy(req, pkt, len);
 	req[len] = '\0';
 	snprintf(f->last, sizeof(f->last), "%.60s", req);
+	if (f->requests <= 16)
+		snprintf(f->log[f->requests - 1], sizeof(f->log[0]), "%.90s",
+			 req);
 	if (!strncmp(req, "qSupported", 10)) {
 		fake_text(f, f->fault == F_NOTFEAT
 				     ? "E01"
@@ -172,6 +176,12 @@ static void fake_answer(struct fake *f, const uint8_t *pkt, size_t len)
 		fake_text(f, "OK");
 	} else if (req[0] == 'D') {
 		fake_text(f, "OK");
+	} else if (!strncmp(req, "qAttached:", 10)) {
+		fake_text(f, "1");
+	} else if (!strncmp(req, "vFile:open:", 11)) {
+		fake_text(f, "F7");
+	} else if (!strncmp(req, "vFile:pread:", 12)) {
+		fake_text(f, "F4;abcd");
 	} else if (req[0] == 'm' || req[0] == 'M' || req[0] == 'X') {
 		fake_text(f, "E01");
 	} else {
@@ -654,6 +664,93 @@ static void test_supported(void)
 	   "a character that is not hex is refused");
 }
 
+/* Append a trace line: "w " or "r ", '+' if @ack, then $@body#xx. */
+static void line(char *t, size_t cap, char dir, bool ack, const char *body)
+{
+	uint8_t frame[256];
+	size_t n = ipc_framing_rsp.encode(frame, (const uint8_t *)body,
+					  strlen(body), 0);
+	size_t k = strlen(t);
+
+	snprintf(t + k, cap - k, "%c %s%.*s\n", dir, ack ? "+" : "", (int)n,
+		 (const char *)frame);
+}
+
+/*
+ * A recorded session replayed against the fake: the recorded process
+ * (694b) becomes the live one (1234) in thread ids, qAttached, a /proc
+ * path (decimal) and a vFile descriptor; replies are matched by shape.
+ */
+static void test_replay_rewrites(void)
+{
+	static const char path[] = "/proc/26955/task/26955/maps";
+	char text[2048] = "", hex[128], open[160], err[256] = "";
+	struct ipc_trace *t = NULL;
+	struct ipc_rsp_replay *r = NULL;
+	struct ipc_rsp_io io;
+	struct ipc_rsp_sess *s;
+	const struct ipc_rsp_replay_counts *n;
+	int cfd, rc = 0;
+	struct fake *f = fake_start(F_NONE, 0, 0, true, &cfd);
+
+	for (size_t i = 0; i < strlen(path); i++)
+		sprintf(hex + 2 * i, "%02x", path[i]);
+	snprintf(open, sizeof(open), "vFile:open:%s,0,1c0", hex);
+	line(text, sizeof(text), 'w', true, "QStartNoAckMode");
+	line(text, sizeof(text), 'r', true, "OK");
+	line(text, sizeof(text), 'w', true, "?");
+	line(text, sizeof(text), 'r', false,
+	     "T0507:0000000000000000;thread:p694b.694b;");
+	line(text, sizeof(text), 'w', false, "qAttached:694b");
+	line(text, sizeof(text), 'r', false, "1");
+	line(text, sizeof(text), 'w', false, open);
+	line(text, sizeof(text), 'r', false, "F3");
+	line(text, sizeof(text), 'w', false, "vFile:pread:3,47ff,0");
+	line(text, sizeof(text), 'r', false, "F4;wxyz");
+	line(text, sizeof(text), 'w', false, "Hgp694b.694b");
+	line(text, sizeof(text), 'r', false, "OK");
+	s = sess(&cfd, &io, false, 2000);
+	if (!f || !s ||
+	    ipc_trace_parse("mem.log", text, strlen(text), &t, err,
+			    sizeof(err)) ||
+	    ipc_rsp_replay_new(&r, t, s, err, sizeof(err))) {
+		ok(0, "a replay is prepared: %s", err);
+		goto out;
+	}
+	for (size_t i = 0, j; i < t->nunits && !rc; i = j) {
+		for (j = i + 1;
+		     j < t->nunits && t->units[j].dir == t->units[i].dir; j++)
+			;
+		for (size_t k = i; k < j && !rc; k++)
+			if (t->units[k].dir == IPC_C2S)
+				rc = ipc_rsp_replay_send(r, k);
+		if (!rc && t->units[i].dir == IPC_S2C)
+			rc = ipc_rsp_replay_recv(r, i, j,
+						 rio_now_ns() + 2000000000ull);
+	}
+	n = ipc_rsp_replay_counts(r);
+	is_int(rc, "==", 0, "the replay runs to the end");
+	is_str(f->log[2], "qAttached:1234", "the pid replaced in qAttached");
+	for (size_t i = 0; i < strlen("/proc/4660/task/4660/maps"); i++)
+		sprintf(hex + 2 * i, "%02x", "/proc/4660/task/4660/maps"[i]);
+	snprintf(open, sizeof(open), "vFile:open:%s,0,1c0", hex);
+	is_str(f->log[3], open, "the pid replaced in a /proc path, decimal");
+	is_str(f->log[4], "vFile:pread:7,47ff,0",
+	       "the live descriptor used for pread");
+	is_str(f->log[5], "Hgp1234.1234", "the pid replaced in a thread id");
+	is_uint(n->rewritten, "==", 4, "four packets rewritten");
+	is_uint(n->matched, "==", 5, "five replies of the recorded shape");
+	is_uint(n->mismatched, "==", 1, "one not (\"\" for Hg, OK recorded)");
+	ok(strstr(ipc_rsp_replay_first(r), "empty") != NULL,
+	   "the mismatch said: %s", ipc_rsp_replay_first(r));
+out:
+	ipc_rsp_replay_free(r);
+	ipc_trace_free(t);
+	ipc_rsp_sess_free(s);
+	if (f)
+		fake_stop(f, cfd);
+}
+
 int main(void)
 {
 	test_supported();
@@ -666,5 +763,6 @@ int main(void)
 	test_every_size(2, true, true, false);
 	test_every_size(2, true, false, true);
 	test_bad_stubs();
+	test_replay_rewrites();
 	return done_testing();
 }
