@@ -447,4 +447,37 @@ ipc_rsp_replay_counts(const struct ipc_rsp_replay *r);
 /* The first mismatch in words ("" when none): "LINE: ...". */
 const char *ipc_rsp_replay_first(const struct ipc_rsp_replay *r);
 
+/*
+ * ipcperf's own GDB stub: the memory part of what gdbserver answers
+ * (qSupported, QStartNoAckMode, '?', the target description's
+ * architecture, m, M, x, X, D), served from a buffer of this process.
+ * It does what a stub must do per packet (framing, checksums, hex
+ * encoding, run-length encoding of replies) and nothing underneath (no
+ * ptrace), so the same matrix against it and against gdbserver tells
+ * what gdbserver adds per packet.  No allocation per packet.
+ */
+struct ipc_rsp_stub {
+	uint8_t *mem; /* the memory served: MEM bytes ... */
+	size_t mem_len;
+	uint64_t pid;	 /* the id it reports (thread:pPID.PID) */
+	uint64_t served; /* packets answered */
+	uint8_t *rx, *dec, *reply, *frame; /* buffers */
+	size_t cap;			   /* payload bytes the buffers hold */
+};
+
+/*
+ * Buffers for @mem_len bytes of memory (at least 16 KiB, to hold a
+ * buffer 4 KiB below the stack pointer it reports).  0 or -ENOMEM.
+ */
+int ipc_rsp_stub_init(struct ipc_rsp_stub *st, size_t mem_len);
+void ipc_rsp_stub_fini(struct ipc_rsp_stub *st);
+
+/*
+ * Answer the client on @io until it leaves: 0 at end of stream or after
+ * D, -ECANCELED when asked to stop, -EBADMSG for a frame that breaks the
+ * protocol, or -errno from the I/O.  Receives wait without a deadline
+ * (UINT64_MAX): the client decides when it is over.
+ */
+int ipc_rsp_stub_serve(struct ipc_rsp_stub *st, const struct ipc_rsp_io *io);
+
 #endif

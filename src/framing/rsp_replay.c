@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "rsp_hex.h"
 
 struct ipc_rsp_replay {
 	const struct ipc_trace *t;
@@ -35,12 +36,6 @@ struct ipc_rsp_replay {
 	struct ipc_rsp_replay_counts n;
 	char first[200];
 };
-
-static bool hexch(uint8_t c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	       (c >= 'A' && c <= 'F');
-}
 
 /* Find @key in @p (@n bytes); NULL if absent. */
 static const uint8_t *find(const uint8_t *p, size_t n, const char *key)
@@ -65,7 +60,7 @@ static bool pid_of(const uint8_t *p, size_t n, char *pid)
 		a = p + 3;
 	else
 		return false;
-	while (a + k < p + n && k < 16 && hexch(a[k]))
+	while (a + k < p + n && k < 16 && rsp_is_hex(a[k]))
 		k++;
 	if (!k || k == 16)
 		return false;
@@ -197,7 +192,7 @@ static size_t rewrite(struct ipc_rsp_replay *r, size_t n)
 	for (size_t i = 0; i < n;) {
 		if (i && strchr("p.:;", b[i - 1]) && i + rl <= n &&
 		    !memcmp(b + i, r->rec_pid, rl) &&
-		    (i + rl == n || !hexch(b[i + rl]))) {
+		    (i + rl == n || !rsp_is_hex(b[i + rl]))) {
 			memcpy(r->out + o, r->live_pid, ll);
 			o += ll;
 			i += rl;
@@ -229,7 +224,7 @@ static size_t rewrite_path(struct ipc_rsp_replay *r, size_t n)
 		if (n > strlen(verbs[k]) &&
 		    !memcmp(b, verbs[k], strlen(verbs[k])))
 			v = strlen(verbs[k]);
-	for (end = v; end < n && hexch(b[end]); end++)
+	for (end = v; end < n && rsp_is_hex(b[end]); end++)
 		;
 	plen = (end - v) / 2;
 	if (!v || plen >= sizeof(path) ||
@@ -276,7 +271,7 @@ static size_t rewrite_fd(struct ipc_rsp_replay *r, size_t n)
 		if (n > strlen(verbs[i]) &&
 		    !memcmp(b, verbs[i], strlen(verbs[i])))
 			v = strlen(verbs[i]);
-	for (e = v; e < n && hexch(b[e]); e++)
+	for (e = v; e < n && rsp_is_hex(b[e]); e++)
 		;
 	if (!v || e == v || e - v > 8)
 		return 0;

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "ipcperf/framing.h"
+#include "rsp_hex.h"
 
 /* A reply is awaited this long unless the options say otherwise. */
 #define DEFAULT_TIMEOUT_NS 5000000000ull
@@ -70,10 +71,8 @@ struct ipc_rsp_sess {
 	char addr_hex[20]; /* the buffer's address in hex */
 };
 
-static const char hexdig[] = "0123456789abcdef";
-
 /* Hex digit values plus one, 0 for any other byte. */
-static const uint8_t hexv1[256] = {
+const uint8_t ipc_rsp_hexv1[256] = {
 	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
 	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
 	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
@@ -93,7 +92,8 @@ int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out)
 	if (n % 2)
 		return -EBADMSG;
 	for (size_t i = 0; i < n; i += 2) {
-		unsigned hi = hexv1[hex[i]], lo = hexv1[hex[i + 1]];
+		unsigned hi = ipc_rsp_hexv1[hex[i]],
+			 lo = ipc_rsp_hexv1[hex[i + 1]];
 
 		if (!hi || !lo)
 			return -EBADMSG;
@@ -102,34 +102,9 @@ int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out)
 	return 0;
 }
 
-static void tohex(const uint8_t *in, size_t n, uint8_t *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = (uint8_t)hexdig[in[i] >> 4];
-		out[2 * i + 1] = (uint8_t)hexdig[in[i] & 15];
-	}
-}
-
-/* A hex number of @n bytes at @p; -1 when empty, too long or not hex. */
-static int parse_hex_num(const uint8_t *p, size_t n, uint64_t *v)
-{
-	*v = 0;
-	if (!n || n > 16)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!hexv1[p[i]])
-			return -1;
-		*v = *v << 4 | (uint64_t)(hexv1[p[i]] - 1);
-	}
-	return 0;
-}
-
 static bool all_hex(const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!hexv1[p[i]])
-			return false;
-	return true;
+	return rsp_hex_span(p, n) == n;
 }
 
 static bool is_error_reply(const uint8_t *p, size_t n)
@@ -194,7 +169,7 @@ int ipc_rsp_sess_new(struct ipc_rsp_sess **out, const struct ipc_rsp_io *io,
 		return -ENOMEM;
 	}
 	pattern_fill(s->pat, NSAFE + s->info.buf_len);
-	tohex(s->pat, NSAFE + s->info.buf_len, s->hexpat);
+	rsp_tohex(s->pat, NSAFE + s->info.buf_len, s->hexpat);
 	ipc_framing_rsp.dec_init(&s->d, s->dec, s->dec_cap);
 	*out = s;
 	return 0;
@@ -368,7 +343,11 @@ send:
 		}
 		return rc;
 	}
-	return s->acks ? sess_send(s, &ack_byte, 1) : 0;
+	if (!s->acks)
+		return 0;
+	/* The reply is in: a stub gone after it (D) is not this one's fault. */
+	rc = sess_send(s, &ack_byte, 1);
+	return rc == -EPIPE || rc == -ECONNRESET ? 0 : rc;
 }
 
 /* One exchange whose payload is the text @req. */
@@ -407,7 +386,7 @@ int ipc_rsp_parse_supported(const uint8_t *p, size_t len,
 		uint64_t v;
 
 		if (n > 11 && !memcmp(f, "PacketSize=", 11)) {
-			if (parse_hex_num(f + 11, n - 11, &v) || !v ||
+			if (rsp_hex_num(f + 11, n - 11, &v) || !v ||
 			    v > UINT32_MAX)
 				return -EBADMSG;
 			info->packet_size = (uint32_t)v;
@@ -516,10 +495,10 @@ static int parse_stop(struct ipc_rsp_sess *s, const uint8_t *r, size_t n,
 			const uint8_t *dot = memchr(colon + 2, '.', len - 8);
 			size_t pl = dot ? (size_t)(dot - colon - 2) : len - 8;
 
-			if (!parse_hex_num(colon + 2, pl, &v))
+			if (!rsp_hex_num(colon + 2, pl, &v))
 				s->info.pid = v;
 		} else if (reg >= 0 &&
-			   !parse_hex_num(f, (size_t)(colon - f), &v) &&
+			   !rsp_hex_num(f, (size_t)(colon - f), &v) &&
 			   v == (uint64_t)reg &&
 			   !le_reg(colon + 1, len - (size_t)(colon - f) - 1,
 				   regval)) {
@@ -614,7 +593,7 @@ static int mem_write(struct ipc_rsp_sess *s, size_t off, size_t len,
 	h = snprintf((char *)s->payload, s->payload_cap,
 		     "M%llx,%zx:", (unsigned long long)(s->info.buf_addr + off),
 		     len);
-	tohex(in, len, s->payload + h);
+	rsp_tohex(in, len, s->payload + h);
 	rc = ipc_rsp_exchange(s, s->payload, (size_t)h + 2 * len, &r, &n);
 	if (rc)
 		return rc;

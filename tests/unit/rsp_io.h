@@ -52,7 +52,10 @@ static ssize_t rio_recv(void *ctx, void *buf, size_t len, uint64_t deadline_ns)
 
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;
-		ms = (int)((deadline_ns - now + 999999) / 1000000);
+		ms = deadline_ns == UINT64_MAX ? -1
+		     : deadline_ns - now > 1000000000000ull
+			     ? 1000000
+			     : (int)((deadline_ns - now + 999999) / 1000000);
 		rc = poll(&pfd, 1, ms);
 		if (rc < 0 && errno == EINTR)
 			continue;

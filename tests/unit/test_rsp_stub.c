@@ -751,6 +751,83 @@ out:
 		fake_stop(f, cfd);
 }
 
+struct own {
+	struct ipc_rsp_stub st;
+	int fd;
+	int rc;
+	pthread_t th;
+};
+
+static void *own_main(void *arg)
+{
+	struct own *o = arg;
+	struct ipc_rsp_io io;
+
+	rio_init(&io, &o->fd);
+	o->rc = ipc_rsp_stub_serve(&o->st, &io);
+	shutdown(o->fd, SHUT_RDWR);
+	return NULL;
+}
+
+/* ipcperf's own stub: every size both ways, found buffer, x and X. */
+static void test_own_stub(bool ack)
+{
+	struct ipc_rsp_sess_opts so = {
+		.ack = ack, .timeout_ns = 2000000000ull, .max_payload = 1024};
+	struct ipc_rsp_sess *s = NULL;
+	struct ipc_rsp_io io;
+	struct ipc_rsp_cell c;
+	struct own o;
+	char err[256] = "";
+	int sv[2], bad = 0, exact = 0;
+	size_t first_bad = 0;
+
+	if (ipc_rsp_stub_init(&o.st, 0) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		ok(0, "own stub set up");
+		return;
+	}
+	o.fd = sv[1];
+	pthread_create(&o.th, NULL, own_main, &o);
+	rio_init(&io, &sv[0]);
+	if (ipc_rsp_sess_new(&s, &io, &so) ||
+	    ipc_rsp_sess_open(s, err, sizeof(err))) {
+		ok(0, "own stub (%s): a session opens: %s",
+		   ack ? "acks" : "no acks", err);
+		goto out;
+	}
+	ok(ipc_rsp_sess_info(s)->has_X && ipc_rsp_sess_info(s)->has_x &&
+		   ipc_rsp_sess_info(s)->x_prefix,
+	   "own stub: X and x ('b') answered");
+#if defined(__x86_64__) || defined(__aarch64__)
+	ok(ipc_rsp_sess_info(s)->buf_found,
+	   "own stub: the buffer found below its stack pointer");
+#endif
+	for (size_t n = 0; n <= 1024; n++) {
+		int b = run_cell(s, n, n, 2, &c, err, sizeof(err));
+
+		if (b && !bad)
+			first_bad = n;
+		bad += b != 0;
+		exact += c.resp_wire == n;
+	}
+	is_int(bad, "==", 0,
+	       "own stub (%s): sizes 0..1024 (first bad %zu: "
+	       "%s)",
+	       ack ? "acks" : "no acks", first_bad, err);
+	is_int(exact, ">=", 1024, "own stub: replies of the asked size");
+	ok(!ipc_rsp_sess_close(s, true), "own stub: detach answered");
+	is_uint(o.st.served, ">=", 2 * 2 * 1024, "own stub: packets served");
+out:
+	ipc_rsp_sess_free(s);
+	shutdown(sv[0], SHUT_RDWR);
+	pthread_join(o.th, NULL);
+	is_int(o.rc, "==", 0, "own stub: ends when the client leaves");
+	close(sv[0]);
+	close(sv[1]);
+	ipc_rsp_stub_fini(&o.st);
+}
+
 int main(void)
 {
 	test_supported();
@@ -764,5 +841,7 @@ int main(void)
 	test_every_size(2, true, false, true);
 	test_bad_stubs();
 	test_replay_rewrites();
+	test_own_stub(false);
+	test_own_stub(true);
 	return done_testing();
 }
