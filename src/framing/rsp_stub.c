@@ -269,8 +269,8 @@ int ipc_rsp_next(struct ipc_rsp_sess *s, uint64_t deadline_ns,
 			}
 			n = ipc_framing_rsp.dec_feed(&s->d, p, s->rx_len, &ev);
 			if (n < 0) {
-				resync(s, n);
-				return (int)n;
+				resync(s, n); /* too long breaks it too */
+				return -EBADMSG;
 			}
 			s->rx_off += (size_t)n;
 			s->rx_len -= (size_t)n;
@@ -608,13 +608,20 @@ static int mem_write(struct ipc_rsp_sess *s, size_t off, size_t len,
 	return 0;
 }
 
-/* Read or write the whole buffer in setup-sized pieces. */
+/*
+ * Read or write the whole buffer in setup-sized pieces: SETUP_CHUNK bytes,
+ * fewer when the stub's PacketSize cannot hold their hex and a header.
+ */
 static int mem_all(struct ipc_rsp_sess *s, bool write, uint8_t *bytes)
 {
-	for (size_t off = 0; off < s->info.buf_len; off += SETUP_CHUNK) {
-		size_t len = s->info.buf_len - off < SETUP_CHUNK
+	size_t chunk = SETUP_CHUNK;
+
+	if (s->info.packet_size && s->info.packet_size < 2 * SETUP_CHUNK + 40)
+		chunk = (s->info.packet_size - 40) / 2;
+	for (size_t off = 0; off < s->info.buf_len; off += chunk) {
+		size_t len = s->info.buf_len - off < chunk
 				     ? s->info.buf_len - off
-				     : SETUP_CHUNK;
+				     : chunk;
 		int rc = write ? mem_write(s, off, len, bytes + off)
 			       : mem_read(s, off, len, bytes + off);
 

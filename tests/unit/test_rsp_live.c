@@ -318,6 +318,12 @@ static void sessions_on_one_stub(void)
 	is_int(ipc_rsp_sess_close(c.s, false), "==", 0, "session 3 closes");
 	conn_close(&c);
 
+	/* A buffer gdbserver cannot read: refused, gdbserver unharmed. */
+	is_int(conn_open(&c, g.port, false, 0x10), "==", -EIO,
+	       "an address gdbserver cannot read is refused");
+	ok(strstr(c.err, "0x10") != NULL, "... naming it: %s", c.err);
+	conn_close(&c);
+
 	/* 4: the stub dies in the middle of a session. */
 	if (conn_open(&c, g.port, false, buf_addr)) {
 		ok(0, "session 4 opens: %s", c.err);

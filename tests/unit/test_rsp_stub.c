@@ -41,6 +41,8 @@ struct fake {
 	unsigned after; /* the fault starts with this request (1-based) */
 	int x_mode;	/* x: 0 unsupported, 1 "OK" probe, 2 'b' prefix */
 	bool X;		/* X supported */
+	unsigned psize; /* PacketSize it lists, 0: 0x4000 */
+	bool ack_only;	/* QStartNoAckMode not listed */
 	bool noack;
 	unsigned requests;
 	unsigned acks_seen;	     /* '+' received */
@@ -114,10 +116,13 @@ static void fake_answer(struct fake *f, const uint8_t *pkt, size_t len)
 		snprintf(f->log[f->requests - 1], sizeof(f->log[0]), "%.90s",
 			 req);
 	if (!strncmp(req, "qSupported", 10)) {
-		fake_text(f, f->fault == F_NOTFEAT
-				     ? "E01"
-				     : "PacketSize=4000;QStartNoAckMode+;"
-				       "multiprocess+;qXfer:features:read+");
+		char feat[160];
+
+		snprintf(feat, sizeof(feat),
+			 "PacketSize=%x;%smultiprocess+;qXfer:features:read+",
+			 f->psize ? f->psize : 0x4000,
+			 f->ack_only ? "" : "QStartNoAckMode+;");
+		fake_text(f, f->fault == F_NOTFEAT ? "E01" : feat);
 	} else if (!strcmp(req, "QStartNoAckMode")) {
 		fake_text(f, "OK");
 		f->noack = true;
@@ -441,7 +446,7 @@ static void test_cell_sizes(void)
 	struct ipc_rsp_sess *s;
 	struct ipc_rsp_cell c;
 	char err[256] = "";
-	int cfd;
+	int cfd, rc;
 	struct fake *f = fake_start(F_NONE, 0, 0, true, &cfd);
 
 	s = sess(&cfd, &io, false, 2000);
@@ -459,8 +464,8 @@ static void test_cell_sizes(void)
 	   "1024 x 0: one write packet of 1024 bytes");
 	ok(c.whead[0] == 'X' && c.write_len == 1024 - 14,
 	   "1024 x 0: X with 1010 data bytes (%zu)", c.write_len);
-	ok(!ipc_rsp_cell_plan(s, 4, 16, &c, err, sizeof(err)) &&
-		   c.req_wire == 12 && c.write_len == 0 && c.packets == 2,
+	rc = ipc_rsp_cell_plan(s, 4, 16, &c, err, sizeof(err));
+	ok(!rc && c.req_wire == 12 && c.write_len == 0 && c.packets == 2,
 	   "4 x 16: the smallest write (12 bytes) then a read (%zu)",
 	   c.req_wire);
 	ok(c.resp_wire == 16 && c.read_len == 8, "4 x 16: m of 8 bytes");
@@ -828,12 +833,73 @@ out:
 	ipc_rsp_stub_fini(&o.st);
 }
 
+/*
+ * A stub without no-ack mode and with a small PacketSize: acks kept, the
+ * setup in pieces that fit, cells beyond the size refused; a buffer the
+ * stub will not read is refused with the way out in the message.
+ */
+static void test_small_stub(void)
+{
+	struct ipc_rsp_io io;
+	struct ipc_rsp_sess_opts o = {.timeout_ns = 2000000000ull,
+				      .max_payload = 1024};
+	struct ipc_rsp_sess *s = NULL;
+	struct ipc_rsp_cell c;
+	char err[256] = "";
+	int cfd, bad;
+	struct fake *f = fake_start(F_NONE, 0, 0, true, &cfd);
+
+	if (!f)
+		return;
+	f->psize = 0x80;
+	f->ack_only = true;
+	rio_init(&io, &cfd);
+	if (ipc_rsp_sess_new(&s, &io, &o) ||
+	    ipc_rsp_sess_open(s, err, sizeof(err))) {
+		ok(0, "a small stub: session opens: %s", err);
+		goto out;
+	}
+	ok(!ipc_rsp_sess_info(s)->noack && !f->noack,
+	   "no QStartNoAckMode listed: acks kept");
+	is_uint(ipc_rsp_sess_info(s)->packet_size, "==", 0x80,
+		"PacketSize 0x80");
+	ok(ipc_rsp_cell_plan(s, 0, 128, &c, err, sizeof(err)) == 0,
+	   "a 128-byte reply fits");
+	ok(ipc_rsp_cell_plan(s, 0, 256, &c, err, sizeof(err)) == -EMSGSIZE &&
+		   strstr(err, "PacketSize"),
+	   "a 256-byte reply is refused: %s", err);
+	bad = run_cell(s, 100, 100, 5, &c, err, sizeof(err));
+	is_int(bad, "==", 0, "100 x 100 runs with acks (%s)", err);
+	is_uint(f->acks_seen, ">=", 10, "the client acked replies");
+	ok(!ipc_rsp_sess_close(s, false), "closes, the buffer put back in "
+					  "small pieces");
+out:
+	ipc_rsp_sess_free(s);
+	s = NULL;
+	fake_stop(f, cfd);
+
+	f = fake_start(F_NONE, 0, 0, true, &cfd);
+	if (!f)
+		return;
+	o.buf_addr = 0x1000; /* not in the fake's memory */
+	rio_init(&io, &cfd);
+	if (!ipc_rsp_sess_new(&s, &io, &o)) {
+		is_int(ipc_rsp_sess_open(s, err, sizeof(err)), "==", -EIO,
+		       "a buffer the stub will not read is refused");
+		ok(strstr(err, "0x1000") && strstr(err, "?addr="),
+		   "... saying where and what to do: %s", err);
+	}
+	ipc_rsp_sess_free(s);
+	fake_stop(f, cfd);
+}
+
 int main(void)
 {
 	test_supported();
 	test_shapes();
 	test_open_and_close();
 	test_cell_sizes();
+	test_small_stub();
 	test_every_size(0, false, false, false);
 	test_every_size(0, true, false, false);
 	test_every_size(1, true, false, false);
