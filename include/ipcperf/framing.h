@@ -262,6 +262,12 @@ int ipc_rsp_sess_open(struct ipc_rsp_sess *s, char *err, size_t err_len);
  */
 int ipc_rsp_sess_close(struct ipc_rsp_sess *s, bool detach);
 
+/*
+ * Acks on or off from now on, without asking the stub: for a replay that
+ * switches them as the recorded conversation did.
+ */
+void ipc_rsp_sess_set_acks(struct ipc_rsp_sess *s, bool on);
+
 const struct ipc_rsp_stub_info *ipc_rsp_sess_info(const struct ipc_rsp_sess *s);
 const struct ipc_rsp_counts *ipc_rsp_sess_counts(const struct ipc_rsp_sess *s);
 
@@ -413,6 +419,7 @@ struct ipc_rsp_replay_counts {
 	uint64_t acks_missing; /* a '+' recorded, a packet came */
 	uint64_t acks_extra;   /* a '+' that was not recorded */
 	uint64_t rewritten;    /* client packets whose ids were replaced */
+	uint64_t pieces;       /* requests added by a smaller max packet */
 };
 
 struct ipc_rsp_replay;
@@ -429,6 +436,16 @@ void ipc_rsp_replay_free(struct ipc_rsp_replay *r);
 
 /* A new connection: the live process id is unknown again. */
 void ipc_rsp_replay_restart(struct ipc_rsp_replay *r);
+
+/*
+ * Read as a client that negotiated a smaller packet size would: a qXfer
+ * read or an m read whose reply could be longer than @max_packet payload
+ * bytes is asked for in pieces that fit (qXfer:OBJ:read:ANNEX:OFF,LEN
+ * with the offset advanced, m with the address advanced) until the stub
+ * says it is the last one or all of it came; their sum is matched with
+ * the recorded reply.  0: as recorded.
+ */
+void ipc_rsp_replay_max_packet(struct ipc_rsp_replay *r, uint32_t max_packet);
 
 /* Send client write @i of the trace (ids replaced).  0 or -errno. */
 int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i);

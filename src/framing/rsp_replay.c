@@ -30,7 +30,18 @@ struct ipc_rsp_replay {
 	uint8_t *out;		     /* ... with the ids replaced */
 	uint8_t *frame;		     /* ... framed */
 	size_t cap;
-	bool opening;		    /* the last packet sent: vFile:open */
+	bool opening;	     /* the last packet sent: vFile:open */
+	bool noack_asked;    /* ... QStartNoAckMode */
+	uint32_t max_packet; /* 0: read as recorded */
+	struct split {
+		bool on;	/* the request in flight is in pieces */
+		bool xfer;	/* qXfer (else m) */
+		char head[256]; /* the request up to OFF (m: "m") */
+		uint64_t at;	/* the next piece's offset or address */
+		uint64_t left;	/* bytes still to ask for */
+		uint64_t got;	/* bytes received */
+		size_t piece;	/* bytes per piece */
+	} sp;
 	long fd_rec[8], fd_live[8]; /* vFile descriptors: recorded, live */
 	unsigned nfd;
 	struct ipc_rsp_replay_counts n;
@@ -159,6 +170,66 @@ void ipc_rsp_replay_restart(struct ipc_rsp_replay *r)
 	r->live_pid[0] = '\0';
 	r->nfd = 0;
 	r->opening = false;
+	r->noack_asked = false;
+	r->sp.on = false;
+}
+
+void ipc_rsp_replay_max_packet(struct ipc_rsp_replay *r, uint32_t max_packet)
+{
+	r->max_packet = max_packet;
+}
+
+/* The next piece's request into r->out: its length. */
+static size_t piece_req(struct ipc_rsp_replay *r)
+{
+	uint64_t len = r->sp.left < r->sp.piece ? r->sp.left : r->sp.piece;
+
+	return (size_t)snprintf((char *)r->out, r->cap, "%s%llx,%llx",
+				r->sp.head, (unsigned long long)r->sp.at,
+				(unsigned long long)len);
+}
+
+/*
+ * Is the request in r->out (@n bytes) a read whose reply may exceed the
+ * max packet?  Then start asking in pieces: the first piece's request
+ * replaces it in r->out; its length, or 0 when it stays as it is.
+ */
+static size_t split(struct ipc_rsp_replay *r, size_t n)
+{
+	const uint8_t *b = r->out, *comma, *colon = NULL;
+	uint64_t at, len;
+	size_t head, piece;
+
+	r->sp.on = false;
+	if (!r->max_packet || n < 4)
+		return 0;
+	if (n > 6 && !memcmp(b, "qXfer:", 6) && find(b, n, ":read:")) {
+		for (size_t k = 0; k < n; k++)
+			if (b[k] == ':')
+				colon = b + k;
+		head = (size_t)(colon - b) + 1;
+		piece = r->max_packet - 1; /* 'm' or 'l' and the data */
+	} else if (b[0] == 'm') {
+		head = 1;
+		piece = r->max_packet / 2; /* two hex digits a byte */
+	} else {
+		return 0;
+	}
+	comma = memchr(b + head, ',', n - head);
+	if (!comma || head >= sizeof(r->sp.head) ||
+	    rsp_hex_num(b + head, (size_t)(comma - b) - head, &at) ||
+	    rsp_hex_num(comma + 1, n - (size_t)(comma + 1 - b), &len) ||
+	    len <= piece || !piece)
+		return 0;
+	memcpy(r->sp.head, b, head);
+	r->sp.head[head] = '\0';
+	r->sp.xfer = b[0] == 'q';
+	r->sp.at = at;
+	r->sp.left = len;
+	r->sp.got = 0;
+	r->sp.piece = piece;
+	r->sp.on = true;
+	return piece_req(r);
 }
 
 const struct ipc_rsp_replay_counts *
@@ -317,41 +388,44 @@ int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i)
 {
 	const struct ipc_trace_unit *u = &r->t->units[i];
 	const uint8_t *b = r->t->bytes + u->off;
+	bool other = r->live_pid[0] && strcmp(r->rec_pid, r->live_pid);
 	ssize_t n;
-	size_t m = 0;
+	size_t m = 0, k;
 
+	r->sp.on = false;
 	if (!is_packet(b, u->len))
 		return ipc_rsp_send_raw(r->s, b, u->len);
 	n = decode(r, b, u->len);
 	if (n <= 0)
 		return ipc_rsp_send_raw(r->s, b, u->len);
 	r->opening = is_open(r, (size_t)n);
-	if (r->live_pid[0] && strcmp(r->rec_pid, r->live_pid))
+	r->noack_asked = n == 15 && !memcmp(r->body, "QStartNoAckMode", 15);
+	if (other)
 		m = rewrite(r, (size_t)n);
-	if (!m && r->live_pid[0] && strcmp(r->rec_pid, r->live_pid))
+	if (!m && other)
 		m = rewrite_path(r, (size_t)n);
 	if (!m && r->nfd)
 		m = rewrite_fd(r, (size_t)n);
-	if (!m)
+	if (m)
+		r->n.rewritten++;
+	else
+		memcpy(r->out, r->body, (size_t)n);
+	k = split(r, m ? m : (size_t)n);
+	if (!m && !k)
 		return ipc_rsp_send_raw(r->s, b, u->len);
-	r->n.rewritten++;
-	return ipc_rsp_send_raw(r->s, r->frame,
-				ipc_framing_rsp.encode(r->frame, r->out, m, 0));
+	return ipc_rsp_send_raw(
+		r->s, r->frame,
+		ipc_framing_rsp.encode(r->frame, r->out, k ? k : m, 0));
 }
 
-/* The live reply @p (@n bytes) answers recorded unit @i. */
-static void match(struct ipc_rsp_replay *r, size_t i, const uint8_t *p,
-		  size_t n)
+/* A live reply of shape @got answers recorded unit @i. */
+static void match_shape(struct ipc_rsp_replay *r, size_t i,
+			const struct ipc_rsp_shape *got, const uint8_t *p,
+			size_t n)
 {
-	struct ipc_rsp_shape got;
 	const struct ipc_rsp_shape *want = &r->shape[i];
 
-	if (!r->live_pid[0] && r->rec_pid[0])
-		pid_of(p, n, r->live_pid);
-	if (r->opening)
-		note_fd(r, i, p, n);
-	ipc_rsp_shape_of(p, n, &got);
-	if (ipc_rsp_shape_match(&got, want)) {
+	if (ipc_rsp_shape_match(got, want)) {
 		r->n.matched++;
 		return;
 	}
@@ -360,9 +434,65 @@ static void match(struct ipc_rsp_replay *r, size_t i, const uint8_t *p,
 		snprintf(r->first, sizeof(r->first),
 			 "%u: the stub answered %s (%zu bytes: \"%.*s\") "
 			 "where the trace has %s (%zu bytes)",
-			 r->t->units[i].line, ipc_rsp_kind_name(got.kind), n,
-			 (int)(n < 24 ? n : 24), (const char *)p,
+			 r->t->units[i].line, ipc_rsp_kind_name(got->kind),
+			 got->len, (int)(n < 24 ? n : 24), (const char *)p,
 			 ipc_rsp_kind_name(want->kind), want->len);
+}
+
+/*
+ * The reply @p (@n bytes) to a piece: add it up.  True when another
+ * piece is due.
+ */
+static bool piece_in(struct ipc_rsp_replay *r, const uint8_t *p, size_t n)
+{
+	uint64_t data;
+
+	if (r->sp.xfer) {
+		if (!n || (p[0] != 'm' && p[0] != 'l'))
+			return false;
+		data = n - 1;
+		if (p[0] == 'l')
+			r->sp.left = 0;
+	} else {
+		if (n % 2 || rsp_hex_span(p, n) != n)
+			return false;
+		data = n / 2;
+	}
+	r->sp.got += data;
+	r->sp.at += data;
+	r->sp.left = data < r->sp.left ? r->sp.left - data : 0;
+	return r->sp.left && data;
+}
+
+/* The live reply @p (@n bytes) answers recorded unit @i. */
+static int match(struct ipc_rsp_replay *r, size_t i, const uint8_t *p, size_t n)
+{
+	struct ipc_rsp_shape got;
+	int rc;
+
+	if (!r->live_pid[0] && r->rec_pid[0])
+		pid_of(p, n, r->live_pid);
+	if (r->opening)
+		note_fd(r, i, p, n);
+	if (r->noack_asked && n == 2 && !memcmp(p, "OK", 2))
+		ipc_rsp_sess_set_acks(r->s, false);
+	ipc_rsp_shape_of(p, n, &got);
+	if (r->sp.on && piece_in(r, p, n)) {
+		do {
+			size_t q = piece_req(r);
+
+			r->n.pieces++;
+			rc = ipc_rsp_exchange(r->s, r->out, q, &p, &n);
+			if (rc)
+				return rc;
+		} while (piece_in(r, p, n));
+		/* The pieces stand for one reply of their sum. */
+		got.len = r->sp.xfer ? 1 + r->sp.got : 2 * r->sp.got;
+		got.last = got.last || (n && p[0] == 'l');
+	}
+	r->sp.on = false;
+	match_shape(r, i, &got, p, n);
+	return 0;
 }
 
 int ipc_rsp_replay_recv(struct ipc_rsp_replay *r, size_t i, size_t j,
@@ -406,7 +536,9 @@ int ipc_rsp_replay_recv(struct ipc_rsp_replay *r, size_t i, size_t j,
 			r->n.acks_extra++;
 		}
 		have = false;
-		match(r, k, p, n);
+		ev = match(r, k, p, n);
+		if (ev)
+			return ev;
 	}
 	return 0;
 }

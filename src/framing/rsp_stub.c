@@ -190,6 +190,12 @@ void ipc_rsp_sess_free(struct ipc_rsp_sess *s)
 	free(s);
 }
 
+void ipc_rsp_sess_set_acks(struct ipc_rsp_sess *s, bool on)
+{
+	s->acks = on;
+	s->info.noack = !on;
+}
+
 const struct ipc_rsp_stub_info *ipc_rsp_sess_info(const struct ipc_rsp_sess *s)
 {
 	return &s->info;

@@ -4,7 +4,8 @@
  * the stream is cut into reads).  Mode 0 opens a session (feature list,
  * stop reply, target description, memory replies), runs matrix samples
  * and closes it; mode 1 replays a small recorded conversation against
- * the input, replies matched by shape.  Either must end (the input runs
+ * the input, replies matched by shape (mode 3: with a max packet of 16,
+ * so that its reads come in pieces).  Either must end (the input runs
  * out: end of stream) without a crash, a leak or a read out of bounds.
  *
  *   make fuzz                      every target, FUZZ_TIME seconds each
@@ -75,7 +76,7 @@ static void session(struct ipc_rsp_io *io)
 	ipc_rsp_sess_free(s);
 }
 
-static void replay(struct ipc_rsp_io *io)
+static void replay(struct ipc_rsp_io *io, uint32_t max_packet)
 {
 	static const char log[] =
 		"w +$qSupported:multiprocess+#c6\n"
@@ -91,7 +92,11 @@ static void replay(struct ipc_rsp_io *io)
 		"w $vFile:pread:3,47ff,0#68\n"
 		"r $F4;abcd#3f\n"
 		"w $m401000,10#1f\n"
-		"r $0011223344556677#38\n";
+		"r $0011223344556677#38\n"
+		"w $qXfer:features:read:target.xml:0,1000#0c\n"
+		"r "
+		"$l<target><architecture>i386:x86-64</architecture></"
+		"target>#87\n";
 	struct ipc_rsp_sess_opts o = {.max_payload = 4096};
 	struct ipc_rsp_sess *s = NULL;
 	struct ipc_rsp_replay *r = NULL;
@@ -104,6 +109,7 @@ static void replay(struct ipc_rsp_io *io)
 	    ipc_rsp_sess_new(&s, io, &o) ||
 	    ipc_rsp_replay_new(&r, t, s, err, sizeof(err)))
 		goto out;
+	ipc_rsp_replay_max_packet(r, max_packet);
 	for (size_t i = 0, j; i < t->nunits && !rc; i = j) {
 		for (j = i + 1;
 		     j < t->nunits && t->units[j].dir == t->units[i].dir; j++)
@@ -135,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.n = size - 2;
 	f.piece = (size_t)data[1] + 1;
 	if (data[0] & 1)
-		replay(&io);
+		replay(&io, data[0] & 2 ? 16 : 0);
 	else
 		session(&io);
 	/* The pure parsers on the whole input too. */

@@ -388,7 +388,8 @@ static void detach_lets_go(void)
  * the whole conversation once, every reply there.  The trace ends the
  * stub (kill, monitor exit), so gdbserver must end by itself.
  */
-static void replay_one(const char *trace, const char *const *args)
+static void replay_one(const char *trace, const char *const *args,
+		       uint32_t max_packet)
 {
 	struct ipc_rsp_sess_opts o = {.timeout_ns = 5000000000ull,
 				      .max_payload = 1024};
@@ -418,6 +419,7 @@ static void replay_one(const char *trace, const char *const *args)
 		ok(0, "%s: connected, replay ready: %s", trace, err);
 		goto out;
 	}
+	ipc_rsp_replay_max_packet(r, max_packet);
 	for (size_t i = 0, j; i < t->nunits && !rc; i = j) {
 		for (j = i + 1;
 		     j < t->nunits && t->units[j].dir == t->units[i].dir; j++)
@@ -444,6 +446,10 @@ static void replay_one(const char *trace, const char *const *args)
 	if (n->mismatched)
 		diag("%s: first mismatch at line %s", trace,
 		     ipc_rsp_replay_first(r));
+	if (max_packet)
+		is_uint(n->pieces, ">", 0,
+			"%s: max packet %u: %" PRIu64 " more requests", trace,
+			max_packet, n->pieces);
 	is_uint(ipc_rsp_sess_counts(s)->bad_checksum +
 			ipc_rsp_sess_counts(s)->malformed,
 		"==", 0, "%s: every frame good", trace);
@@ -474,13 +480,14 @@ static void replays(void)
 	snprintf(prog, sizeof(prog), "%s/target", dir);
 	snprintf(cmd, sizeof(cmd), "cc -g -O0 -static -o %s traces/target.c",
 		 prog);
-	replay_one("traces/stub-multi.log", multi);
-	replay_one("traces/gdbserver-true.log", tru);
+	replay_one("traces/stub-multi.log", multi, 0);
+	replay_one("traces/gdbserver-true.log", tru, 0);
+	replay_one("traces/gdbserver-true.log", tru, 256);
 	if (system(cmd)) {
 		ok(0, "traces/target.c compiles statically");
 		return;
 	}
-	replay_one("traces/breakpoint.log", bp);
+	replay_one("traces/breakpoint.log", bp, 0);
 }
 
 int main(void)

@@ -85,6 +85,14 @@ static void fake_text(struct fake *f, const char *s)
 	fake_reply(f, (const uint8_t *)s, strlen(s));
 }
 
+/* The fake's target description, long enough to come in pieces. */
+static const char fake_xml[] =
+	"<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
+	"<target><architecture>i386:x86-64</architecture><osabi>GNU/Linux"
+	"</osabi><feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\" "
+	"bitsize=\"64\" type=\"int64\" regnum=\"0\"/><reg name=\"rbx\" "
+	"bitsize=\"64\" type=\"int64\" regnum=\"1\"/></feature></target>";
+
 /* "ADDR,LEN" at @p: the offset into mem, or -1 when outside it. */
 static long fake_range(const char *p, size_t *len)
 {
@@ -137,8 +145,16 @@ static void fake_answer(struct fake *f, const uint8_t *pkt, size_t len)
 		snprintf(t + k, sizeof(t) - (size_t)k, ";thread:p1234.1234;");
 		fake_text(f, f->fault == F_NOPROC ? "W00" : t);
 	} else if (!strncmp(req, "qXfer:features:read:target.xml:", 31)) {
-		fake_text(f, "l<target><architecture>i386:x86-64</architecture>"
-			     "</target>");
+		size_t o, l, tl = strlen(fake_xml);
+
+		if (sscanf(req + 31, "%zx,%zx", &o, &l) != 2 || o > tl) {
+			fake_text(f, "E00");
+			return;
+		}
+		l = l < tl - o ? l : tl - o;
+		out[0] = o + l < tl ? 'm' : 'l';
+		memcpy(out + 1, fake_xml + o, l);
+		fake_reply(f, (uint8_t *)out, l + 1);
 	} else if (req[0] == 'm' && (off = fake_range(req + 1, &n)) >= 0) {
 		if (f->fault == F_ERROR && f->requests >= f->after) {
 			fake_text(f, "E14");
@@ -672,7 +688,7 @@ static void test_supported(void)
 /* Append a trace line: "w " or "r ", '+' if @ack, then $@body#xx. */
 static void line(char *t, size_t cap, char dir, bool ack, const char *body)
 {
-	uint8_t frame[256];
+	uint8_t frame[2 * 1100 + 8];
 	size_t n = ipc_framing_rsp.encode(frame, (const uint8_t *)body,
 					  strlen(body), 0);
 	size_t k = strlen(t);
@@ -893,6 +909,76 @@ out:
 	fake_stop(f, cfd);
 }
 
+/*
+ * With a max packet of 64, a recorded qXfer read and a recorded m read
+ * are asked for in pieces (offset and address advanced), and the pieces
+ * together match the recorded reply.
+ */
+static void test_replay_pieces(void)
+{
+	char text[4096] = "", reply[1100], err[256] = "", mreq[40];
+	struct ipc_trace *t = NULL;
+	struct ipc_rsp_replay *r = NULL;
+	struct ipc_rsp_io io;
+	struct ipc_rsp_sess *s;
+	const struct ipc_rsp_replay_counts *n;
+	int cfd, rc = 0;
+	struct fake *f = fake_start(F_NONE, 0, 0, true, &cfd);
+	size_t xl = strlen(fake_xml);
+
+	if (!f)
+		return;
+	line(text, sizeof(text), 'w', true, "QStartNoAckMode");
+	line(text, sizeof(text), 'r', true, "OK");
+	line(text, sizeof(text), 'w', true,
+	     "qXfer:features:read:target.xml:0,1000");
+	reply[0] = 'l';
+	memcpy(reply + 1, fake_xml, xl + 1);
+	line(text, sizeof(text), 'r', false, reply);
+	snprintf(mreq, sizeof(mreq), "m%llx,100", BASE + 0x100);
+	line(text, sizeof(text), 'w', false, mreq);
+	hex_out(f->mem + 0x100, 0x100, reply);
+	line(text, sizeof(text), 'r', false, reply);
+	s = sess(&cfd, &io, false, 2000);
+	if (!s ||
+	    ipc_trace_parse("pieces.log", text, strlen(text), &t, err,
+			    sizeof(err)) ||
+	    ipc_rsp_replay_new(&r, t, s, err, sizeof(err))) {
+		ok(0, "a replay in pieces is prepared: %s", err);
+		goto out;
+	}
+	ipc_rsp_replay_max_packet(r, 64);
+	for (size_t i = 0, j; i < t->nunits && !rc; i = j) {
+		for (j = i + 1;
+		     j < t->nunits && t->units[j].dir == t->units[i].dir; j++)
+			;
+		for (size_t k = i; k < j && !rc; k++)
+			if (t->units[k].dir == IPC_C2S)
+				rc = ipc_rsp_replay_send(r, k);
+		if (!rc && t->units[i].dir == IPC_S2C)
+			rc = ipc_rsp_replay_recv(r, i, j,
+						 rio_now_ns() + 2000000000ull);
+	}
+	n = ipc_rsp_replay_counts(r);
+	is_int(rc, "==", 0, "the replay in pieces runs to the end");
+	is_uint(n->matched, "==", 3,
+		"the pieces add up to the recorded "
+		"replies (%s)",
+		ipc_rsp_replay_first(r));
+	is_uint(n->pieces, "==", (xl + 62) / 63 - 1 + 256 / 32 - 1,
+		"pieces: the description in 63-byte and memory in 32-byte "
+		"parts");
+	is_str(f->log[1], "qXfer:features:read:target.xml:0,3f",
+	       "the first piece asks for 63 bytes");
+	is_str(f->log[2], "qXfer:features:read:target.xml:3f,3f",
+	       "the next from where it ended");
+out:
+	ipc_rsp_replay_free(r);
+	ipc_trace_free(t);
+	ipc_rsp_sess_free(s);
+	fake_stop(f, cfd);
+}
+
 int main(void)
 {
 	test_supported();
@@ -907,6 +993,7 @@ int main(void)
 	test_every_size(2, true, false, true);
 	test_bad_stubs();
 	test_replay_rewrites();
+	test_replay_pieces();
 	test_own_stub(false);
 	test_own_stub(true);
 	return done_testing();
