@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a decoder found (the frame_feed result in *ev). */
 enum ipc_frame_ev {
 	IPC_FRAME_MORE = 0,   /* everything was consumed, nothing complete */
@@ -496,5 +500,9 @@ void ipc_rsp_stub_fini(struct ipc_rsp_stub *st);
  * (UINT64_MAX): the client decides when it is over.
  */
 int ipc_rsp_stub_serve(struct ipc_rsp_stub *st, const struct ipc_rsp_io *io);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * Hex digits as the GDB remote protocol uses them (numbers, memory,
- * register values): private to the framing layer's stub client, replay
- * and stub, inline because replies are encoded and decoded per packet.
+ * register values), over the framing layer's one esc_hexval: private to
+ * the stub client, the replay against a stub and ipcperf's own stub.
  */
 #ifndef IPCPERF_FRAMING_RSP_HEX_H
 #define IPCPERF_FRAMING_RSP_HEX_H
@@ -10,12 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Hex digit values plus one, 0 for any other byte. */
-extern const uint8_t ipc_rsp_hexv1[256];
+#include "escape.h"
 
 static inline bool rsp_is_hex(uint8_t c)
 {
-	return ipc_rsp_hexv1[c] != 0;
+	return esc_hexval(c) >= 0;
 }
 
 /* @n bytes of @in as 2n lowercase hex digits at @out. */
@@ -36,9 +35,11 @@ static inline int rsp_hex_num(const uint8_t *p, size_t n, uint64_t *v)
 	if (!n || n > 16)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!ipc_rsp_hexv1[p[i]])
+		int d = esc_hexval(p[i]);
+
+		if (d < 0)
 			return -1;
-		*v = *v << 4 | (uint64_t)(ipc_rsp_hexv1[p[i]] - 1);
+		*v = *v << 4 | (uint64_t)d;
 	}
 	return 0;
 }
@@ -48,7 +49,7 @@ static inline size_t rsp_hex_span(const uint8_t *p, size_t n)
 {
 	size_t k = 0;
 
-	while (k < n && ipc_rsp_hexv1[p[k]])
+	while (k < n && esc_hexval(p[k]) >= 0)
 		k++;
 	return k;
 }

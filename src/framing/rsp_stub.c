@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/framing.h"
 #include "rsp_hex.h"
 
@@ -71,33 +71,16 @@ struct ipc_rsp_sess {
 	char addr_hex[20]; /* the buffer's address in hex */
 };
 
-/* Hex digit values plus one, 0 for any other byte. */
-const uint8_t ipc_rsp_hexv1[256] = {
-	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
-	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
-	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
-	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out)
 {
 	if (n % 2)
 		return -EBADMSG;
 	for (size_t i = 0; i < n; i += 2) {
-		unsigned hi = ipc_rsp_hexv1[hex[i]],
-			 lo = ipc_rsp_hexv1[hex[i + 1]];
+		int hi = esc_hexval(hex[i]), lo = esc_hexval(hex[i + 1]);
 
-		if (!hi || !lo)
+		if (hi < 0 || lo < 0)
 			return -EBADMSG;
-		out[i / 2] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+		out[i / 2] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
 }
@@ -310,7 +293,7 @@ static const uint8_t ack_byte = '+', nak_byte = '-';
 int ipc_rsp_exchange(struct ipc_rsp_sess *s, const uint8_t *payload, size_t len,
 		     const uint8_t **reply, size_t *reply_len)
 {
-	uint64_t deadline = now_ns() + s->timeout_ns;
+	uint64_t deadline = ipc_now_ns() + s->timeout_ns;
 	size_t flen = ipc_framing_rsp.encode(s->frame, payload, len, 0);
 	unsigned tries = 0;
 	bool acked = !s->acks;

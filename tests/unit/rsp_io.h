@@ -12,14 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/framing.h"
 
+/* The clock every deadline is on. */
 static inline uint64_t rio_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ipc_now_ns();
 }
 
 static int rio_send(void *ctx, const void *buf, size_t len)
