@@ -31,7 +31,15 @@ enum cli_cmd {
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
 	 CMD_REPLAY)
 
-#define CLI_LINKS_MAX 16 /* links in one --link list */
+#define CLI_LINKS_MAX 16  /* links in one --link list */
+#define CLI_TARGETS_MAX 8 /* stubs in one --target list */
+
+/* One stub of --target (opt_target.c). */
+struct cli_target {
+	struct ipc_stub_cfg cfg; /* the case's own parameters */
+	char hostport[128];	 /* gdb://HOST:PORT's HOST:PORT */
+	bool own;		 /* "ipcperf": ipcperf's own stub */
+};
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -67,6 +75,11 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* A GDB stub at the other end (opt_target.c). */
+	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
+	size_t ntargets;			    /* 0: ipcperf's peer */
+	bool ack;				    /* --ack */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -86,6 +99,7 @@ enum {
 	SET_BUDGET = 1u << 12,
 	SET_CI = 1u << 13,
 	SET_TP = 1u << 14,
+	SET_TIMEOUT = 1u << 15,
 };
 
 /*
@@ -128,6 +142,7 @@ int cli_compare_args(struct cli_config *c, int n, char **words);
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
 
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);
