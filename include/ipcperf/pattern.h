@@ -239,6 +239,12 @@ enum ipc_src {
  */
 #define IPC_EXTRA_RUN (1u << 0)
 #define IPC_EXTRA_INT (1u << 1)
+/*
+ * PER: a sample is this many messages (rr-stub's packets per sample);
+ * a comparison also gives its difference per message, in the extra's
+ * "per" word.
+ */
+#define IPC_EXTRA_PER (1u << 2)
 
 /*
  * An extra figure: replay's link time, and what a pattern of the future
@@ -248,7 +254,8 @@ enum ipc_src {
 struct ipc_extra {
 	const char *key; /* in JSON: "link_ns" */
 	enum ipc_fmt fmt;
-	unsigned flags; /* IPC_EXTRA_* */
+	unsigned flags;	 /* IPC_EXTRA_* */
+	const char *per; /* IPC_EXTRA_PER: what a message is, "packet" */
 };
 
 /* Bits of struct ipc_column.flags. */

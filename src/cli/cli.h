@@ -144,6 +144,23 @@ int cli_compare(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_link;
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
 
+/* The results of --target's cases, kept for the side-by-side (side.c). */
+struct cli_side {
+	struct ipc_result **res; /* copies, runs included, no histograms */
+	size_t n;
+};
+
+/* Keep a copy of @res if it ran against a stub.  0 or -ENOMEM. */
+int cli_side_keep(struct cli_side *s, const struct ipc_result *res);
+
+/*
+ * With several stubs and the table format: print the first stub's cases
+ * against each other's (a comparison) to @out.  0 or -errno.
+ */
+int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
+		   const struct ipc_report_meta *meta, FILE *out);
+void cli_side_free(struct cli_side *s);
+
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);
 

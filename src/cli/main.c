@@ -29,9 +29,10 @@ static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs,
 /* What the plan's callbacks need: the report and the exit status. */
 struct measuring {
 	struct ipc_report *rep;
-	bool show;  /* a progress line on stderr */
-	size_t n;   /* cases */
-	int status; /* EXIT_OK or EXIT_MEASURE */
+	struct cli_side side; /* --target's results, for the side-by-side */
+	bool show;	      /* a progress line on stderr */
+	size_t n;	      /* cases */
+	int status;	      /* EXIT_OK or EXIT_MEASURE */
 };
 
 static void on_started(void *arg, size_t i, const struct ipc_result *res)
@@ -66,6 +67,8 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 			  res->error);
 		m->status = EXIT_MEASURE;
 	}
+	if (cli_side_keep(&m->side, res))
+		return -ENOMEM;
 	return ipc_report_result(m->rep, res);
 }
 
@@ -149,6 +152,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
+	if (!err)
+		err = cli_side_print(&m.side, cfg, &meta, of.fp);
+	cli_side_free(&m.side);
 	if (!err)
 		err = ipc_outfile_commit(&of);
 	else
