@@ -8,7 +8,7 @@
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
-#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_SECONDS
+#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_TIME
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -40,7 +40,7 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
 
 # Check (and as root, install) the Debian packages the build needs before
 # pkg-config is asked about them below.
-ifeq ($(filter clean lint uninstall,$(MAKECMDGOALS)),)
+ifeq ($(filter clean lint uninstall fuzz,$(MAKECMDGOALS)),)
 DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error missing build dependencies: see the line above)
@@ -112,7 +112,7 @@ BIN := $(BUILD)/ipcperf
 
 FLAGS_STAMP := $(BUILD)/flags
 
-.PHONY: all run check valgrind bench install uninstall lint clean FORCE fuzz
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -197,13 +197,14 @@ lint:
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
 
-# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/)
-# over the library built again with clang and the fuzzer's instrumentation.
-# Each runs FUZZ_SECONDS; new inputs it finds go to build/fuzz/corpus/NAME.
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/
+# fuzz_NAME/) over the library built again with clang and the fuzzer's
+# instrumentation.  Each runs FUZZ_TIME seconds; new inputs it finds go to
+# build/fuzz/corpus-fuzz_NAME.
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_TIME ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN) \
@@ -225,13 +226,15 @@ build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
 	$(call msg,LINK,$@)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
 
-fuzz: $(FUZZ_BIN)
-	$(Q)for f in $(FUZZ_BIN); do \
-		n=$${f##*/fuzz_}; \
-		mkdir -p build/fuzz/corpus/$$n; \
-		echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
+		mkdir -p build/fuzz/corpus-$$n && \
+		echo "$$n: $(FUZZ_TIME) s" && \
+		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-print_final_stats=1 \
+			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
 	done
 
 clean:

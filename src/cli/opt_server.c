@@ -176,6 +176,12 @@ static int remote_validate(struct cli_config *c)
 						       : "server-engine");
 		return 0;
 	}
+	if (c->ntargets)
+		return usage_error(
+			"measure a stub with --target, or an ipcperf "
+			"server with --remote",
+			"--remote and --target: one other end at a "
+			"time");
 	rc = remote_target(c);
 	if (rc)
 		return rc;
