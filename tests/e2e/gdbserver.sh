@@ -124,6 +124,26 @@ replay_one traces/stub-multi.log --multi
 replay_one traces/gdbserver-true.log /bin/true
 replay_one traces/breakpoint.log "$T/target"
 
+# Several replays against one gdbserver: each trace kills its process at
+# the end, and ipcperf starts the program again (extended mode, vRun)
+# before the next, untimed, and once more after the last.
+gs "$T/target"
+run replay --target "gdb://127.0.0.1:$port" -r 3 traces/breakpoint.log traces/gdbserver-true.log -f json
+is_rc 0 "replay -r 3 of two traces against one gdbserver"
+jqt "... every run of both replayed" \
+	'(.results | length) == 2 and all(.results[]; .status == "ok" and (.runs | length) == 3)'
+jqt "... the same bytes to the stub in every run (the restart is not counted)" \
+	'all(.results[]; [.runs[].bytes_to_stub] | unique | length == 1)'
+jqt "... breakpoint.log's replies all of their shape every time" \
+	'.results[0].summary.replies_mismatched == 0 and .results[0].summary.replies_matched == 3 * 161'
+kill -0 "$gs" 2>/dev/null
+ok $? "... gdbserver still there"
+pgrep -P "$gs" >/dev/null
+ok $? "... with a process stopped for the next client, as it was found"
+run rr --target "gdb://127.0.0.1:$port" --req 64 --resp 64 -n 20 -r 1 -f json
+is_rc 0 "rr on the same gdbserver after the replays"
+gs_end
+
 gs "$T/target"
 run replay --target "gdb://127.0.0.1:$port" -r 1 --max-packet 256 traces/breakpoint.log -f json
 is_rc 0 "a replay with a smaller max packet"
