@@ -156,6 +156,27 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro)
 		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
+void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
+		    const struct trow *const *rows, size_t n)
+{
+	size_t ext = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipc_peer_ops *k = rows[i]->res.cs.peer;
+
+		ext += k && (k->flags & IPC_PEER_ELSEWHERE);
+	}
+	if (!n || ext < n) {
+		tab_where(buf, len, ro);
+		if (ext)
+			tab_appendf(buf, len, " or already running");
+		return;
+	}
+	tab_appendf(buf, len, "the other end already running");
+	if (ro->pin_client >= 0)
+		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
+}
+
 /* A parameter's value for people, into @buf. */
 static void param_text(const struct ipc_case *cs, const struct ipc_param *p,
 		       char *buf, size_t len)
