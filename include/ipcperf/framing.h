@@ -438,6 +438,21 @@ int ipc_rsp_replay_new(struct ipc_rsp_replay **out, const struct ipc_trace *t,
 		       struct ipc_rsp_sess *s, char *err, size_t err_len);
 void ipc_rsp_replay_free(struct ipc_rsp_replay *r);
 
+/*
+ * Before a replay, on its connection, untimed: make the stub one that
+ * several replays can share.  A recorded session ends by killing its
+ * process (vKill), after which a plain gdbserver exits; in extended mode
+ * ('!') it stays, and vRun with no file name starts its program again.
+ * So: '!', then '?', and when no process is there (W or X) "vRun;",
+ * which leaves a new one stopped at its first instruction, as gdbserver
+ * PROGRAM does.  In the session's ack mode (acks on a new connection,
+ * none after a replay that switched them off).
+ * 0 (also when the stub has no extended mode or no program to run: the
+ * replay then finds the stub as it is), or -errno from the I/O (a stub
+ * that is gone or does not answer).
+ */
+int ipc_rsp_replay_prepare(struct ipc_rsp_sess *s);
+
 /* A new connection: the live process id is unknown again. */
 void ipc_rsp_replay_restart(struct ipc_rsp_replay *r);
 

@@ -323,6 +323,10 @@ struct ipc_peer {
 	(1u << 0) /* the server is not started here: the channel is set up
 		     connect-only toward cs->target (transports with
 		     IPC_TP_TARGET); no server side is opened here */
+#define IPC_PEER_SERVES                                                        \
+	(1u << 1) /* with IPC_PEER_ELSEWHERE: the other end is ipcperf's own
+		     server side, run there for this run (remote), so it
+		     honours the server's pinning and reports its cost */
 
 struct ipc_peer_ops {
 	const char *name; /* "process", "thread", "external" */

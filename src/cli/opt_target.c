@@ -118,6 +118,37 @@ static const struct cli_opt target_opts[] = {
 	 "with --target: keep '+' acks (no QStartNoAckMode)", set_ack},
 };
 
+/* Does @c have a stub elsewhere (gdb://), not only ipcperf's own? */
+static bool elsewhere(const struct cli_config *c)
+{
+	for (size_t i = 0; i < c->ntargets; i++)
+		if (!c->targets[i].own)
+			return true;
+	return false;
+}
+
+/* Is the first stub elsewhere at an IPv6 address, gdb://[...]:PORT? */
+static bool first_v6(const struct cli_config *c)
+{
+	for (size_t i = 0; i < c->ntargets; i++)
+		if (!c->targets[i].own)
+			return c->targets[i].hostport[0] == '[';
+	return false;
+}
+
+/* Does the -t list name only tcp and tcp6? */
+static bool tcp_only(const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *t;
+	bool ok = copy != NULL;
+
+	for (t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
+	     t = strtok_r(NULL, ",", &save))
+		ok = !strcmp(t, "tcp") || !strcmp(t, "tcp6");
+	free(copy);
+	return ok;
+}
+
 static int target_validate(struct cli_config *c)
 {
 	if (c->ack && !c->ntargets)
@@ -136,12 +167,6 @@ static int target_validate(struct cli_config *c)
 	c->framing = &ipc_framing_rsp;
 	c->no_ack = !c->ack;
 	for (size_t i = 0; i < c->ntargets; i++) {
-		/* Until the run layer connects to an address of its own. */
-		if (!c->targets[i].own)
-			return usage_error("--target ipcperf works already",
-					   "--target %s: stubs elsewhere are "
-					   "not reachable yet",
-					   c->targets[i].cfg.target);
 		if (c->targets[i].own && c->cmd == CMD_REPLAY)
 			return usage_error(
 				"without --target, ipcperf plays the stub's "
@@ -158,9 +183,15 @@ static int target_validate(struct cli_config *c)
 				   "connection",
 				   "replay --target: one replay per run (a "
 				   "conversation starts with its handshake)");
-	/* A stub listens on TCP. */
+	/* A stub listens on TCP: tcp6 when the first elsewhere is [IPV6]. */
 	if (!(c->set & SET_TP))
-		c->transports = "tcp";
+		c->transports = first_v6(c) ? "tcp6" : "tcp";
+	else if (elsewhere(c) && !tcp_only(c->transports))
+		return usage_error("give -t tcp, or -t tcp6 for gdb://[IPV6]:"
+				   "PORT",
+				   "--target gdb://...: a stub elsewhere is "
+				   "reached over tcp or tcp6, not -t %s",
+				   c->transports);
 	return 0;
 }
 

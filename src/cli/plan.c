@@ -188,8 +188,14 @@ static int expand(const struct cli_config *cfg,
 	/* Each stub of --target, the same cases against each. */
 	for (size_t k = 0; !err && k < (cfg->ntargets ? cfg->ntargets : 1);
 	     k++) {
-		if (cfg->ntargets && pat->cfg_size)
-			cs.cfg = &cfg->targets[k].cfg;
+		if (cfg->ntargets && pat->cfg_size) {
+			const struct cli_target *t = &cfg->targets[k];
+
+			cs.cfg = &t->cfg;
+			/* A stub elsewhere: nothing of ours at the other end. */
+			cs.peer = t->own ? NULL : &ipc_peer_external;
+			cs.target = t->own ? NULL : t->hostport;
+		}
 		if (!(pat->flags & IPC_PAT_TRACE)) {
 			err = sweep(cfg, pat->params, &cs, p);
 			continue;

@@ -154,6 +154,28 @@ fail:
 	return rc;
 }
 
+/* Is @p (@n bytes) exactly the text @s? */
+static bool is_text(const uint8_t *p, size_t n, const char *s)
+{
+	return n == strlen(s) && !memcmp(p, s, n);
+}
+
+int ipc_rsp_replay_prepare(struct ipc_rsp_sess *s)
+{
+	const uint8_t *r;
+	size_t n;
+	int rc;
+
+	rc = ipc_rsp_exchange(s, (const uint8_t *)"!", 1, &r, &n);
+	if (rc || !is_text(r, n, "OK"))
+		return rc; /* no extended mode: nothing more to do */
+	rc = ipc_rsp_exchange(s, (const uint8_t *)"?", 1, &r, &n);
+	if (rc || !n || (r[0] != 'W' && r[0] != 'X'))
+		return rc; /* a process is there (or an error to replay) */
+	/* A stop reply, or an error when it has no program: either way. */
+	return ipc_rsp_exchange(s, (const uint8_t *)"vRun;", 5, &r, &n);
+}
+
 void ipc_rsp_replay_free(struct ipc_rsp_replay *r)
 {
 	if (!r)

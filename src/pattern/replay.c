@@ -18,7 +18,9 @@
  * per read, small next to a system call).  Recorded think time (native
  * traces with timestamps) is waited out by the writing side.
  */
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <time.h>
 
 #include "describe.h"
@@ -37,17 +39,34 @@ static size_t rp_buf_bytes(const struct ipc_case *cs)
 	return (m > 65536 ? m : 65536) + 64;
 }
 
+/*
+ * Think time: a wait on the side's stop until @ns have passed, so that a
+ * stop (Ctrl-C, a peer that died) ends it at once rather than after the
+ * recorded pause, however long.  ppoll's timeout is relative, so it is
+ * recomputed from the deadline after an interruption.
+ */
 int rp_think(struct ipc_pctx *c, uint64_t ns)
 {
-	uint64_t until = ipc_now_ns() + ns;
-	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
-			      .tv_nsec = (long)(until % 1000000000u)};
+	uint64_t until = ipc_now_ns() + ns, now;
+	struct pollfd pfd = {.fd = ipc_cancel_fd(c->io.cancel),
+			     .events = POLLIN};
+	struct timespec ts;
+	int n;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
+	for (;;) {
 		if (ipc_cancelled(c->io.cancel))
 			return -ECANCELED;
-	return 0;
+		now = ipc_now_ns();
+		if (now >= until)
+			return 0;
+		ts.tv_sec = (time_t)((until - now) / 1000000000u);
+		ts.tv_nsec = (long)((until - now) % 1000000000u);
+		n = ppoll(&pfd, 1, &ts, NULL);
+		if (n > 0)
+			return -ECANCELED; /* the stop's eventfd */
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
 }
 
 size_t rp_group_end(const struct ipc_trace *t, size_t i)

@@ -87,7 +87,8 @@ int rp_stub_client(struct ipc_pctx *c)
 	struct ipc_rsp_replay *r = NULL;
 	const struct ipc_rsp_replay_counts *n;
 	char err[160] = "";
-	uint64_t wall = 0;
+	struct ipc_rsp_counts before = {0}, after = {0};
+	uint64_t wall = 0, out, in;
 	int rc;
 
 	ipc_hist_reset(c->hist);
@@ -106,8 +107,23 @@ int rp_stub_client(struct ipc_pctx *c)
 		return msg_fail(c, rc, "a replay against the stub");
 	}
 	ipc_rsp_replay_max_packet(r, t->max_packet);
+	/* A stub several runs share, with a process: untimed, not counted. */
+	rc = ipc_rsp_replay_prepare(s);
+	if (rc) {
+		ipc_rsp_replay_free(r);
+		ipc_rsp_sess_free(s);
+		return msg_fail(c, rc, "prepare the stub");
+	}
+	before = *ipc_rsp_sess_counts(s);
 	rc = rs_once(c, r, timeout, &wall);
 	if (!rc) {
+		/*
+		 * Leave the stub as it was found, with a process stopped at
+		 * its start, if the trace ended it and the stub can; a stub
+		 * the trace told to exit is gone, which is no failure.
+		 */
+		after = *ipc_rsp_sess_counts(s);
+		ipc_rsp_replay_prepare(s);
 		ipc_hist_record(c->hist, wall);
 		c->out.done = 1;
 		c->out.elapsed_ns = wall;
@@ -119,10 +135,13 @@ int rp_stub_client(struct ipc_pctx *c)
 	c->out.extra[RP_ACKS] = (double)(n->acks_missing + n->acks_extra);
 	c->out.extra[RP_REWRITTEN] = (double)n->rewritten;
 	c->out.extra[RP_PIECES] = (double)n->pieces;
-	c->out.extra[RP_BYTES_OUT] = (double)ipc_rsp_sess_counts(s)->bytes_out;
-	c->out.extra[RP_BYTES_IN] = (double)ipc_rsp_sess_counts(s)->bytes_in;
-	c->out.bytes = ipc_rsp_sess_counts(s)->bytes_out +
-		       ipc_rsp_sess_counts(s)->bytes_in;
+	if (rc)
+		after = *ipc_rsp_sess_counts(s);
+	out = after.bytes_out - before.bytes_out;
+	in = after.bytes_in - before.bytes_in;
+	c->out.extra[RP_BYTES_OUT] = (double)out;
+	c->out.extra[RP_BYTES_IN] = (double)in;
+	c->out.bytes = out + in;
 	ipc_rsp_replay_free(r);
 	ipc_rsp_sess_free(s);
 	return rc;

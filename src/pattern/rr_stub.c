@@ -30,6 +30,10 @@ enum {
 	X_PACKETS,	   /* round trips per sample */
 	X_WRITE,	   /* payload bytes of the write packet */
 	X_READ,		   /* payload bytes of the read's reply */
+	X_NOACK,	   /* 1: no-ack mode on (QStartNoAckMode) */
+	X_BIN_WRITE,	   /* 1: writes are binary X, 0: hex M */
+	X_BIN_READ,	   /* 1: reads are binary x, 0: hex m */
+	X_MULTIPROCESS,	   /* 1: the stub said multiprocess+ */
 	X_PER_PACKET,	   /* p50 / packets per sample */
 	X_ERRORS,	   /* Exx replies */
 	X_BAD_FRAMES,	   /* wrong checksums, bad escapes, wrong shapes */
@@ -57,6 +61,10 @@ static const struct ipc_extra st_extras[] = {
 	[X_READ] = {.key = "read_payload",
 		    .fmt = IPC_FMT_BYTES,
 		    .flags = CONSTANT},
+	[X_NOACK] = {.key = "stub_noack", .flags = CONSTANT},
+	[X_BIN_WRITE] = {.key = "stub_binary_write", .flags = CONSTANT},
+	[X_BIN_READ] = {.key = "stub_binary_read", .flags = CONSTANT},
+	[X_MULTIPROCESS] = {.key = "stub_multiprocess", .flags = CONSTANT},
 	[X_PER_PACKET] = {.key = "p50_per_packet_ns",
 			  .fmt = IPC_FMT_NS,
 			  .flags = IPC_EXTRA_INT},
@@ -167,6 +175,10 @@ static void st_extras_out(struct ipc_pctx *c, const struct st *st)
 	x[X_PACKETS] = st->cell.packets;
 	x[X_WRITE] = st->cell.write ? (double)st->cell.req_wire : 0;
 	x[X_READ] = st->cell.read ? (double)st->cell.resp_wire : 0;
+	x[X_NOACK] = in->noack;
+	x[X_BIN_WRITE] = in->binary_write;
+	x[X_BIN_READ] = in->binary_read;
+	x[X_MULTIPROCESS] = in->multiprocess;
 	x[X_ERRORS] = (double)n->errors;
 	x[X_BAD_FRAMES] = (double)(n->bad_checksum + n->malformed);
 	x[X_NOISE] = (double)n->garbage;
@@ -255,7 +267,7 @@ static size_t st_max_msg(const struct ipc_case *cs)
 static void st_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
 {
 	(void)cs;
-	for (size_t k = X_PACKET_SIZE; k <= X_READ; k++)
+	for (size_t k = X_PACKET_SIZE; k <= X_MULTIPROCESS; k++)
 		ps->extra[k] = ps->runs ? ps->extra[k] / (double)ps->runs : NAN;
 	ps->extra[X_PER_PACKET] =
 		ps->runs && ps->extra[X_PACKETS] > 0
@@ -300,6 +312,9 @@ static const struct ipc_column st_cols[] = {
 	{.head = "per packet",
 	 .src = IPC_SRC_EXTRA + X_PER_PACKET,
 	 .fmt = IPC_FMT_NS},
+	{.head = "pkt size",
+	 .src = IPC_SRC_EXTRA + X_PACKET_SIZE,
+	 .fmt = IPC_FMT_BYTES},
 	{.head = "pkts",
 	 .src = IPC_SRC_EXTRA + X_PACKETS,
 	 .fmt = IPC_FMT_COUNT},

@@ -131,6 +131,15 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
 	       const struct ipc_case *cs);
 
 /*
+ * The same for @rows, whose other end may be a server already running
+ * (an external peer: a gdbserver, a web server): "the other end already
+ * running, client on CPU 1", or "peer in a separate process or already
+ * running" when only some are.
+ */
+void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
+		    const struct trow *const *rows, size_t n);
+
+/*
  * @tmpl with each "{key}" replaced by that parameter of @pat as @rows
  * share it ("1000", "4 MiB"), or its vary word when they differ.  Returns
  * true when every value substituted printed the same.

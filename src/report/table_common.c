@@ -162,6 +162,36 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
 		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
+void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
+		    const struct trow *const *rows, size_t n)
+{
+	const struct ipc_case *c0 = n ? &rows[0]->res.cs : NULL;
+	size_t ext = 0, same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipc_case *cs = &rows[i]->res.cs;
+		const struct ipc_peer_ops *k = cs->peer;
+
+		ext += k && (k->flags & IPC_PEER_ELSEWHERE);
+		same += k == c0->peer && cs->target && c0->target &&
+			!strcmp(cs->target, c0->target);
+	}
+	if (!n || ext < n) {
+		tab_where(buf, len, ro, NULL);
+		if (ext)
+			tab_appendf(buf, len, " or already running");
+		return;
+	}
+	/* ipcperf's own server side elsewhere, one for every row (remote) */
+	if (same == n && (c0->peer->flags & IPC_PEER_SERVES)) {
+		tab_where(buf, len, ro, c0);
+		return;
+	}
+	tab_appendf(buf, len, "the other end already running");
+	if (ro->pin_client >= 0)
+		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
+}
+
 /* A parameter's value for people, into @buf. */
 static void param_text(const struct ipc_case *cs, const struct ipc_param *p,
 		       char *buf, size_t len)

@@ -106,7 +106,7 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_appendf(how, sizeof(how), ", engine %s", eng);
 	if (ro) {
 		tab_appendf(how, sizeof(how), ", ");
-		tab_where(how, sizeof(how), ro, &rows[0]->res.cs);
+		tab_where_rows(how, sizeof(how), ro, rows, n);
 	}
 	tab_words(title, sizeof(title), pat->title ? pat->title : "", pat, rows,
 		  n);

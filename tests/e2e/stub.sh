@@ -45,6 +45,19 @@ for bad in "foo" "gdb://localhost" "gdb://:1234" "gdb://h:0" "gdb://h:1?addr=zz"
 	is_rc 2 "--target '$bad' is refused"
 	check "... in one line naming it" grep -q "^ipcperf: --target" "$err"
 done
+run rr --target gdb://127.0.0.1:1 -t unix
+is_rc 2 "a stub elsewhere over a transport that cannot reach it is refused"
+check "... in one line naming it" grep -q "^ipcperf: --target gdb://...: .*-t unix" "$err"
+
+# Nobody listens on port 1 of loopback: the case fails, it does not hang.
+run rr --target gdb://127.0.0.1:1 --req 64 --resp 64 -n 10 -r 1 -f json
+is_rc 1 "a stub that is not there: exit 1"
+jqt "... the case failed, saying the connection was refused" \
+	'.results[0].status == "error" and (.results[0].error | test("refused"))'
+run rr --target "gdb://[::1]:1" --req 64 --resp 64 -n 10 -r 1 -f json
+is_rc 1 "gdb://[::1]:PORT is tried over tcp6"
+jqt "... which the case names" '.results[0].transport == "tcp6"'
+
 run rr --target ipcperf --framing len
 is_rc 2 "--target with another framing is refused"
 run rr --ack
