@@ -13,7 +13,6 @@
 #
 #   bench/run remote        RM_ROUNDS=5 RM_TIME=2 (seconds per run); root
 #
-# Until this build has --remote, only the reference tools are measured.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -93,7 +92,9 @@ for proto in udp tcp; do
 	a50=$(median <"$tmp/a50"); a99=$(median <"$tmp/a99")
 	b50=$(median <"$tmp/b50"); b99=$(median <"$tmp/b99")
 	printf '%-5s %10s %10s %7s %10s %10s %7s\n' $proto "$a50" "${b50:--}" \
-		"$(ratio "$b50" "$a50")" "$a99" "${b99:--}" "$(ratio "$b99" "$a99")"
+		"$(ratio "$b50" "$a50")" "$a99" "${b99:--}" "$(ratio "$b99" "$a99")"	# Every round, so that a bimodal machine (idle CPUs waking up) shows.
+	printf '      rounds p50: sockperf %s; ipcperf %s\n' \
+		"$(tr '\n' ' ' <"$tmp/a50" | tr -s ' ')" "$(tr '\n' ' ' <"$tmp/b50")"
 done
 
 printf '\nstream over tcp, 128 KiB writes: bytes per second (iperf3; ipcperf stream --remote)\n'
