@@ -53,8 +53,10 @@ struct ipc_case {
 	const struct ipc_peer_ops *peer; /* the other end (run.h), NULL: a
 					    process or thread of ours, as
 					    the run's placement says */
-	const char *target; /* where the other end is when it is not ours:
+	const char *target;   /* where the other end is when it is not ours:
 			       "HOST:PORT" (IPC_PEER_ELSEWHERE, run.h) */
+	const void *peer_arg; /* the peer kind's own settings (remote: struct
+				 ipc_remote_opts), NULL: none */
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */

@@ -27,6 +27,7 @@ enum cli_cmd {
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
 	CMD_REPORT = 1u << 9,
+	CMD_SERVER = 1u << 10,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
@@ -34,6 +35,7 @@ enum cli_cmd {
 
 #define CLI_LINKS_MAX 16  /* links in one --link list */
 #define CLI_TARGETS_MAX 8 /* stubs in one --target list */
+#define CLI_LISTEN_MAX 8  /* --listen addresses of a server */
 
 /* One stub of --target (opt_target.c). */
 struct cli_target {
@@ -76,6 +78,23 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* ipcperf server (opt_server.c) */
+	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
+	size_t nlisten;
+	bool once;		     /* --once */
+	uint64_t idle_timeout_ns;    /* --idle-timeout, 0: never */
+	uint64_t max_duration_ns;    /* --max-duration, 0: never */
+	uint64_t control_timeout_ns; /* --control-timeout */
+	uint64_t max_test_ns;	     /* --max-test */
+	uint64_t max_clients;	     /* --max-clients */
+	const char *key_file;	     /* --key FILE */
+	/* remote mode's client (opt_server.c) */
+	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
+	const char *server_engine; /* --server-engine */
+	char remote_target[300];   /* --remote as HOST:PORT */
+	struct ipc_rkey *key;	   /* loaded --key, NULL: none */
+	struct ipc_remote_opts remote_opts; /* for the remote peer */
 
 	/* A GDB stub at the other end (opt_target.c). */
 	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
@@ -167,6 +186,10 @@ int cli_doc_load(const char *path, struct ipc_doc **doc);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+
+/* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
+int cli_server(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
 
 /* The results of --target's cases, kept for the side-by-side (side.c). */

@@ -96,8 +96,10 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	char what[128], why[192];
 
 	o.max_msg = need;
-	if (cs->pat->check &&
-	    cs->pat->check(cs, ro->placement, why, sizeof(why))) {
+	if ((cs->peer && cs->peer->check &&
+	     cs->peer->check(cs, ro, why, sizeof(why))) ||
+	    (cs->pat->check &&
+	     cs->pat->check(cs, ro->placement, why, sizeof(why)))) {
 		ipc_case_describe(cs, what, sizeof(what));
 		return add_skip(p, what, why);
 	}
@@ -171,6 +173,11 @@ static int expand(const struct cli_config *cfg,
 	struct ipc_case cs = {.pat = pat, .tp = tp, .eng = eng, .link = link};
 	int err = 0;
 
+	if (cfg->remote) {
+		cs.peer = &ipc_peer_remote;
+		cs.target = cfg->remote_target;
+		cs.peer_arg = &cfg->remote_opts;
+	}
 	cs.flows = cfg->flows;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;

@@ -123,8 +123,12 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
 		  const char *many);
 
-/* "peer in a separate process, server on CPU 2" */
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro);
+/*
+ * "peer in a separate process, server on CPU 2"; "peer remote at
+ * host:5301" when @cs (NULL: none) runs against another host.
+ */
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const struct ipc_case *cs);
 
 /*
  * The same for @rows, whose other end may be a server already running

@@ -244,4 +244,6 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	if (d->have_load && (d->other_cpus >= IPC_LOAD_OTHER_CPUS ||
 			     d->steal_cpus >= IPC_LOAD_STEAL_CPUS))
 		d->flags |= 1u << IPC_FLAG_LOAD;
+	if (res->peer_others)
+		d->flags |= 1u << IPC_FLAG_SHARED;
 }
