@@ -466,16 +466,48 @@ static json_t *modes_obj(struct jdoc *d, const struct ipc_result *res)
 	return o;
 }
 
+/*
+ * The headline: the number every format shows as the case's latency or
+ * throughput (the estimate) with its interval, in one place so that a
+ * formatter reading the document needs no rule of its own.
+ */
+static json_t *headline_obj(struct jdoc *d, const struct ipc_result *res)
+{
+	struct ipc_headline h;
+	json_t *o;
+
+	ipc_result_headline(res, &h);
+	if (!h.valid)
+		return NULL;
+	o = obj_new(d);
+	if (!o)
+		return NULL;
+	put(d, o, KEY_METRIC, json_string(h.metric->name));
+	put_num(d, o, KEY_VALUE, h.metric->integer, h.value);
+	put_u64(d, o, KEY_RUNS, h.runs);
+	if (h.have_ci) {
+		put_real(d, o, KEY_LEVEL, h.level);
+		put_num(d, o, KEY_LOW, h.metric->integer, h.low);
+		put_num(d, o, KEY_HIGH, h.metric->integer, h.high);
+		if (h.half_pct >= 0)
+			put_real(d, o, KEY_HALF, h.half_pct);
+	}
+	return o;
+}
+
 /* The stopping rule, the cost, placement and load, over all runs. */
 static void summary_more(struct jdoc *d, json_t *o,
 			 const struct ipc_result *res)
 {
 	const struct ipc_diag *g = &res->diag;
 	const struct ipc_metric *mt = ipc_result_metric(res);
-	json_t *t, *c, *ld;
+	json_t *t, *c, *ld, *h;
 
 	put(d, o, KEY_METRIC, json_string(mt->name));
 	put_num(d, o, KEY_ESTIMATE, mt->integer, g->estimate);
+	h = headline_obj(d, res);
+	if (h)
+		put(d, o, KEY_HEADLINE, h);
 	t = obj_new(d);
 	if (t) {
 		put_real(d, t, KEY_LEVEL, res->metric.ci_level);

@@ -114,6 +114,8 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_HIGH "high"
 #define KEY_METRIC "metric"
 #define KEY_ESTIMATE "estimate"
+#define KEY_HEADLINE "headline"
+#define KEY_VALUE "value"
 #define KEY_TARGET "target"
 #define KEY_PCT "pct"
 #define KEY_HALF "half_width_pct"

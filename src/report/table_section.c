@@ -89,10 +89,12 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 		pcol[k] =
 			p->head ? grid_col(&g, p->head, tab_param_left(p)) : -1;
 	grid_ids(&g);
+	tab_head_cols(&tt, &g);
 	for (k = 0; cols[k].head; k++) {
-		bool any = !(cols[k].flags & IPC_COL_IF_ANY);
+		bool any =
+			!(cols[k].flags & IPC_COL_IF_ANY) && (int)k != tt.hcol;
 
-		for (i = 0; !any && i < n; i++)
+		for (i = 0; !any && (int)k != tt.hcol && i < n; i++)
 			any = tab_col_has(&cols[k], &rows[i]->res);
 		ccol[k] = any ? grid_col(&g, cols[k].head, false) : -1;
 	}
@@ -115,6 +117,8 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 	if (!g.err) {
 		heading(out, meta, pat, rows, n);
 		grid_print(&g, out);
+		tab_pooled_note(out, &tt, cols, ccol,
+				pat->sample ? pat->sample : "sample");
 		if (pat->note)
 			fprintf(out, "%s\n", pat->note);
 		if (zero)

@@ -220,6 +220,51 @@ static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
 	}
 }
 
+/*
+ * Does @col show @res's metric?  Then the cell is the headline, the
+ * median of the runs' values with its interval, instead of the pooled one.
+ */
+static bool is_headline(const struct ipc_column *col,
+			const struct ipc_result *res)
+{
+	return !col->per_off && col->src == ipc_result_metric(res)->src;
+}
+
+/*
+ * Which columns hold a headline and which pooled figures: "rr p50, stream
+ * bandwidth: the median over the runs ...; pooled over all runs: ...".
+ */
+static void suite_legend(FILE *out, const struct suite *s)
+{
+	const struct ipc_column *col;
+	bool first = true;
+
+	for (size_t k = 0; k < s->npat; k++)
+		for (col = s->pat[k]->suite->cols; col->head; col++)
+			if (!col->per_off && s->pat[k]->metric &&
+			    col->src == s->pat[k]->metric->src) {
+				fprintf(out, "%s%s", first ? "" : ", ",
+					col->head);
+				first = false;
+			}
+	if (first)
+		return;
+	fprintf(out, ": the median over the runs of each run's figure, ± the "
+		     "half-width of its 95%% interval");
+	first = true;
+	for (size_t k = 0; k < s->npat; k++)
+		for (col = s->pat[k]->suite->cols; col->head; col++)
+			if (col->per_off || !s->pat[k]->metric ||
+			    col->src != s->pat[k]->metric->src) {
+				fprintf(out, "%s%s",
+					first ? "; pooled over all runs: "
+					      : ", ",
+					col->head);
+				first = false;
+			}
+	fputc('\n', out);
+}
+
 static void suite_line(struct grid *g, const struct suite *s,
 		       const struct srow *r, bool multi)
 {
@@ -236,10 +281,12 @@ static void suite_line(struct grid *g, const struct suite *s,
 
 		for (const struct ipc_column *col = s->pat[k]->suite->cols;
 		     col->head; col++, c++) {
-			if (t && tab_measured(t))
-				tab_col_cell(g, &l->cell[c], col, &t->res);
-			else
+			if (!t || !tab_measured(t))
 				grid_set(g, &l->cell[c], "-");
+			else if (is_headline(col, &t->res))
+				tab_head_cell(g, &l->cell[c], &t->res, true);
+			else
+				tab_col_cell(g, &l->cell[c], col, &t->res);
 		}
 	}
 	grid_set(g, &l->cell[c], "%s", r->notes ? r->notes : "");
@@ -326,6 +373,7 @@ int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
 	if (!err && s.n) {
 		suite_heading(out, meta, &s, multi ? NULL : eng0);
 		grid_print(&g, out);
+		suite_legend(out, &s);
 		if (zero)
 			fprintf(out, "%s\n", tab_zero_note);
 		for (int k = 0; k < IPC_FLAG_COUNT; k++)
