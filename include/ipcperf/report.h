@@ -137,6 +137,10 @@ struct ipc_cmp_opts {
 	double threshold_pct; /* smaller changes are no difference */
 	bool fail_set;	      /* --fail-if-slower was given ... */
 	double fail_pct;      /* ... with this percentage */
+	bool drift_set;	      /* --drift was given ... */
+	double drift_pct;     /* ... the drift between invocations to
+				 allow for where it was not measured (sd, %
+				 of the value) */
 	const char *version;  /* this ipcperf's, for the document */
 };
 
@@ -150,6 +154,21 @@ bool ipc_compare_metric_ok(const char *word);
  */
 int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/*
+ * The same with two levels: @na documents of A, each an invocation of the
+ * same command, against @nb of B (the arrays and documents must outlive
+ * the comparison).  A case's results in a side's documents are its
+ * invocations; with several on both sides the verdict rests on the
+ * invocations (their medians against each other), so that the drift of
+ * the machine between invocations counts; with one on a side, on the
+ * runs, and a difference the drift could explain is "undecided" unless
+ * the drift is known (measured on the other side, or o->drift_pct).
+ * docs/methodology.md has the rules.
+ */
+int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
+		     const struct ipc_doc *const *b, size_t nb,
+		     const struct ipc_cmp_opts *o, struct ipc_comparison **out);
 
 /* How many pairs tripped --fail-if-slower. */
 size_t ipc_comparison_gates(const struct ipc_comparison *c);

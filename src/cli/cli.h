@@ -50,7 +50,11 @@ struct cli_config {
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	/* ipcperf compare (opt_compare.c) */
-	const char *cmp_files[2]; /* A and B */
+	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
+	char **cmp_files;	  /* A's files, then B's (allocated) */
+	size_t cmp_na, cmp_nb;	  /* how many of each */
+	double cmp_drift_pct;	  /* --drift PCT */
+	bool cmp_drift_set;	  /* ... was given */
 	const char *cmp_metric;	  /* p50, p99, mean, throughput; NULL: each
 				     pattern's own */
 	double cmp_threshold_pct; /* smaller changes are no difference */
@@ -120,10 +124,14 @@ extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
 extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
 
 /*
- * compare's file arguments (the @n words left after the options): exactly
- * two.  EXIT_OK or EXIT_USAGE after printing why.
+ * compare's file arguments (the @n words left after the options): two, A
+ * and B, or several a side split by cli_cmp_sep (the "--" the user typed,
+ * which cli_parse replaces so that getopt does not take it for the end of
+ * the options).  EXIT_OK, EXIT_USAGE after printing why, or EXIT_MEASURE
+ * when memory ran out.
  */
 int cli_compare_args(struct cli_config *c, int n, char **words);
+extern const char cli_cmp_sep[];
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);

@@ -31,17 +31,33 @@ static char *fmt_val(const struct cpair *p, double v, char *buf, size_t len)
 	return ipc_fmt_value(p->metric->fmt, v, buf, len);
 }
 
+/*
+ * "A: a.json (rr, 2024-..., host h)", or with several files "A: 5 files:
+ * a1.json a2.json ... (the first: rr, ...)".
+ */
+static void side_heading(FILE *out, const char *lead, const struct cside *s)
+{
+	char buf[256];
+
+	about(s->docs[0], buf, sizeof(buf));
+	if (s->ndocs == 1) {
+		fprintf(out, "%s%s (%s)\n", lead, s->docs[0]->path, buf);
+		return;
+	}
+	fprintf(out, "%s%zu files:", lead, s->ndocs);
+	for (size_t d = 0; d < s->ndocs; d++)
+		fprintf(out, " %s", s->docs[d]->path);
+	fprintf(out, " (the first: %s)\n", buf);
+}
+
 static void heading(FILE *out, const struct ipc_comparison *c)
 {
 	const struct cpair *p0 = &c->pairs[0];
-	char buf[256];
 	bool any_skip = false;
 	size_t i;
 
-	about(c->a.doc, buf, sizeof(buf));
-	fprintf(out, "compare  A: %s (%s)\n", c->a.doc->path, buf);
-	about(c->b.doc, buf, sizeof(buf));
-	fprintf(out, "         B: %s (%s)\n", c->b.doc->path, buf);
+	side_heading(out, "compare  A: ", &c->a);
+	side_heading(out, "         B: ", &c->b);
 	for (size_t k = 0; k < c->nkeys; k++) {
 		if (!c->skip[k])
 			continue;
@@ -68,50 +84,59 @@ static void heading(FILE *out, const struct ipc_comparison *c)
 			"B/A: ratio of the medians of the per-run metric "
 			"(lower p50, higher throughput is better), 95%% "
 			"bootstrap interval; p: two-sided Mann-Whitney U\n");
+	if (c->a.ndocs > 1 || c->b.ndocs > 1)
+		fprintf(out,
+			"two levels: each file is an invocation, its value the "
+			"median of its runs; with several files a side, p "
+			"compares the invocations and the interval resamples "
+			"them, so drift between invocations counts\n");
 }
 
-/* The pair's line of the table. */
+/* The pair's line of the table; @files: the column of files A/B. */
 static void pair_line(struct grid *g, const struct ipc_comparison *c,
-		      const struct cpair *p)
+		      const struct cpair *p, bool files)
 {
 	struct grid_line *l = grid_line(g);
 	char buf[256], x[32];
+	char **cell;
 
 	if (!l)
 		return;
+	cell = l->cell + files;
 	cmp_label(c, p->a, true, buf, sizeof(buf));
 	if (p->metric != &ipc_metric_p50)
 		grid_set(g, &l->cell[0], "%s (%s)", buf, p->metric->word);
 	else
 		grid_set(g, &l->cell[0], "%s", buf);
-	grid_set(g, &l->cell[1], "%zu/%zu", p->cmp.na, p->cmp.nb);
+	if (files)
+		grid_set(g, &l->cell[1], "%zu/%zu", p->cmp.ka, p->cmp.kb);
+	grid_set(g, &cell[1], "%zu/%zu", p->cmp.na, p->cmp.nb);
 	if (p->cmp.na && p->cmp.nb) {
-		grid_set(g, &l->cell[2], "%s",
+		grid_set(g, &cell[2], "%s",
 			 fmt_val(p, p->cmp.median_a, x, sizeof(x)));
-		grid_set(g, &l->cell[3], "%s",
+		grid_set(g, &cell[3], "%s",
 			 fmt_val(p, p->cmp.median_b, x, sizeof(x)));
 	} else {
-		grid_set(g, &l->cell[2], "-");
-		grid_set(g, &l->cell[3], "-");
+		grid_set(g, &cell[2], "-");
+		grid_set(g, &cell[3], "-");
 	}
 	if (p->cmp.have_ratio)
-		grid_set(g, &l->cell[4], "%.3f", p->cmp.ratio);
+		grid_set(g, &cell[4], "%.3f", p->cmp.ratio);
 	else
-		grid_set(g, &l->cell[4], "-");
-	if (p->cmp.have_ci)
-		grid_set(g, &l->cell[5], "%.3f–%.3f", p->cmp.ci_low,
-			 p->cmp.ci_high);
+		grid_set(g, &cell[4], "-");
+	if (p->have_ci)
+		grid_set(g, &cell[5], "%.3f–%.3f", p->lo, p->hi);
 	else
-		grid_set(g, &l->cell[5], "-");
-	if (p->cmp.p < 0.0001)
-		grid_set(g, &l->cell[6], "<0.0001");
+		grid_set(g, &cell[5], "-");
+	if (p->p < 0.0001)
+		grid_set(g, &cell[6], "<0.0001");
 	else
-		grid_set(g, &l->cell[6], "%.2g", p->cmp.p);
+		grid_set(g, &cell[6], "%.2g", p->p);
 	if (p->verdict != V_SAME)
-		grid_set(g, &l->cell[7], "%s (%+.1f%%)",
+		grid_set(g, &cell[7], "%s (%+.1f%%)",
 			 cmp_verdict_name(p->verdict), p->change_pct);
 	else
-		grid_set(g, &l->cell[7], "%s", cmp_verdict_name(p->verdict));
+		grid_set(g, &cell[7], "%s", cmp_verdict_name(p->verdict));
 }
 
 /* The cases of one side that found no match, or no measurement. */
@@ -133,18 +158,26 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 {
 	static const char *const heads[] = {"case", "runs A/B", "A", "B",
 					    "B/A",  "95% CI",	"p", "verdict"};
+	bool files = c->a.ndocs > 1 || c->b.ndocs > 1;
 	struct grid g = {0};
 	char buf[256];
-	bool few = false;
+	bool few = false, runs_only = false;
 	size_t i;
 	int err;
 
-	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
 		grid_col(&g, heads[i], i == 0 || i == 7);
+		if (i == 0 && files)
+			grid_col(&g, "files A/B", false);
+	}
 	grid_ids(&g);
 	for (i = 0; i < c->npairs; i++) {
-		pair_line(&g, c, &c->pairs[i]);
-		few |= c->pairs[i].cmp.p_min >= 1 - c->pairs[i].cmp.level;
+		const struct cpair *p = &c->pairs[i];
+
+		pair_line(&g, c, p, files);
+		few |= p->basis != CB_INVOCATIONS &&
+		       p->p_min >= 1 - p->cmp.level;
+		runs_only |= p->basis == CB_RUNS;
 	}
 	err = g.err;
 	if (!err) {
@@ -162,6 +195,14 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 	if (few)
 		fprintf(out, "hint: measure with --runs auto (the default) or "
 			     "-r 5 or more to tell results apart\n");
+	if (runs_only)
+		fprintf(out,
+			"drift: with one file a side the drift between "
+			"invocations was not measured (about 10%% a minute on "
+			"a shared VM), so a difference of the runs alone is "
+			"\"undecided\"; compare several files a side (A1 A2 "
+			"... -- B1 B2 ...) or say how much to allow with "
+			"--drift PCT\n");
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set) {
@@ -208,6 +249,58 @@ static json_t *file_obj(const struct ipc_doc *d)
 	return o;
 }
 
+/* The first file of a side, and every file's name. */
+static json_t *side_obj(const struct cside *s)
+{
+	json_t *o = file_obj(s->docs[0]), *files = json_array();
+
+	for (size_t d = 0; files && d < s->ndocs; d++)
+		json_array_append_new(files, json_string(s->docs[d]->path));
+	json_object_set_new(o, "files", files);
+	return o;
+}
+
+/*
+ * What the verdict rests on: the level its test is of, each side's
+ * invocations and their spread, and the drift the interval was widened by.
+ */
+static void put_levels(json_t *o, const struct cpair *p)
+{
+	static const char *const basis[] = {
+		[CB_RUNS] = "runs",
+		[CB_WIDENED] = "runs, widened by drift",
+		[CB_INVOCATIONS] = "invocations",
+	};
+	json_t *d = json_object();
+
+	json_object_set_new(o, "invocations_a",
+			    json_integer((json_int_t)p->cmp.ka));
+	json_object_set_new(o, "invocations_b",
+			    json_integer((json_int_t)p->cmp.kb));
+	jstr(o, "basis", basis[p->basis]);
+	json_object_set_new(
+		d, "measured",
+		json_boolean(p->cmp.drift_a >= 0 || p->cmp.drift_b >= 0));
+	if (p->cmp.drift_a >= 0)
+		jreal(d, "a_pct", expm1(p->cmp.drift_a) * 100);
+	if (p->cmp.drift_b >= 0)
+		jreal(d, "b_pct", expm1(p->cmp.drift_b) * 100);
+	if (p->basis == CB_WIDENED) {
+		jreal(d, "widened_by_pct", expm1(p->drift) * 100);
+		json_object_set_new(d, "assumed", json_boolean(p->assumed));
+	}
+	json_object_set_new(o, "drift", d);
+	if (p->basis == CB_WIDENED && p->cmp.have_ci) {
+		json_t *ci = json_object();
+
+		jreal(ci, "low", p->cmp.ci_low);
+		jreal(ci, "high", p->cmp.ci_high);
+		json_object_set_new(o, "ci_unwidened", ci);
+	}
+	if (p->basis == CB_INVOCATIONS)
+		jreal(o, "p_runs", p->cmp.p);
+}
+
 static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 {
 	json_t *o = json_object(), *ci;
@@ -233,15 +326,19 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 		jreal(o, "ratio", p->cmp.ratio);
 		jreal(o, "change_pct", p->change_pct);
 	}
-	if (p->cmp.have_ci) {
+	if (p->have_ci) {
 		ci = json_object();
 		jreal(ci, "level", p->cmp.level);
-		jreal(ci, "low", p->cmp.ci_low);
-		jreal(ci, "high", p->cmp.ci_high);
+		jreal(ci, "low", p->lo);
+		jreal(ci, "high", p->hi);
 		json_object_set_new(o, "ci", ci);
 	}
-	jreal(o, "p", p->cmp.p);
-	json_object_set_new(o, "exact", json_boolean(p->cmp.exact));
+	jreal(o, "p", p->p);
+	json_object_set_new(o, "exact",
+			    json_boolean(p->basis == CB_INVOCATIONS
+						 ? p->cmp.inv_exact
+						 : p->cmp.exact));
+	put_levels(o, p);
 	jstr(o, "verdict", cmp_verdict_name(p->verdict));
 	if (p->note[0])
 		jstr(o, "note", p->note);
@@ -278,12 +375,14 @@ int cmp_print_json(FILE *out, const struct ipc_comparison *c)
 	json_object_set_new(top, "schema", json_integer(IPC_JSON_SCHEMA));
 	json_object_set_new(root, "ipcperf", top);
 	jstr(root, "command", "compare");
-	json_object_set_new(root, "a", file_obj(c->a.doc));
-	json_object_set_new(root, "b", file_obj(c->b.doc));
+	json_object_set_new(root, "a", side_obj(&c->a));
+	json_object_set_new(root, "b", side_obj(&c->b));
 	json_object_set_new(root, "level", json_real(0.95));
 	jreal(root, "threshold_pct", c->opts.threshold_pct);
 	if (c->opts.fail_set)
 		jreal(root, "fail_if_slower_pct", c->opts.fail_pct);
+	if (c->opts.drift_set)
+		jreal(root, "drift_pct", c->opts.drift_pct);
 	jstr(root, "test", "mann-whitney-u");
 	jstr(root, "interval", "bootstrap, ratio of medians");
 	diff = json_array();
