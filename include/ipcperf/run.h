@@ -410,6 +410,24 @@ void ipc_host_probe(struct ipc_host *h);
 /* Record the end time in @h (after the last case). */
 void ipc_host_finish(struct ipc_host *h);
 
+/*
+ * Two CPUs to place a case's sides on, from those this process may run
+ * on: @cpu[0] the first, @cpu[1] the next one on another core (not an SMT
+ * sibling of the first) where there is one, else the next at all.
+ * Returns how many it found (0, 1 or 2); *smt says whether @cpu[1] shares
+ * @cpu[0]'s core (1), does not (0), or the topology is unknown (-1).
+ */
+int ipc_cpus_pick(int cpu[2], int *smt);
+
+/*
+ * Are CPUs @a and @b SMT siblings (one core)?  1, 0, or -1 when the
+ * topology cannot be read.
+ */
+int ipc_cpus_siblings(int a, int b);
+
+/* " cpus=1", " cpus=2" for @pl in a case's words, "" for the scheduler's. */
+const char *ipc_place_word(const struct ipc_place *pl);
+
 /* The 1-minute load average now, or -1 when it cannot be read. */
 double ipc_loadavg_1m(void);
 

@@ -42,6 +42,11 @@ struct cli_config {
 	struct ipc_u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
+	enum cli_pin {
+		PIN_AUTO = 0, /* each local case on one CPU and on two */
+		PIN_NONE,     /* --pin none: the scheduler's choice */
+		PIN_FIXED,    /* --pin C,S, same or split: ro's pins */
+	} pin;
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
@@ -170,6 +175,8 @@ struct cli_plan {
 	size_t ncases;
 	struct ipc_skip *skips;
 	size_t nskips;
+	struct ipc_place places[2]; /* where each case's sides run */
+	size_t nplaces;
 };
 
 /*
@@ -178,6 +185,13 @@ struct cli_plan {
  * why (unknown name, nothing left to run).
  */
 int cli_plan_build(const struct cli_config *cfg, struct cli_plan *plan);
+
+/*
+ * The options case @cs of the plan runs with: @cfg's, pinned as its
+ * placement says.
+ */
+void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
+		   struct ipc_runopts *ro);
 void cli_plan_free(struct cli_plan *plan);
 
 /* `ipcperf list`. */

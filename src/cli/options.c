@@ -186,6 +186,12 @@ static int set_pin(struct cli_config *c, const char *a)
 	long cl, sv;
 
 	c->set |= SET_PIN;
+	c->pin = PIN_FIXED;
+	if (!strcmp(a, "none")) {
+		c->pin = PIN_NONE;
+		c->ro.pin_client = c->ro.pin_server = -1;
+		return 0;
+	}
 	if (!strcmp(a, "same")) {
 		c->ro.pin_client = c->ro.pin_server = allowed_cpu(0);
 		return 0;
@@ -213,7 +219,7 @@ static int set_pin(struct cli_config *c, const char *a)
 	return 0;
 bad_form:
 	return usage_error("write --pin CLIENT,SERVER (CPU numbers, e.g. "
-			   "0,1), --pin same or --pin split",
+			   "0,1), --pin same, --pin split or --pin none",
 			   "--pin: bad value '%s'", a);
 }
 
@@ -295,7 +301,9 @@ static const struct cli_opt core_opts[] = {
 	{"no-verify", 0, NULL, MEAS,
 	 "do not check received payloads (checked by default)", set_noverify},
 	{"pin", 0, "C,S", MEAS,
-	 "pin client and server to CPUs C and S; or same, split", set_pin},
+	 "pin client and server to CPUs C and S; same, split; none: the "
+	 "scheduler's choice [each case twice: sides on one CPU, on two]",
+	 set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
 	{"format", 'f', "FMT", MEAS | CMD_COMPARE, "table, json or csv [table]",

@@ -58,7 +58,7 @@ static void keys_init(struct ipc_comparison *c)
 	static const char *const fixed[CK_FIXED] = {
 		[CK_PATTERN] = "pattern", [CK_TRANSPORT] = "transport",
 		[CK_ENGINE] = "engine",	  [CK_FRAMING] = "framing",
-		[CK_LINK] = "link",
+		[CK_LINK] = "link",	  [CK_CPUS] = "cpus",
 	};
 
 	for (int i = 0; i < CK_FIXED; i++)
@@ -98,6 +98,11 @@ static int case_keys(struct ipc_comparison *c, struct ccase *cc)
 					 cs->framing ? cs->framing->name
 						     : "raw");
 	err = err ?: set_key(cc, CK_LINK, cs->link ? cs->link->name : "none");
+	err = err
+		      ?: set_key(cc, CK_CPUS,
+				 cs->place.cpus == IPC_CPUS_ONE	  ? "1"
+				 : cs->place.cpus == IPC_CPUS_TWO ? "2"
+								  : "any");
 	for (const struct ipc_param *p = cs->pat->params; p && p->key && !err;
 	     p++) {
 		if (!p->word)
@@ -195,7 +200,8 @@ static bool key_is_default(size_t k, const char *v)
 {
 	return (k == CK_ENGINE && !strcmp(v, "blocking")) ||
 	       (k == CK_FRAMING && !strcmp(v, "raw")) ||
-	       (k == CK_LINK && !strcmp(v, "none"));
+	       (k == CK_LINK && !strcmp(v, "none")) ||
+	       (k == CK_CPUS && !strcmp(v, "any"));
 }
 
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
@@ -208,8 +214,7 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	buf[0] = '\0';
 	for (size_t i = 0; i < CK_FIXED; i++) {
 		if ((skip && c->skip[i]) || !k->key[i][0] ||
-		    key_is_default(i, k->key[i]) || i == CK_FRAMING ||
-		    i == CK_LINK)
+		    key_is_default(i, k->key[i]) || i >= CK_FRAMING)
 			continue;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
 			 buf[0] ? " " : "", k->key[i]);
@@ -226,11 +231,15 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s%s%s",
 			 p->word, p->word[0] ? "=" : "", w);
 	}
-	for (size_t i = CK_FRAMING; i <= CK_LINK; i++)
+	/* In the order of a case's words: cpus, framing, link. */
+	for (size_t j = 0; j < 3; j++) {
+		size_t i = j == 0 ? CK_CPUS : CK_FRAMING + j - 1;
+
 		if (!(skip && c->skip[i]) && k->key[i][0] &&
 		    !key_is_default(i, k->key[i]))
 			snprintf(buf + strlen(buf), len - strlen(buf), " %s=%s",
 				 c->keys[i], k->key[i]);
+	}
 }
 
 /*
@@ -450,7 +459,7 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 		snprintf(p->note, sizeof(p->note),
 			 "significant but within the ±%g%% threshold",
 			 c->opts.threshold_pct);
-	else if (p->basis == CB_WIDENED)
+	else if (p->basis == CB_WIDENED && p->drift > 0)
 		snprintf(p->note, sizeof(p->note),
 			 "interval widened by a drift of ±%.1f%% between "
 			 "invocations (%s)",

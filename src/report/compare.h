@@ -78,7 +78,15 @@ struct ipc_comparison {
 };
 
 /* The key indices of the fixed keys (the rest are the parameters'). */
-enum { CK_PATTERN, CK_TRANSPORT, CK_ENGINE, CK_FRAMING, CK_LINK, CK_FIXED };
+enum {
+	CK_PATTERN,
+	CK_TRANSPORT,
+	CK_ENGINE,
+	CK_FRAMING,
+	CK_LINK,
+	CK_CPUS,
+	CK_FIXED
+};
 
 /* "faster", "slower", "no significant difference", "undecided". */
 const char *cmp_verdict_name(enum verdict v);

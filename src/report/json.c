@@ -587,6 +587,32 @@ static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 	put(d, o, KEY_LINK_PARAMS, p);
 }
 
+/*
+ * Where the sides ran: "cpus" 1 or 2 when pinned (null: the scheduler's
+ * choice), and "pin" the CPUs, who chose them, and whether the two are
+ * SMT siblings (null: unknown).
+ */
+static void put_place(struct jdoc *d, json_t *o, const struct ipc_place *pl)
+{
+	json_t *p;
+
+	if (pl->cpus == IPC_CPUS_ANY) {
+		put(d, o, KEY_CPUS, json_null());
+		return;
+	}
+	put(d, o, KEY_CPUS, json_integer(pl->cpus == IPC_CPUS_ONE ? 1 : 2));
+	p = obj_new(d);
+	if (!p)
+		return;
+	put(d, p, KEY_CLIENT, json_integer(pl->client_cpu));
+	put(d, p, KEY_SERVER, json_integer(pl->server_cpu));
+	put(d, p, KEY_PIN_BY, json_string(pl->chosen ? "ipcperf" : "user"));
+	if (pl->cpus == IPC_CPUS_TWO)
+		put(d, p, KEY_PIN_SMT,
+		    pl->smt < 0 ? json_null() : json_boolean(pl->smt));
+	put(d, o, KEY_PIN, p);
+}
+
 /* The framing of a pattern that takes one. */
 static void put_framing(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 {
@@ -665,6 +691,7 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		put(d, o, KEY_ERROR,
 		    jstr(res->error[0] ? res->error : "unknown error"));
 	put_params(d, o, cs);
+	put_place(d, o, &cs->place);
 	put_link(d, o, cs);
 	put_framing(d, o, cs);
 	put_extras(d, o, cs, &res->summary, 0);

@@ -49,6 +49,15 @@ const char *tab_link_name(const struct trow *t); /* "none" without */
 const char *tab_one_engine(const struct trow *const *rows, size_t n);
 const char *tab_one_link(const struct trow *const *rows, size_t n);
 
+/* Did any of @rows run with its sides pinned (a "cpus" column)? */
+bool tab_any_placed(const struct trow *const *rows, size_t n);
+
+/* "1 (CPU 0)", "2 (CPUs 0,1)", "2 (CPUs 0,1 SMT)" or "any". */
+void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl);
+
+/* Under a table with a cpus column: what it means. */
+void tab_place_note(FILE *out, const struct trow *const *rows, size_t n);
+
 /* A size 0 travelling as a 1-byte token: the footnote applies. */
 bool tab_zero_on_stream(const struct trow *t);
 extern const char tab_zero_note[];

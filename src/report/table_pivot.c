@@ -17,7 +17,10 @@
 
 #define MAXLINKS 48
 
-/* "gdbserver-true max-packet=256": a case's parameters in words. */
+/*
+ * "gdbserver-true max-packet=256 cpus=1": a case's parameters and
+ * placement in words.
+ */
 static void label(const struct ipc_case *cs, char *buf, size_t len)
 {
 	char w[96];
@@ -32,6 +35,7 @@ static void label(const struct ipc_case *cs, char *buf, size_t len)
 	}
 	if (!buf[0])
 		snprintf(buf, len, "?");
+	tab_appendf(buf, len, "%s", ipc_place_word(&cs->place));
 }
 
 /* The head of the label column: the first parameter in words with one. */

@@ -68,7 +68,8 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
 	const struct ipc_column *cols = pat->cols ? pat->cols : default_cols;
 	const struct ipc_param *p;
-	int pcol[GRID_MAXCOLS], ccol[GRID_MAXCOLS], tp, eng = -1, link = -1;
+	int pcol[GRID_MAXCOLS], ccol[GRID_MAXCOLS], tp, eng = -1, link = -1,
+							cpus = -1;
 	bool zero = false, loss = false;
 	struct tab_tail tt;
 	struct grid g = {0};
@@ -85,6 +86,8 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 		eng = grid_col(&g, "engine", true);
 	if (!tab_one_link(rows, n))
 		link = grid_col(&g, "link", true);
+	if (tab_any_placed(rows, n))
+		cpus = grid_col(&g, "cpus", true);
 	for (k = 0, p = pat->params; p && p->key; p++, k++)
 		pcol[k] =
 			p->head ? grid_col(&g, p->head, tab_param_left(p)) : -1;
@@ -112,6 +115,9 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 		if (link >= 0)
 			grid_set(&g, &l->cell[link], "%s",
 				 tab_link_name(rows[i]));
+		if (cpus >= 0)
+			tab_place_cell(&g, &l->cell[cpus],
+				       &rows[i]->res.cs.place);
 		tab_case_cells(&g, l, rows[i], pcol, cols, ccol, &tt);
 	}
 	if (!g.err) {
@@ -119,6 +125,8 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 		grid_print(&g, out);
 		tab_pooled_note(out, &tt, cols, ccol,
 				pat->sample ? pat->sample : "sample");
+		if (cpus >= 0)
+			tab_place_note(out, rows, n);
 		if (pat->note)
 			fprintf(out, "%s\n", pat->note);
 		if (zero)

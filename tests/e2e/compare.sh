@@ -9,7 +9,7 @@ d="$T/cmp"
 mkdir -p "$d"
 
 # A real document to shape: rr on pipe and unix, two request sizes, 8 runs.
-"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 8 -f json -o "$d/real.json" 2>/dev/null
+"$IPCPERF" rr --pin none -t pipe,unix --req 1,64 -n 50 -w 5 -r 8 -f json -o "$d/real.json" 2>/dev/null
 ok $? "a real rr document to shape"
 
 # set_p50 IN OUT FACTOR: per-run p50s of 5000 ns (+ a little spread),
@@ -181,7 +181,7 @@ jq '.ipcperf.schema = 2' "$d/a.json" >"$d/schema2.json"
 jq '.results = {}' "$d/a.json" >"$d/noresults.json"
 jq '.results[0] |= del(.pattern)' "$d/a.json" >"$d/nopattern.json"
 : >"$d/empty.json"
-"$IPCPERF" stream -t pipe -n 2 -w 1 -r 1 --count 10 -f json -o "$d/stream.json" 2>/dev/null
+"$IPCPERF" stream --pin none -t pipe -n 2 -w 1 -r 1 --count 10 -f json -o "$d/stream.json" 2>/dev/null
 bad "missing file" "cannot read" compare "$d/none.json" "$d/a.json"
 bad "truncated JSON" "not valid JSON" compare "$d/a.json" "$d/truncated.json"
 bad "empty file" "not valid JSON" compare "$d/empty.json" "$d/a.json"
