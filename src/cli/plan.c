@@ -110,6 +110,19 @@ static int add_case(struct cli_plan *p, const struct ipc_case *cs)
 	}
 	for (size_t i = 0; !err && i < p->nplaces; i++) {
 		c.place = p->places[i];
+		if (p->nplaces > 1 && c.place.cpus == IPC_CPUS_ONE &&
+		    (cs->eng->caps & IPC_ENG_SPINS)) {
+			/* Chosen by us, not asked for: say why it is left. */
+			char what[128];
+
+			ipc_case_describe(&c, what, sizeof(what));
+			err = add_skip(p, what,
+				       "two sides that never sleep on one CPU "
+				       "each spin out their time slice while "
+				       "the other waits: measured on two CPUs "
+				       "only (--pin same to insist)");
+			continue;
+		}
 		err = add_one(p, &c);
 	}
 	return err;
