@@ -1,14 +1,14 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint
+# Usage: deps.sh build|test|valgrind|bench|lint|browser|markdown
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
 step=${1:-build}
 
-# package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config) or
-# "hdr PATH" (a header under /usr/include).
+# package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config),
+# "hdr PATH" (a header under /usr/include) or "file PATH" (any file).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson"
@@ -16,10 +16,17 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
-bench)   need="sockperf:cmd:sockperf"; want="" ;;
+bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
 	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint)" >&2
+# The HTML report's test: headless Chromium driven by a Python script, and
+# a font so that screenshots show text.
+browser) need="chromium:cmd:chromium python3:cmd:python3
+	fonts-dejavu-core:file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+	 want="" ;;
+# The Markdown report's test renders it with GitHub's own renderer.
+markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser, markdown)" >&2
    exit 2 ;;
 esac
 
@@ -30,6 +37,7 @@ have() {
 	cmd) command -v "$name" >/dev/null 2>&1 ;;
 	pc) pkg-config --exists "$name" 2>/dev/null ;;
 	hdr) [ -e "/usr/include/$name" ] ;;
+	file) [ -e "$name" ] ;;
 	esac
 }
 

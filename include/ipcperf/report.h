@@ -28,6 +28,13 @@ struct ipc_report_meta {
 	const struct ipc_host *host;
 	const struct ipc_runopts *ro; /* effective options of every case */
 	const char *build; /* how ipcperf was built: compiler flags */
+	/*
+	 * ipcperf report of several documents: each one's own meta (its
+	 * command line, host and options), nsources of them; NULL when the
+	 * report is of one measurement.
+	 */
+	const struct ipc_report_meta *const *sources;
+	size_t nsources;
 };
 
 /* A case the plan left out, and why (one sentence). */
@@ -169,6 +176,33 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
 		     const struct ipc_doc *const *b, size_t nb,
 		     const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/*
+ * What a saved comparison (compare -f json) says about how it was made:
+ * the files it compared (one or several a side) and its options, so that
+ * it can be made again from them (ipcperf report of a comparison).  The
+ * file names are as compare was given them, or found next to the
+ * comparison's own file.  ipc_cmp_saved_fini frees the names.
+ */
+struct ipc_cmp_saved {
+	char **a, **b;	 /* the files of A and of B */
+	size_t na, nb;	 /* how many of each */
+	char metric[32]; /* "" when each case's own */
+	double threshold_pct;
+	bool drift_set;	  /* --drift was given: */
+	double drift_pct; /* ... its value */
+};
+
+/*
+ * Read the comparison saved in @path into @out: 0; -EINVAL when it is not
+ * a comparison written by compare -f json (a result document, say), with
+ * @err saying why; -ENOMEM; or -errno when it cannot be read.  On success
+ * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
+ * nothing.
+ */
+int ipc_cmp_saved_read(const char *path, struct ipc_cmp_saved *out, char *err,
+		       size_t err_len);
+void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv);
 
 /* How many pairs tripped --fail-if-slower. */
 size_t ipc_comparison_gates(const struct ipc_comparison *c);

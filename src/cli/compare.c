@@ -13,10 +13,9 @@
 #include "cli.h"
 
 static const char hint_json[] =
-	"compare reads files written by ipcperf with -f json (-o FILE)";
+	"give files written by ipcperf with -f json (-o FILE)";
 
-/* Read @path into *doc; EXIT_USAGE after saying what is wrong with it. */
-static int load(const char *path, struct ipc_doc **doc)
+int cli_doc_load(const char *path, struct ipc_doc **doc)
 {
 	char err[512];
 	int rc = ipc_doc_read(path, doc, err, sizeof(err));
@@ -78,7 +77,7 @@ int cli_compare(const struct cli_config *cfg)
 		return EXIT_MEASURE;
 	}
 	for (i = 0; i < n && !rc; i++)
-		rc = load(cfg->cmp_files[i], &docs[i]);
+		rc = cli_doc_load(cfg->cmp_files[i], &docs[i]);
 	if (rc) {
 		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
 		goto out;

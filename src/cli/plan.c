@@ -98,8 +98,20 @@ static bool placeable(const struct ipc_case *cs)
 	return cs->threads <= 1;
 }
 
+/*
+ * Does a side of @cs wait by spinning: a spinning engine, or shm with
+ * --shm-wait spin?
+ */
+static bool spins(const struct ipc_case *cs, const struct ipc_runopts *ro)
+{
+	return (cs->eng->caps & IPC_ENG_SPINS) ||
+	       (!strcmp(cs->tp->name, "shm") &&
+		ro->tp.shm_wait == IPC_SHM_SPIN);
+}
+
 /* @cs once per placement of the plan, side by side. */
-static int add_case(struct cli_plan *p, const struct ipc_case *cs)
+static int add_case(struct cli_plan *p, const struct ipc_case *cs,
+		    const struct ipc_runopts *ro)
 {
 	struct ipc_case c = *cs;
 	int err = 0;
@@ -111,7 +123,7 @@ static int add_case(struct cli_plan *p, const struct ipc_case *cs)
 	for (size_t i = 0; !err && i < p->nplaces; i++) {
 		c.place = p->places[i];
 		if (p->nplaces > 1 && c.place.cpus == IPC_CPUS_ONE &&
-		    (cs->eng->caps & IPC_ENG_SPINS)) {
+		    spins(cs, ro)) {
 			/* Chosen by us, not asked for: say why it is left. */
 			char what[128];
 
@@ -200,7 +212,7 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 			 need, cs->tp->name, limit);
 		return add_skip(p, what, why);
 	}
-	return add_case(p, cs);
+	return add_case(p, cs, ro);
 }
 
 /* The values of an option that lists them, which parameters sweep. */

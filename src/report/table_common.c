@@ -99,7 +99,8 @@ void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl)
 	}
 }
 
-void tab_place_note(FILE *out, const struct trow *const *rows, size_t n)
+void tab_place_note(struct tab_out *out, const struct trow *const *rows,
+		    size_t n)
 {
 	bool chosen = false, smt = false, any = false;
 
@@ -110,13 +111,14 @@ void tab_place_note(FILE *out, const struct trow *const *rows, size_t n)
 		smt |= pl->cpus == IPC_CPUS_TWO && pl->smt == 1;
 		any |= pl->cpus == IPC_CPUS_ANY;
 	}
-	fprintf(out,
-		"cpus: the client and the server pinned to one CPU (1) or a "
-		"CPU each (2%s)%s%s; two placements, two measurements%s\n",
-		smt ? "; SMT: two threads of one core" : ", not SMT siblings",
-		any ? ", any: where the scheduler put them" : "",
-		chosen ? ", chosen by ipcperf" : ", as --pin asked",
-		chosen ? " (--pin none: the scheduler's choice)" : "");
+	tab_printf(out,
+		   "cpus: the client and the server pinned to one CPU (1) or a "
+		   "CPU each (2%s)%s%s; two placements, two measurements%s\n",
+		   smt ? "; SMT: two threads of one core"
+		       : ", not SMT siblings",
+		   any ? ", any: where the scheduler put them" : "",
+		   chosen ? ", chosen by ipcperf" : ", as --pin asked",
+		   chosen ? " (--pin none: the scheduler's choice)" : "");
 }
 
 bool tab_zero_on_stream(const struct trow *t)

@@ -192,7 +192,8 @@ static const struct trow *suite_ref(const struct suite *s, size_t k)
  * Those come from the results, because the suite runs fewer stream
  * batches than the options say (each batch is large).
  */
-static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
+static void suite_heading(struct tab_out *out,
+			  const struct ipc_report_meta *meta,
 			  const struct suite *s, const char *eng)
 {
 	const struct ipc_runopts *ro = meta ? meta->ro : NULL;
@@ -206,7 +207,8 @@ static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
 	}
 	if (eng && strcmp(eng, "blocking"))
 		tab_appendf(buf, sizeof(buf), ", engine %s", eng);
-	fprintf(out, "quick suite%s\n", buf);
+	tab_heading(out);
+	tab_printf(out, "quick suite%s\n", buf);
 	for (size_t k = 0; k < s->npat; k++)
 		if ((int)strlen(s->pat[k]->name) > w)
 			w = (int)strlen(s->pat[k]->name);
@@ -228,8 +230,8 @@ static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
 		    p->suite->words_same)
 			tab_words(words, sizeof(words), p->suite->words_same, p,
 				  &ref, 1);
-		fprintf(out, "  %s:%*s %s%s\n", p->name,
-			w - (int)strlen(p->name), "", words, buf);
+		tab_printf(out, "  %s:%*s %s%s\n", p->name,
+			   w - (int)strlen(p->name), "", words, buf);
 	}
 }
 
@@ -247,7 +249,7 @@ static bool is_headline(const struct ipc_column *col,
  * Which columns hold a headline and which pooled figures: "rr p50, stream
  * bandwidth: the median over the runs ...; pooled over all runs: ...".
  */
-static void suite_legend(FILE *out, const struct suite *s)
+static void suite_legend(struct tab_out *out, const struct suite *s)
 {
 	const struct ipc_column *col;
 	bool first = true;
@@ -256,26 +258,27 @@ static void suite_legend(FILE *out, const struct suite *s)
 		for (col = s->pat[k]->suite->cols; col->head; col++)
 			if (!col->per_off && s->pat[k]->metric &&
 			    col->src == s->pat[k]->metric->src) {
-				fprintf(out, "%s%s", first ? "" : ", ",
-					col->head);
+				tab_printf(out, "%s%s", first ? "" : ", ",
+					   col->head);
 				first = false;
 			}
 	if (first)
 		return;
-	fprintf(out, ": the median over the runs of each run's figure, ± the "
-		     "half-width of its 95%% interval");
+	tab_printf(out,
+		   ": the median over the runs of each run's figure, ± the "
+		   "half-width of its 95%% interval");
 	first = true;
 	for (size_t k = 0; k < s->npat; k++)
 		for (col = s->pat[k]->suite->cols; col->head; col++)
 			if (col->per_off || !s->pat[k]->metric ||
 			    col->src != s->pat[k]->metric->src) {
-				fprintf(out, "%s%s",
-					first ? "; pooled over all runs: "
-					      : ", ",
-					col->head);
+				tab_printf(out, "%s%s",
+					   first ? "; pooled over all runs: "
+						 : ", ",
+					   col->head);
 				first = false;
 			}
-	fputc('\n', out);
+	tab_printf(out, "\n");
 }
 
 static void suite_line(struct grid *g, const struct suite *s,
@@ -356,7 +359,7 @@ static void gather(struct suite *s, const struct tab *t,
 	}
 }
 
-int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
+int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct tab *t, const struct trow **rest,
 		      size_t *nrest, bool *printed)
 {
@@ -397,7 +400,7 @@ int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
 	*printed = false;
 	if (!err && s.n) {
 		suite_heading(out, meta, &s, multi ? NULL : eng0);
-		grid_print(&g, out);
+		tab_grid(out, &g);
 		suite_legend(out, &s);
 		if (placed && t->nrows) {
 			measured = calloc(t->nrows, sizeof(*measured));
@@ -408,19 +411,19 @@ int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
 			free(measured);
 		}
 		if (zero)
-			fprintf(out, "%s\n", tab_zero_note);
+			tab_printf(out, "%s\n", tab_zero_note);
 		for (int k = 0; k < IPC_FLAG_COUNT; k++)
 			if (flags & (1u << k))
-				fprintf(out, "hint for %s: %s\n",
-					ipc_flag_name(k), ipc_flag_hint(k));
+				tab_printf(out, "hint for %s: %s\n",
+					   ipc_flag_name(k), ipc_flag_hint(k));
 		*printed = true;
 	}
 	for (i = 0; i < t->nskips && !err; i++) {
 		if (skip_transport(t->skips[i].what, tp, sizeof(tp), label,
 				   sizeof(label)))
 			continue;
-		fprintf(out, "skipped: %s: %s\n", t->skips[i].what,
-			t->skips[i].why);
+		tab_printf(out, "skipped: %s: %s\n", t->skips[i].what,
+			   t->skips[i].why);
 		*printed = true;
 	}
 	for (i = 0; i < s.n; i++)

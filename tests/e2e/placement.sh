@@ -33,6 +33,19 @@ is_rc 0 "csv by default"
 check "csv: the cpus columns end the header" sh -c "head -n 1 $out | grep -q ',cpus,client_cpu,server_cpu\$'"
 check "csv: a row each, 1 then 2" sh -c "tail -n +2 $out | cut -d, -f44 | paste -sd' ' - | grep -qx '1 2'"
 
+run_default rr -t pipe -n 200 -w 20 -r 2 -f markdown
+is_rc 0 "markdown by default"
+check "markdown: a cpus column" grep -qE "^\| transport +\| cpus +\|" "$out"
+check "markdown: what the column means" grep -q "^cpus: the client and the server pinned" "$out"
+run_default rr -t pipe,unix --req 1,64 -n 100 -w 5 -r 2 -q -f html -o "$T/pl.html"
+is_rc 0 "html by default"
+check "html: the sweep's series split by placement" sh -c "grep -q 'class=\"legend\">pipe, cpus=1<' '$T/pl.html' && grep -q 'class=\"legend\">pipe, cpus=2<' '$T/pl.html'"
+
+# A side that spins is not put on one CPU unless the user asks.
+run_default rr -t shm --shm-wait spin -n 200 -w 20 -r 2 -f json
+is_rc 0 "shm --shm-wait spin by default"
+jqt "shm spin: two CPUs only, one CPU skipped with the reason" '[.results[].cpus] == [2] and (.skipped | length) == 1 and (.skipped[0].why | test("spin"))'
+
 # The scheduler's choice, and the user's CPUs.
 run_default rr -t pipe -n 200 -w 20 -r 2 --pin none -f json
 is_rc 0 "--pin none"
