@@ -39,7 +39,7 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
 
 # Check (and as root, install) the Debian packages the build needs before
 # pkg-config is asked about them below.
-ifeq ($(filter clean lint uninstall,$(MAKECMDGOALS)),)
+ifeq ($(filter clean lint uninstall fuzz,$(MAKECMDGOALS)),)
 DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error missing build dependencies: see the line above)
@@ -110,7 +110,7 @@ BIN := $(BUILD)/ipcperf
 
 FLAGS_STAMP := $(BUILD)/flags
 
-.PHONY: all run check valgrind bench install uninstall lint clean FORCE
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -173,6 +173,31 @@ bench: $(BIN) $(BENCH_BIN)
 	$(Q)sh scripts/deps.sh bench
 	$(Q)BUILD=$(BUILD) bench/run
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang over the layer
+# whose parsers they drive; `make fuzz` runs each FUZZ_TIME seconds from
+# its seed corpus in tests/fuzz/corpus/NAME (new inputs go to build/fuzz).
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_LIB := $(sort $(wildcard src/framing/*.c))
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) include/ipcperf/framing.h
+	@mkdir -p $(@D)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iinclude -Isrc -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_LIB)
+
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
+		mkdir -p build/fuzz/corpus-$$n && \
+		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
+
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX)/include/ipcperf \
@@ -195,7 +220,7 @@ lint:
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
 
 clean:
 	rm -rf build

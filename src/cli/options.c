@@ -143,6 +143,7 @@ static int set_timeout(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.timeout_ns))
 		return bad("--timeout", "give a time such as 1s or 200ms");
+	c->set |= SET_TIMEOUT;
 	return 0;
 }
 
@@ -295,8 +296,8 @@ static const struct cli_opt core_opts[] = {
 	 set_count},
 	{"total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]", set_total},
 	{"timeout", 0, "TIME", MEAS,
-	 "longest wait for a udp response or report; then it counts as lost "
-	 "[1s]",
+	 "longest wait for a udp response or report (then it counts as "
+	 "lost), or a stub's reply [1s; a stub 5s]",
 	 set_timeout},
 	{"no-verify", 0, NULL, MEAS,
 	 "do not check received payloads (checked by default)", set_noverify},
@@ -335,9 +336,11 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
-	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
-	&cli_opts_link,	   &cli_opts_info,	NULL,
+	&cli_opts_core,	  &cli_opts_transport,
+	&cli_opts_load,	  &cli_opts_testing,
+	&cli_opts_trust,  &cli_opts_compare,
+	&cli_opts_target, &cli_opts_link,
+	&cli_opts_info,	  NULL,
 };
 
 #define MAXOPTS 128

@@ -280,11 +280,19 @@ static int expand(const struct cli_config *cfg,
 		cs.framing = cfg->framing;
 		cs.framing_noack = cfg->no_ack;
 	}
-	if (!(pat->flags & IPC_PAT_TRACE))
-		return sweep(cfg, pat->params, &cs, p);
-	for (size_t i = 0; !err && i < cfg->ntraces; i++) {
-		cs.trace = cfg->traces[i];
-		err = sweep(cfg, pat->params, &cs, p);
+	/* Each stub of --target, the same cases against each. */
+	for (size_t k = 0; !err && k < (cfg->ntargets ? cfg->ntargets : 1);
+	     k++) {
+		if (cfg->ntargets && pat->cfg_size)
+			cs.cfg = &cfg->targets[k].cfg;
+		if (!(pat->flags & IPC_PAT_TRACE)) {
+			err = sweep(cfg, pat->params, &cs, p);
+			continue;
+		}
+		for (size_t i = 0; !err && i < cfg->ntraces; i++) {
+			cs.trace = cfg->traces[i];
+			err = sweep(cfg, pat->params, &cs, p);
+		}
 	}
 	return err;
 }
@@ -341,6 +349,8 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 		for (i = 0; ipc_patterns[i] && np < MAX_NAMES; i++)
 			if (ipc_patterns[i]->suite)
 				pats[np++] = ipc_patterns[i];
+	} else if (cfg->ntargets && cfg->cmd == CMD_RR) {
+		pats[np++] = &ipc_pattern_rr_stub;
 	} else {
 		pats[np++] = ipc_pattern_find(cfg->cmd_name);
 	}

@@ -359,6 +359,29 @@ static void flagged(const struct cpair *p, char *note, size_t len)
 		 nb ? "B flagged " : "", fb);
 }
 
+/*
+ * Samples of @p's pattern made of several messages (IPC_EXTRA_PER): how
+ * many, when A and B agree on it, so that the difference can be given
+ * per message too.
+ */
+static void per_message(struct cpair *p)
+{
+	const struct ipc_pattern_ops *pat = p->a->res->cs.pat;
+	size_t n = ipc_pattern_nextras(pat);
+
+	for (size_t k = 0; k < n; k++) {
+		double a = p->a->res->summary.extra[k];
+		double b = p->b->res->summary.extra[k];
+
+		if (!(pat->extras[k].flags & IPC_EXTRA_PER) || !isfinite(a) ||
+		    a != b || a < 1 || p->b->res->cs.pat != pat)
+			continue;
+		p->per = a;
+		p->per_word =
+			pat->extras[k].per ? pat->extras[k].per : "message";
+	}
+}
+
 /* The normal quantile of a two-sided 95% interval. */
 #define Z95 1.959963984540054
 
@@ -394,6 +417,8 @@ static void basis(const struct ipc_comparison *c, struct cpair *p)
 	p->have_ci = m->have_ci;
 	p->lo = m->ci_low;
 	p->hi = m->ci_high;
+	p->dlo = m->diff_low;
+	p->dhi = m->diff_high;
 	p->drift = -1;
 	if (m->ka >= 2 && m->kb >= 2) {
 		p->basis = CB_INVOCATIONS;
@@ -417,6 +442,14 @@ static void basis(const struct ipc_comparison *c, struct cpair *p)
 	p->lo = m->ratio * exp(-sqrt(h * h + w * w));
 	h = log(m->ci_high) - log(m->ratio);
 	p->hi = m->ratio * exp(sqrt(h * h + w * w));
+	/* The difference: the same drift, in A's unit. */
+	if (m->have_diff_ci) {
+		w *= m->median_a;
+		h = m->diff - m->diff_low;
+		p->dlo = m->diff - sqrt(h * h + w * w);
+		h = m->diff_high - m->diff;
+		p->dhi = m->diff + sqrt(h * h + w * w);
+	}
 }
 
 /* Why a pair has no verdict, or what to know about the one it has. */
@@ -490,6 +523,7 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	free(cb);
 	if (err)
 		return err;
+	per_message(p);
 	basis(c, p);
 	alpha = 1 - p->cmp.level;
 	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;

@@ -58,12 +58,15 @@ struct cpair {
 	double p_min;	   /* the smallest it could be */
 	bool have_ci;	   /* the interval the verdict rests on: */
 	double lo, hi;	   /* cmp's, or widened by the drift */
+	double dlo, dhi;   /* the difference's likewise */
 	double drift;	   /* the drift (sd of log) it was widened by, -1 */
 	bool assumed;	   /* ... which --drift gave */
 	double change_pct; /* (ratio - 1) * 100 */
 	enum verdict verdict;
-	char note[320]; /* why no verdict, or a caveat */
-	bool gate;	/* trips --fail-if-slower */
+	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
+	const char *per_word; /* what a message is */
+	char note[320];	      /* why no verdict, or a caveat */
+	bool gate;	      /* trips --fail-if-slower */
 };
 
 struct ipc_comparison {

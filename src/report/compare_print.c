@@ -52,6 +52,16 @@ static void side_heading(struct tab_out *out, const char *lead,
 	tab_printf(out, " (the first: %s)\n", buf);
 }
 
+/* The same with its sign: "+1.20 µs", "-310 ns". */
+static char *signed_val(const struct cpair *p, double v, char *buf, size_t len)
+{
+	char x[24];
+
+	fmt_val(p, fabs(v), x, sizeof(x));
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "+", x);
+	return buf;
+}
+
 static void heading(struct tab_out *out, const struct ipc_comparison *c)
 {
 	const struct cpair *p0 = &c->pairs[0];
@@ -78,27 +88,57 @@ static void heading(struct tab_out *out, const struct ipc_comparison *c)
 	if (i == c->npairs)
 		tab_printf(out,
 			   "B/A: ratio of the medians of the per-run %s (%s is "
-			   "better), 95%% bootstrap interval; p: two-sided "
-			   "Mann-Whitney U\n",
+			   "better), B-A: their difference, each with a 95%% "
+			   "bootstrap interval; p: two-sided Mann-Whitney U\n",
 			   p0->metric->word,
 			   p0->metric->higher_better ? "higher" : "lower");
 	else
 		tab_printf(out,
 			   "B/A: ratio of the medians of the per-run metric "
-			   "(lower p50, higher throughput is better), 95%% "
-			   "bootstrap interval; p: two-sided Mann-Whitney U\n");
+			   "(lower p50, higher throughput is better), B-A: "
+			   "their difference, each with a 95%% bootstrap "
+			   "interval; p: two-sided Mann-Whitney U\n");
 	if (c->a.ndocs > 1 || c->b.ndocs > 1)
 		tab_printf(out,
 			   "two levels: each file is an invocation, its value "
 			   "the median of its runs; with several files a side, "
-			   "p compares the invocations and the interval "
-			   "resamples them, so drift between invocations "
+			   "p compares the invocations and the intervals "
+			   "resample them, so drift between invocations "
 			   "counts\n");
 }
 
-/* The pair's line of the table; @files: the column of files A/B. */
+/*
+ * The difference B - A of the medians, divided by @div, and its
+ * interval, in cells @cell[@at] and @cell[@at + 1] (the interval's ends
+ * with the difference's unit, or "-").
+ */
+static void diff_cells(struct grid *g, char **cell, size_t at,
+		       const struct cpair *p, double div)
+{
+	char x[40], y[40];
+
+	if (!p->cmp.na || !p->cmp.nb) {
+		grid_set(g, &cell[at], "-");
+		grid_set(g, &cell[at + 1], "-");
+		return;
+	}
+	signed_val(p, p->cmp.diff / div, x, sizeof(x));
+	grid_set(g, &cell[at], "%s", x);
+	if (!p->cmp.have_diff_ci) {
+		grid_set(g, &cell[at + 1], "-");
+		return;
+	}
+	signed_val(p, p->dlo / div, x, sizeof(x));
+	signed_val(p, p->dhi / div, y, sizeof(y));
+	grid_set(g, &cell[at + 1], "%s – %s", x, y);
+}
+
+/*
+ * The pair's line of the table; @files: the column of files A/B; @per:
+ * the per-message columns too.
+ */
 static void pair_line(struct grid *g, const struct ipc_comparison *c,
-		      const struct cpair *p, bool files)
+		      const struct cpair *p, bool files, bool per)
 {
 	struct grid_line *l = grid_line(g);
 	char buf[256], x[32];
@@ -132,15 +172,20 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 		grid_set(g, &cell[5], "%.3f–%.3f", p->lo, p->hi);
 	else
 		grid_set(g, &cell[5], "-");
+	diff_cells(g, cell, 6, p, 1);
 	if (p->p < 0.0001)
-		grid_set(g, &cell[6], "<0.0001");
+		grid_set(g, &cell[8], "<0.0001");
 	else
-		grid_set(g, &cell[6], "%.2g", p->p);
+		grid_set(g, &cell[8], "%.2g", p->p);
 	if (p->verdict != V_SAME)
-		grid_set(g, &cell[7], "%s (%+.1f%%)",
+		grid_set(g, &cell[9], "%s (%+.1f%%)",
 			 cmp_verdict_name(p->verdict), p->change_pct);
 	else
-		grid_set(g, &cell[7], "%s", cmp_verdict_name(p->verdict));
+		grid_set(g, &cell[9], "%s", cmp_verdict_name(p->verdict));
+	if (per && p->per)
+		diff_cells(g, cell, 10, p, p->per);
+	else if (per)
+		grid_set(g, &cell[10], "-");
 }
 
 /* The cases of one side that found no match, or no measurement. */
@@ -160,25 +205,35 @@ static void unmatched(struct tab_out *out, const struct ipc_comparison *c,
 
 int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 {
-	static const char *const heads[] = {"case", "runs A/B", "A", "B",
-					    "B/A",  "95% CI",	"p", "verdict"};
+	static const char *const heads[] = {"case", "runs A/B", "A",   "B",
+					    "B/A",  "95% CI",	"B-A", "95% CI",
+					    "p",    "verdict"};
 	bool files = c->a.ndocs > 1 || c->b.ndocs > 1;
+	const char *per_word = NULL;
 	struct grid g = {0};
-	char buf[256];
+	char buf[256], head[48];
 	bool few = false, runs_only = false;
 	size_t i;
 	int err;
 
+	for (i = 0; i < c->npairs; i++)
+		if (c->pairs[i].per && !per_word)
+			per_word = c->pairs[i].per_word;
 	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
-		grid_col(&g, heads[i], i == 0 || i == 7);
+		grid_col(&g, heads[i], i == 0 || i == 9);
 		if (i == 0 && files)
 			grid_col(&g, "files A/B", false);
+	}
+	if (per_word) {
+		snprintf(head, sizeof(head), "B-A per %s", per_word);
+		grid_col(&g, head, false);
+		grid_col(&g, "95% CI", false);
 	}
 	grid_ids(&g);
 	for (i = 0; i < c->npairs; i++) {
 		const struct cpair *p = &c->pairs[i];
 
-		pair_line(&g, c, p, files);
+		pair_line(&g, c, p, files, per_word != NULL);
 		few |= p->basis != CB_INVOCATIONS &&
 		       p->p_min >= 1 - p->cmp.level;
 		runs_only |= p->basis == CB_RUNS;
@@ -346,6 +401,18 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 						 ? p->cmp.inv_exact
 						 : p->cmp.exact));
 	put_levels(o, p);
+	if (p->cmp.na && p->cmp.nb)
+		jreal(o, "diff", p->cmp.diff);
+	if (p->cmp.have_diff_ci) {
+		ci = json_object();
+		jreal(ci, "low", p->dlo);
+		jreal(ci, "high", p->dhi);
+		json_object_set_new(o, "diff_ci", ci);
+	}
+	if (p->per) {
+		jreal(o, "per_message", p->per);
+		jstr(o, "message", p->per_word);
+	}
 	jstr(o, "verdict", cmp_verdict_name(p->verdict));
 	if (p->note[0])
 		jstr(o, "note", p->note);
