@@ -221,19 +221,25 @@ void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
 			rows[0]->res.cs.target &&
 			!strcmp(c->target, rows[0]->res.cs.target);
 	}
-	if (!n || ext < n) {
+	if (!ext) {
 		tab_where(buf, len, ro, NULL);
-		if (ext)
-			tab_appendf(buf, len, " or already running");
 		return;
 	}
-	if (same == n) { /* one server elsewhere: name it */
+	if (ext == n && same == n) { /* one server elsewhere: name it */
 		tab_where(buf, len, ro, &rows[0]->res.cs);
 		return;
 	}
-	tab_appendf(buf, len, "the other end already running");
+	if (ext < n)
+		tab_appendf(buf, len, "peer in %s or already running",
+			    ro->placement == IPC_PLACE_THREAD
+				    ? "a thread"
+				    : "a separate process");
+	else
+		tab_appendf(buf, len, "the other end already running");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
+	if (ext < n && ro->pin_server >= 0)
+		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
 /* A parameter's value for people, into @buf. */
