@@ -301,7 +301,7 @@ out:
 const struct ipc_peer_ops ipc_peer_remote = {
 	.name = "remote",
 	.help = "an ipcperf server on another host (--remote HOST[:PORT])",
-	.flags = IPC_PEER_ELSEWHERE | IPC_PEER_SERVES,
+	.flags = IPC_PEER_ELSEWHERE,
 	.check = rp_check,
 	.start = rp_start,
 	.stop = rp_stop,
