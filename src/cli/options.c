@@ -433,6 +433,13 @@ static const struct {
 	 "case has 5 [10s]"},
 	{"format", CMD_COMPARE, "table, json, markdown or html [table]"},
 	{"format", CMD_SERVER, "table or json, a line per event [table]"},
+	{"key",
+	 CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY,
+	 "with --remote: prove to the server that we hold this shared key "
+	 "(mode 600) [none]"},
+	{"control-timeout",
+	 CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY,
+	 "with --remote: deadline of every control message [10s]"},
 	{"output", CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]"},
 };
@@ -584,8 +591,9 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"port "
 			"of its own that\nonly the client holding the test's "
 			"cookie may use.  Control protocol\nversion %d "
-			"(docs/protocol.md).  The client side, --remote, is "
-			"not in\nthis build yet.\n"
+			"(docs/protocol.md).  Clients measure against it with "
+			"--remote\nHOST[:PORT] (rr, stream, bulk, crr, load, "
+			"replay).\n"
 			"\nexit status: 0 stopped (Ctrl-C, SIGTERM, --once, "
 			"--idle-timeout,\n--max-duration); 1 the server "
 			"failed; "

@@ -95,7 +95,9 @@ static int add_one(struct cli_plan *p, const struct ipc_case *cs)
  */
 static bool placeable(const struct ipc_case *cs)
 {
-	return cs->threads <= 1;
+	/* The other end on another host: one CPU or two means nothing. */
+	return cs->threads <= 1 &&
+	       !(cs->peer && (cs->peer->flags & IPC_PEER_ELSEWHERE));
 }
 
 /*

@@ -45,6 +45,25 @@ if [ -r "$rf" ]; then
 		'.results[0] | .status == "ok" and .peer.kind == "remote"'
 fi
 
+# Two clients at once: a test held open by one, ipcperf measures beside
+# it; both are served, and ipcperf's result says it was not alone.
+hold_test -- "$addr" tcp "$T/hold"
+ok $? "a first client holds a test"
+run rr --remote "$addr" -n 200 -r 2 -q -f json
+is_rc 0 "a second client measures meanwhile: exit 0"
+jqt "the second client's result is flagged shared" \
+	'.results[0] | .status == "ok" and .peer.other_tests >= 1 and any(.flags[]; .flag == "shared")'
+kill -KILL $cpid 2>/dev/null
+wait $cpid 2>/dev/null
+# Its test ends on the server once the server sees the client gone.
+for _ in $(seq 50); do
+	grep -q '"status":"aborted"' "$T/log" && break
+	sleep 0.1
+done
+run rr --remote "$addr" -n 200 -r 2 -q -f json
+jqt "alone again: not flagged shared" \
+	'.results[0] | .status == "ok" and .peer.other_tests == 0 and all(.flags[]; .flag != "shared")'
+
 # The table names where the peer was.
 run rr --remote "$addr" -n 100 -r 1 -q
 check "the table's heading names the server" grep -q "peer remote at $addr" "$out"
