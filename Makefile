@@ -8,6 +8,7 @@
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
+#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_TIME
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -46,13 +47,14 @@ $(error missing build dependencies: see the line above)
 endif
 endif
 
-PKGS := jansson
+PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	echo -ljansson -lsodium)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef
@@ -173,31 +175,6 @@ bench: $(BIN) $(BENCH_BIN)
 	$(Q)sh scripts/deps.sh bench
 	$(Q)BUILD=$(BUILD) bench/run
 
-# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang over the layer
-# whose parsers they drive; `make fuzz` runs each FUZZ_TIME seconds from
-# its seed corpus in tests/fuzz/corpus/NAME (new inputs go to build/fuzz).
-FUZZ_CC ?= clang
-FUZZ_TIME ?= 60
-FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_LIB := $(sort $(wildcard src/framing/*.c))
-
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) include/ipcperf/framing.h
-	@mkdir -p $(@D)
-	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Iinclude -Isrc -D_GNU_SOURCE \
-		-o $@ $< $(FUZZ_LIB)
-
-fuzz:
-	$(Q)sh scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
-		mkdir -p build/fuzz/corpus-$$n && \
-		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
-			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
-	done
-
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX)/include/ipcperf \
@@ -221,6 +198,44 @@ lint:
 		-DIPC_HAVE_URING=1 src tests/unit bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
+
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/
+# fuzz_NAME/) over the library built again with clang and the fuzzer's
+# instrumentation.  Each runs FUZZ_TIME seconds; new inputs it finds go to
+# build/fuzz/corpus-fuzz_NAME.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
+	$(call msg,LINK,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
+		mkdir -p build/fuzz/corpus-$$n && \
+		echo "$$n: $(FUZZ_TIME) s" && \
+		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-print_final_stats=1 \
+			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 clean:
 	rm -rf build

@@ -12,7 +12,7 @@ step=${1:-build}
 # "fuzzer CC" (CC links a libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
-	libjansson-dev:pc:jansson"
+	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="gdbserver:cmd:gdbserver" ;;

@@ -27,6 +27,7 @@ enum cli_cmd {
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
 	CMD_REPORT = 1u << 9,
+	CMD_SERVER = 1u << 10,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
@@ -34,6 +35,7 @@ enum cli_cmd {
 
 #define CLI_LINKS_MAX 16  /* links in one --link list */
 #define CLI_TARGETS_MAX 8 /* stubs in one --target list */
+#define CLI_LISTEN_MAX 8  /* --listen addresses of a server */
 
 /* One stub of --target (opt_target.c). */
 struct cli_target {
@@ -51,6 +53,11 @@ struct cli_config {
 	struct ipc_u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
+	enum cli_pin {
+		PIN_AUTO = 0, /* each local case on one CPU and on two */
+		PIN_NONE,     /* --pin none: the scheduler's choice */
+		PIN_FIXED,    /* --pin C,S, same or split: ro's pins */
+	} pin;
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
@@ -59,7 +66,11 @@ struct cli_config {
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	/* ipcperf compare (opt_compare.c) */
-	const char *cmp_files[2]; /* A and B */
+	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
+	char **cmp_files;	  /* A's files, then B's (allocated) */
+	size_t cmp_na, cmp_nb;	  /* how many of each */
+	double cmp_drift_pct;	  /* --drift PCT */
+	bool cmp_drift_set;	  /* ... was given */
 	const char *cmp_metric;	  /* p50, p99, mean, throughput; NULL: each
 				     pattern's own */
 	double cmp_threshold_pct; /* smaller changes are no difference */
@@ -76,6 +87,23 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* ipcperf server (opt_server.c) */
+	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
+	size_t nlisten;
+	bool once;		     /* --once */
+	uint64_t idle_timeout_ns;    /* --idle-timeout, 0: never */
+	uint64_t max_duration_ns;    /* --max-duration, 0: never */
+	uint64_t control_timeout_ns; /* --control-timeout */
+	uint64_t max_test_ns;	     /* --max-test */
+	uint64_t max_clients;	     /* --max-clients */
+	const char *key_file;	     /* --key FILE */
+	/* remote mode's client (opt_server.c) */
+	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
+	const char *server_engine; /* --server-engine */
+	char remote_target[300];   /* --remote as HOST:PORT */
+	struct ipc_rkey *key;	   /* loaded --key, NULL: none */
+	struct ipc_remote_opts remote_opts; /* for the remote peer */
 
 	/* A GDB stub at the other end (opt_target.c). */
 	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
@@ -135,10 +163,14 @@ extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
 extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
 
 /*
- * compare's file arguments (the @n words left after the options): exactly
- * two.  EXIT_OK or EXIT_USAGE after printing why.
+ * compare's file arguments (the @n words left after the options): two, A
+ * and B, or several a side split by cli_cmp_sep (the "--" the user typed,
+ * which cli_parse replaces so that getopt does not take it for the end of
+ * the options).  EXIT_OK, EXIT_USAGE after printing why, or EXIT_MEASURE
+ * when memory ran out.
  */
 int cli_compare_args(struct cli_config *c, int n, char **words);
+extern const char cli_cmp_sep[];
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
@@ -167,6 +199,10 @@ int cli_doc_load(const char *path, struct ipc_doc **doc);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+
+/* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
+int cli_server(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
 
 /* The results of --target's cases, kept for the side-by-side (side.c). */
@@ -219,6 +255,8 @@ struct cli_plan {
 	size_t ncases;
 	struct ipc_skip *skips;
 	size_t nskips;
+	struct ipc_place places[2]; /* where each case's sides run */
+	size_t nplaces;
 };
 
 /*
@@ -227,6 +265,13 @@ struct cli_plan {
  * why (unknown name, nothing left to run).
  */
 int cli_plan_build(const struct cli_config *cfg, struct cli_plan *plan);
+
+/*
+ * The options case @cs of the plan runs with: @cfg's, pinned as its
+ * placement says.
+ */
+void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
+		   struct ipc_runopts *ro);
 void cli_plan_free(struct cli_plan *plan);
 
 /* `ipcperf list`. */

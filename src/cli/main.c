@@ -210,7 +210,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	for (i = 0; !err && i < plan.ncases; i++) {
 		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
 
-		ros[i] = cfg->ro;
+		cli_case_opts(cfg, &plan.cases[i], &ros[i]);
 		if (cfg->cmd == CMD_SUITE && sd && sd->iterations) {
 			ros[i].iterations = sd->iterations;
 			ros[i].warmup = sd->warmup;
@@ -261,6 +261,8 @@ int main(int argc, char **argv)
 		rc = cli_compare(&cfg);
 	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
 		rc = cli_report(&cfg, argc, argv);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_SERVER)
+		rc = cli_server(&cfg);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);
