@@ -225,7 +225,7 @@ void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
 		tab_where(buf, len, ro, NULL);
 		return;
 	}
-	if (same == n) { /* one server elsewhere: name it */
+	if (ext == n && same == n) { /* one server elsewhere: name it */
 		tab_where(buf, len, ro, &rows[0]->res.cs);
 		return;
 	}
