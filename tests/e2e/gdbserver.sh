@@ -119,7 +119,13 @@ gs "$T/stub_target"
 "$IPCPERF" replay --target "gdb://127.0.0.1:$port" -r 1 "$T/pause.trace" -f json \
 	>"$out" 2>"$err" &
 cl=$!
-sleep 1
+# Killed once the replay is connected (a slow build may take a while to
+# get there) and has had time to reach the pause.
+for _ in $(seq 200); do
+	grep -q "^Remote debugging from" "$T/gs.log" && break
+	sleep 0.05
+done
+sleep 0.5
 kill -KILL "$gs"
 wait "$gs" 2>/dev/null
 ends_within "$cl" 10 "a replay whose gdbserver died during a 30 s pause ends"
