@@ -351,8 +351,10 @@ const struct ipc_pattern_ops ipc_pattern_rr_stub = {
 	.cost_abbr = "smp",
 	.title = "request/response against a GDB stub: a write of req bytes "
 		 "and a read of resp bytes per sample",
-	.note = "per packet: p50 / round trips per sample; write, read: "
-		"payload bytes on the wire",
+	.note = "per packet: p50 / round trips per sample; pkt size: the "
+		"stub's PacketSize; write, read: payload bytes on the wire; "
+		"the features the session used (no-ack, binary X and x, "
+		"multiprocess) are in -f json",
 	.metric = &ipc_metric_p50,
 	.rate = &ipc_metric_msgs_per_s,
 	.params = st_params,

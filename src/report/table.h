@@ -142,10 +142,11 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
 
 /*
  * The same for @rows, whose other end may be a server already running
- * (an external peer: a gdbserver, a web server): "the other end already
- * running, client on CPU 1", or "peer in a separate process or already
- * running, client on CPU 0, server on CPU 1" when only some are (the
- * server's CPU is that of ipcperf's own peers).
+ * (an external peer: a gdbserver, a web server): "peer external at
+ * HOST:PORT" when all rows have that one, "the other end already
+ * running, client on CPU 1" when they have several, or "peer in a
+ * separate process or already running, client on CPU 0, server on CPU 1"
+ * when only some do (the server's CPU is that of ipcperf's own peers).
  */
 void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
 		    const struct trow *const *rows, size_t n);

@@ -105,6 +105,34 @@ is_rc 1 "... with exit 1"
 jqt "the case is partial" '.results[0].status == "partial" and (.results[0].runs | length) >= 1'
 check "the error names the stub" grep -q "stub\|connection\|closed" "$err"
 
+# A stub that dies while the replay waits out a recorded pause: the wait
+# sees the connection close and the case fails at once, not 30 s later.
+cat >"$T/pause.trace" <<'EOF'
+> @0 "+$?#3f"
+< "+"
+< "$T05#b9"
+> @0.001 "+"
+> @30 "$qC#b4"
+< "$QCp1.1#94"
+EOF
+gs "$T/stub_target"
+"$IPCPERF" replay --target "gdb://127.0.0.1:$port" -r 1 "$T/pause.trace" -f json \
+	>"$out" 2>"$err" &
+cl=$!
+# Killed once the replay is connected (a slow build may take a while to
+# get there) and has had time to reach the pause.
+for _ in $(seq 200); do
+	grep -q "^Remote debugging from" "$T/gs.log" && break
+	sleep 0.05
+done
+sleep 0.5
+kill -KILL "$gs"
+wait "$gs" 2>/dev/null
+ends_within "$cl" 10 "a replay whose gdbserver died during a 30 s pause ends"
+is_rc 1 "... with exit 1"
+jqt "... the case failed, saying the stub closed the connection" \
+	'.results[0].pattern == "replay" and .results[0].status == "error" and (.results[0].error | test("closed"))'
+
 # Each trace against gdbserver running the program it was recorded with.
 cc -g -O0 -static -o "$T/target" traces/target.c
 ok $? "traces/target.c compiles statically"

@@ -23,7 +23,14 @@ jqt "the stub's packet size recorded" \
 	'[.results[] | select(.summary.stub_packet_size == 18431)] | length == 64'
 jqt "p50 per packet is the p50 over the packets" \
 	'[.results[] | select(.p50_per_packet_ns == ((.summary.latency_ns.p50 / .summary.packets_per_sample) | round))] | length == 64'
+jqt "the features the session used: no-ack, binary X and x" \
+	'[.results[] | select(.summary.stub_noack == 1 and .summary.stub_binary_write == 1 and .summary.stub_binary_read == 1)] | length == 64'
 no_leftovers "the matrix against ipcperf's own stub"
+
+run rr --target ipcperf --req 64 --resp 64 -n 20 -w 2 -r 1
+is_rc 0 "the table"
+check "... with the stub's packet size" grep -q "pkt size" "$out"
+check "... and a note on where the features are" grep -q "the features the session used .* are in -f json" "$out"
 
 run rr --target ipcperf --ack --req 1k --resp 1k -n 50 -r 2 --placement thread -f json
 is_rc 0 "with acks, the stub in a thread"
