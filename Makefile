@@ -54,7 +54,9 @@ CFLAGS ?=
 CFLAGS += -std=gnu11 -g $(OPT) $(WARN) -pthread -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDFLAGS += $(filter -f%,$(OPT)) -pthread
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) -lm
+# Debian's http_parser ships no pkg-config file.
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) \
+	-lhttp_parser -lm
 
 ifeq ($(V),1)
 Q :=

@@ -11,7 +11,7 @@ step=${1:-build}
 # "hdr PATH" (a header under /usr/include).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
-	libjansson-dev:pc:jansson"
+	libjansson-dev:pc:jansson libhttp-parser-dev:hdr:http_parser.h"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="" ;;
