@@ -172,6 +172,7 @@ void ipc_trace_free(struct ipc_trace *t);
 struct ipc_http_msg {
 	unsigned status;      /* response: the status code */
 	unsigned method;      /* request: http_parser's enum http_method */
+	bool method_head;     /* request: the method is HEAD */
 	unsigned short major; /* HTTP version */
 	unsigned short minor;
 	bool head_done;	       /* the header section is complete */
@@ -180,7 +181,10 @@ struct ipc_http_msg {
 	bool chunked;	       /* Transfer-Encoding: chunked */
 	bool has_length;       /* a Content-Length was given ... */
 	uint64_t length;       /* ... of this many bytes */
-	bool expect_continue;  /* request: Expect: 100-continue */
+	bool expect_continue;  /* request: Expect: 100-continue (the feed
+				  returns at the end of such a head, done
+				  false, so that 100 Continue can be sent
+				  before the body comes) */
 	uint64_t header_bytes; /* start line and header fields, on the wire */
 	uint64_t body_bytes;   /* body bytes, decoded (chunk framing out) */
 	uint64_t wire_bytes;   /* every byte of the message on the wire */

@@ -27,6 +27,7 @@ enum cli_cmd {
 	CMD_LOAD = 1u << 6,
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
+	CMD_HTTP = 1u << 9,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
@@ -68,6 +69,11 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* ipcperf http (opt_http.c) */
+	const char *http_url; /* the server to measure; NULL: built-in */
+	struct ipc_http_serve_opts serve; /* the built-in target */
+	bool serve_only;		  /* --serve: serve, measure nothing */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -87,6 +93,8 @@ enum {
 	SET_BUDGET = 1u << 12,
 	SET_CI = 1u << 13,
 	SET_TP = 1u << 14,
+	SET_PAGE = 1u << 15,
+	SET_CHUNK = 1u << 16,
 };
 
 /*
@@ -119,6 +127,10 @@ extern const struct cli_optgroup cli_opts_load;
 extern const struct cli_optgroup cli_opts_testing;
 extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
 extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
+extern const struct cli_optgroup cli_opts_http;	   /* opt_http.c */
+
+/* `ipcperf http --serve ADDR:PORT`: serve until stopped; 0 or 1. */
+int cli_http_serve(const struct cli_config *c);
 
 /*
  * compare's file arguments (the @n words left after the options): exactly

@@ -170,6 +170,8 @@ int main(int argc, char **argv)
 		rc = cli_list();
 	else if (rc == EXIT_OK && cfg.cmd == CMD_COMPARE)
 		rc = cli_compare(&cfg);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_HTTP && cfg.serve_only)
+		rc = cli_http_serve(&cfg);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);

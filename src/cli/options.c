@@ -335,9 +335,11 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
-	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
-	&cli_opts_link,	   &cli_opts_info,	NULL,
+	&cli_opts_core,	 &cli_opts_transport,
+	&cli_opts_load,	 &cli_opts_testing,
+	&cli_opts_trust, &cli_opts_compare,
+	&cli_opts_link,	 &cli_opts_http,
+	&cli_opts_info,	 NULL,
 };
 
 #define MAXOPTS 128
@@ -373,6 +375,9 @@ static const struct {
 	 "many flows, closed or open loop: rate, latency, fairness"},
 	{"replay", CMD_REPLAY, "FILE...",
 	 "a recorded conversation played by both sides: wall time"},
+	{"http", CMD_HTTP, "[URL]",
+	 "HTTP/1.1 load on URL or the built-in target; --serve to serve "
+	 "only"},
 	{"list", CMD_LIST, "",
 	 "transports, engines and formats available on this machine"},
 	{"compare", CMD_COMPARE, "A.json B.json",
@@ -582,7 +587,7 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare (none: "
+				"load, replay, http, list, compare (none: "
 				"the quick suite); see ipcperf --help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
@@ -649,6 +654,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		c->files = argv + optind;
 		c->nfiles = (size_t)(argc - optind);
 		optind = argc;
+	}
+	if (optind < argc && c->cmd == CMD_HTTP && !c->http_url) {
+		c->http_url = argv[optind++];
 	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "

@@ -143,6 +143,10 @@ static int on_head_done(http_parser *hp)
 	m->length = m->has_length ? hp->content_length : 0;
 	if (p->request) {
 		m->method = hp->method;
+		m->method_head = hp->method == HTTP_HEAD;
+		/* Hand the head over first: the client awaits 100 Continue. */
+		if (m->expect_continue && (m->chunked || m->length))
+			http_parser_pause(hp, 1);
 		return 0;
 	}
 	m->status = hp->status_code;

@@ -1,0 +1,241 @@
+/*
+ * Options of the http command and its serve-only mode: the built-in
+ * target's page and how it is written, and the limits of serving
+ * (`ipcperf http --serve ADDR:PORT` until Ctrl-C, a duration or an idle
+ * time).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define PAGE_DEFAULT 16294 /* the seed's page (shared/seeds/002) */
+#define CHUNK_DEFAULT 4096 /* ... written 4 KB at a time */
+#define CONNS_MAX 1000000u
+
+static int set_serve(struct cli_config *c, const char *a)
+{
+	c->serve.addr = a;
+	c->serve_only = true;
+	return 0;
+}
+
+static int set_page(struct cli_config *c, const char *a)
+{
+	if (parse_size(a, &c->serve.page_bytes, cli_err, sizeof(cli_err)) &&
+	    strcmp(a, "0"))
+		return usage_error("give a size such as 16294 or 1M (at most "
+				   "1G)",
+				   "--page: %s", cli_err);
+	if (!strcmp(a, "0"))
+		c->serve.page_bytes = 0;
+	c->set |= SET_PAGE;
+	return 0;
+}
+
+static int set_chunk(struct cli_config *c, const char *a)
+{
+	if (!strcmp(a, "0")) {
+		c->serve.chunk_bytes = 0;
+	} else if (parse_size(a, &c->serve.chunk_bytes, cli_err,
+			      sizeof(cli_err))) {
+		return usage_error("give a size such as 4k, or 0 for the whole "
+				   "body in one write",
+				   "--chunk: %s", cli_err);
+	}
+	c->set |= SET_CHUNK;
+	return 0;
+}
+
+static int set_chunked(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->serve.chunked = true;
+	return 0;
+}
+
+static int set_time(const char *opt, const char *a, uint64_t *ns)
+{
+	if (parse_duration(a, ns, cli_err, sizeof(cli_err)))
+		return usage_error("give a time such as 30s, 500ms or 2m",
+				   "%s: %s", opt, cli_err);
+	return 0;
+}
+
+static int set_client_timeout(struct cli_config *c, const char *a)
+{
+	return set_time("--client-timeout", a, &c->serve.client_timeout_ns);
+}
+
+static int set_max_duration(struct cli_config *c, const char *a)
+{
+	return set_time("--max-duration", a, &c->serve.max_duration_ns);
+}
+
+static int set_idle_timeout(struct cli_config *c, const char *a)
+{
+	return set_time("--idle-timeout", a, &c->serve.idle_timeout_ns);
+}
+
+static int set_max_conns(struct cli_config *c, const char *a)
+{
+	uint64_t n;
+
+	if (parse_count(a, &n, cli_err, sizeof(cli_err)) || n > CONNS_MAX)
+		return usage_error("give a number from 1 to 1000000",
+				   "--max-conns: bad number '%s'", a);
+	c->serve.max_conns = (uint32_t)n;
+	return 0;
+}
+
+static int http_validate(struct cli_config *c)
+{
+	if (c->cmd != CMD_HTTP)
+		return 0;
+	c->serve.listen_fd = -1;
+	c->serve.stop_fd = -1;
+	if (!(c->set & SET_PAGE))
+		c->serve.page_bytes = PAGE_DEFAULT;
+	if (!(c->set & SET_CHUNK))
+		c->serve.chunk_bytes = CHUNK_DEFAULT;
+	if (c->serve_only && c->http_url)
+		return usage_error("--serve serves; without it ipcperf http "
+				   "measures URL",
+				   "--serve %s and the URL %s: give one",
+				   c->serve.addr, c->http_url);
+	if (!c->serve_only)
+		return usage_error("ipcperf http --serve ADDR:PORT serves the "
+				   "page to ab, wrk or curl",
+				   "http: the load generator is not built yet "
+				   "(issue 10, phase 2)");
+	return 0;
+}
+
+static const struct cli_opt http_opts[] = {
+	{"serve", 0, "ADDR:PORT", CMD_HTTP,
+	 "serve the page at ADDR:PORT (port 0: any) to other clients until "
+	 "Ctrl-C, --max-duration or --idle-timeout; measure nothing",
+	 set_serve},
+	{"page", 0, "SIZE", CMD_HTTP,
+	 "bytes of the built-in target's page [16294, as in seed 002]",
+	 set_page},
+	{"chunk", 0, "SIZE", CMD_HTTP,
+	 "the built-in target writes the body SIZE bytes at a time, one "
+	 "write each; 0: all at once [4k]",
+	 set_chunk},
+	{"chunked", 0, NULL, CMD_HTTP,
+	 "the built-in target answers HTTP/1.1 with Transfer-Encoding: "
+	 "chunked, one chunk per write [Content-Length]",
+	 set_chunked},
+	{"client-timeout", 0, "TIME", CMD_HTTP,
+	 "the built-in target closes a connection that takes longer to send "
+	 "a request or to take an answer in [10s]",
+	 set_client_timeout},
+	{"max-duration", 0, "TIME", CMD_HTTP,
+	 "--serve: stop after TIME [no limit]", set_max_duration},
+	{"idle-timeout", 0, "TIME", CMD_HTTP,
+	 "--serve: stop after TIME without a request [no limit]",
+	 set_idle_timeout},
+	{"max-conns", 0, "N", CMD_HTTP,
+	 "the built-in target's open connections at most; more wait to be "
+	 "accepted [10000]",
+	 set_max_conns},
+};
+
+const struct cli_optgroup cli_opts_http = {
+	.opts = http_opts,
+	.n = sizeof(http_opts) / sizeof(http_opts[0]),
+	.validate = http_validate,
+};
+
+/* ---- serving -------------------------------------------------------- */
+
+/* The handlers' only way out: a write to the server's stop descriptor. */
+static int stop_efd = -1;
+
+static void on_signal(int sig)
+{
+	uint64_t one = 1;
+	int saved = errno;
+
+	(void)sig;
+	if (write(stop_efd, &one, sizeof(one)) < 0) {
+		/* Nothing to do in a handler; the counter is already set. */
+	}
+	errno = saved;
+}
+
+static const char *why_ended(int end)
+{
+	switch (end) {
+	case IPC_SERVE_DURATION:
+		return "--max-duration reached";
+	case IPC_SERVE_IDLE:
+		return "--idle-timeout without a request";
+	default:
+		return "stopped";
+	}
+}
+
+int cli_http_serve(const struct cli_config *c)
+{
+	struct ipc_http_serve_opts o = c->serve;
+	struct ipc_http_server *s = NULL;
+	struct ipc_http_serve_stats st;
+	struct sigaction sa = {.sa_handler = on_signal};
+	char why[256], addr[80];
+	int rc;
+
+	stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (stop_efd < 0) {
+		error("http --serve: eventfd: %s", strerror(errno));
+		return EXIT_MEASURE;
+	}
+	o.stop_fd = stop_efd;
+	rc = ipc_http_serve_open(&s, &o, why, sizeof(why));
+	if (rc) {
+		close(stop_efd);
+		if (rc == -EINVAL)
+			return usage_error(NULL, "--serve: %s", why);
+		error("--serve: %s", why);
+		return EXIT_MEASURE;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ipc_http_serve_addr(s, addr, sizeof(addr));
+	if (o.chunk_bytes)
+		snprintf(why, sizeof(why), "writes of %llu bytes",
+			 (unsigned long long)o.chunk_bytes);
+	else
+		snprintf(why, sizeof(why), "one write");
+	printf("serving http://%s/ (a %llu-byte page in %s%s); Ctrl-C "
+	       "stops\n",
+	       addr, (unsigned long long)o.page_bytes, why,
+	       o.chunked ? ", chunked" : "");
+	fflush(stdout);
+	rc = ipc_http_serve_run(s);
+	ipc_http_serve_stats(s, &st);
+	ipc_http_serve_free(s);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	close(stop_efd);
+	if (rc < 0) {
+		error("--serve %s: the event loop failed: %s", addr,
+		      strerror(-rc));
+		return EXIT_MEASURE;
+	}
+	printf("served %llu requests (%llu keep-alive) on %llu connections; "
+	       "%llu malformed, %llu timed out, %llu reset; %llu bytes out, "
+	       "%llu in; %s\n",
+	       (unsigned long long)st.requests,
+	       (unsigned long long)st.keepalive, (unsigned long long)st.conns,
+	       (unsigned long long)st.bad, (unsigned long long)st.timeouts,
+	       (unsigned long long)st.resets, (unsigned long long)st.bytes_out,
+	       (unsigned long long)st.bytes_in, why_ended(rc));
+	return EXIT_OK;
+}
