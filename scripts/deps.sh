@@ -14,7 +14,7 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson libhttp-parser-dev:hdr:http_parser.h"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
-	 want="" ;;
+	 want="curl:cmd:curl apache2-utils:cmd:ab wrk:cmd:wrk" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
