@@ -7,6 +7,7 @@
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          cppcheck and clang-format --dry-run
+#   make fuzz          the libFuzzer targets, FUZZ_TIME seconds each (60)
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -87,7 +88,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 LIB := $(BUILD)/libipcperf.a
 BIN := $(BUILD)/ipcperf
 
-.PHONY: all run check valgrind bench install uninstall lint clean
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -120,7 +121,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -147,13 +148,49 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/ipcperf.1
 	rm -rf $(DESTDIR)$(PREFIX)/include/ipcperf
 
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c), each built with clang and
+# the sanitizers from its own sources and the library files it exercises,
+# then run for FUZZ_TIME seconds from its seed corpus
+# (tests/fuzz/corpus/NAME); new inputs go to build/fuzz/corpus-NAME.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Isrc -D_GNU_SOURCE
+FUZZ_http_SRC := src/framing/http.c
+FUZZ_http_LIBS := -lhttp_parser
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+# make check runs each target for a few seconds where libFuzzer is here.
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, \
+	unsigned long n) { return 0; }' | $(FUZZ_CC) -x c \
+	-fsanitize=fuzzer -o /dev/null - 2>/dev/null && echo 1)
+endif
+
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(FUZZ_http_SRC)
+	@mkdir -p $(@D)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_http_LIBS)
+
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for n in $(FUZZ_NAMES); do \
+		mkdir -p build/fuzz/corpus-$$n && \
+		build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_TIME) \
+			-max_len=65536 -artifact_prefix=build/fuzz/ \
+			build/fuzz/corpus-$$n \
+			tests/fuzz/corpus/$$n || exit 1; \
+	done
+
 lint:
 	$(Q)sh scripts/deps.sh lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit bench
+		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
+		include/ipcperf/*.h
 
 clean:
 	rm -rf build

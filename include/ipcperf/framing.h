@@ -199,13 +199,14 @@ struct ipc_http_msg {
 struct ipc_http_parser {
 	_Alignas(8) unsigned char impl[48];
 	struct ipc_http_msg msg;
-	bool request;  /* parses requests (else responses) */
-	bool head;     /* response: it answers a HEAD (no body follows) */
-	bool in_msg;   /* a message has begun and not ended */
-	bool done;     /* the last feed ended a message */
-	int err;       /* 0, or the -errno the stream failed with */
-	uint8_t hdr;   /* header field being matched (private) */
-	uint8_t match; /* bytes of it matched so far (private) */
+	bool request;	 /* parses requests (else responses) */
+	bool head;	 /* response: it answers a HEAD (no body follows) */
+	bool in_msg;	 /* a message has begun and not ended */
+	bool done;	 /* the last feed ended a message */
+	int err;	 /* 0, or the -errno the stream failed with */
+	uint8_t hdr;	 /* header field being matched (private) */
+	uint8_t match;	 /* bytes of it matched so far (private) */
+	bool bad_status; /* the status code was not 3 digits (private) */
 };
 
 /*

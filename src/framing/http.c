@@ -150,6 +150,10 @@ static int on_head_done(http_parser *hp)
 		return 0;
 	}
 	m->status = hp->status_code;
+	if (m->status < 100 || m->status > 999) {
+		p->bad_status = true;
+		return -1;
+	}
 	if (m->status == 101)
 		return -1; /* an upgrade: not HTTP/1.1 any more */
 	/* 1 tells the parser that no body follows. */
@@ -231,7 +235,7 @@ ssize_t ipc_http_feed(struct ipc_http_parser *p, const char *buf, size_t len,
 	case HPE_HEADER_OVERFLOW:
 		return fail(p, -EMSGSIZE);
 	case HPE_CB_headers_complete:
-		return fail(p, -EPROTO);
+		return fail(p, p->bad_status ? -EBADMSG : -EPROTO);
 	default:
 		return fail(p, -EBADMSG);
 	}
@@ -279,6 +283,8 @@ const char *ipc_http_strerror(const struct ipc_http_parser *p)
 		return "a protocol upgrade (101 Switching Protocols): only "
 		       "HTTP/1.1 is spoken";
 	default:
+		if (p->bad_status)
+			return "a status code that is not 3 digits";
 		return http_errno_description(HTTP_PARSER_ERRNO(hp_of_c(p)));
 	}
 }
@@ -355,8 +361,14 @@ int ipc_http_header_check(const char *h, char *why, size_t why_len)
 			return -EINVAL;
 		}
 	}
-	if (name_is(h, nlen, "content-length") ||
-	    name_is(h, nlen, "transfer-encoding")) {
+	/*
+	 * http_parser 2.9.4 takes any name that begins with
+	 * "transfer-encoding" for that header (then refuses the request's
+	 * Content-Length), so such names are refused here with the two real
+	 * ones.
+	 */
+	if (!strncasecmp(h, "content-length", 14) ||
+	    !strncasecmp(h, "transfer-encoding", 17)) {
 		snprintf(why, why_len,
 			 "header '%.*s' is written from --body, not by hand",
 			 (int)nlen, h);

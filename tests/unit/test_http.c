@@ -381,6 +381,8 @@ static void test_head_and_interim(void)
 	is_int(g.err, "==", -EBADMSG, "not HTTP: EBADMSG");
 	g = parse_s(false, "HTTP/1.1 2000 OK\r\n\r\n", 4096);
 	is_int(g.err, "==", -EBADMSG, "a 4-digit status: EBADMSG");
+	g = parse_s(false, "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", 4096);
+	is_int(g.err, "==", -EBADMSG, "a 2-digit status: EBADMSG");
 }
 
 static void test_requests(void)
