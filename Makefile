@@ -77,12 +77,14 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c))
 CLI_MAIN := src/cli/main.c
 CLI_LIBSRC := $(filter-out $(CLI_MAIN),$(CLI_SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_LIBSRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(CLI_MAIN:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
@@ -113,6 +115,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
 
+# Programs the end-to-end tests run (a misbehaving server ...).
+$(BUILD)/tests/helpers/%: $(BUILD)/obj/tests/helpers/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
@@ -121,7 +129,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+check: $(BIN) $(TEST_BIN) $(HELPER_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -187,9 +195,9 @@ lint:
 	$(Q)sh scripts/deps.sh lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz bench
+		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/helpers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
+		$(TEST_SRC) $(HELPER_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
 		include/ipcperf/*.h
 
 clean:
