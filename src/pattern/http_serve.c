@@ -41,11 +41,12 @@
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
 
-#define QMAX 64		 /* answers queued per connection */
-#define RBUF (64u << 10) /* bytes read at once */
-#define HEAD_MAX 320	 /* bytes of a response head */
-#define EVENTS 128	 /* epoll events per wait */
-#define ACCEPTS 64	 /* connections accepted per wake-up */
+#define QMAX 64			/* answers queued per connection */
+#define RBUF (64u << 10)	/* bytes read at once */
+#define HEAD_MAX 320		/* bytes of a response head */
+#define EVENTS 128		/* epoll events per wait */
+#define TURN_BYTES (256u << 10) /* written to one connection per turn */
+#define ACCEPTS 64		/* connections accepted per wake-up */
 #define NS 1000000000ull
 #define DEF_TIMEOUT (10 * NS)
 #define DEF_CONNS 10000u
@@ -434,11 +435,16 @@ static void end_answer(struct ipc_http_server *s, struct conn *c)
 }
 
 /*
- * Write queued answers until they are all out or the socket is full.
- * 0, or -errno when the connection failed.
+ * Write queued answers until they are all out, the socket is full, or
+ * this connection had its turn (TURN_BYTES: a client with a deep
+ * pipeline and a large socket buffer would otherwise hold the loop for
+ * hundreds of answers while the others wait).  0; 1 when the turn ended
+ * with answers left; -errno when the connection failed.
  */
 static int flush(struct ipc_http_server *s, struct conn *c)
 {
+	uint64_t turn = 0;
+
 	while (c->qlen && !c->linger) {
 		struct iovec iov[2];
 		struct msghdr mh = {.msg_iov = iov};
@@ -462,6 +468,8 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 			end_answer(s, c);
 			continue;
 		}
+		if (turn >= TURN_BYTES)
+			return 1;
 		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -470,6 +478,7 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 		if (n < 0)
 			return -errno;
 		s->st.bytes_out += (uint64_t)n;
+		turn += (uint64_t)n;
 		s->last_ns = s->now_ns;
 		touch(s, c);
 		if (c->head_off < c->head_len) {
@@ -548,9 +557,11 @@ static void on_event(struct ipc_http_server *s, struct conn *c, uint32_t ev)
 			parse_stash(s, c);
 		err = flush(s, c);
 		/* Go on while answers went out and requests wait parsed. */
-		if (!c->stash_len || !queue_room(c) || c->no_more)
+		if (err || !c->stash_len || !queue_room(c) || c->no_more)
 			break;
 	}
+	if (err > 0)
+		err = 0; /* its turn ended: EPOLLOUT brings it back */
 	if (c->no_more)
 		c->stash_off = c->stash_len = 0;
 	if (err) {

@@ -481,28 +481,32 @@ static void test_slow(void)
 	uint64_t t0;
 	int served = 0;
 
-	o.client_timeout_ns = 400 * 1000000ull;
+	o.client_timeout_ns = 1000 * 1000000ull;
 	if (!start(&v, o)) {
-		ok(0, "a server with a 400 ms client timeout starts");
+		ok(0, "a server with a 1 s client timeout starts");
 		return;
 	}
+	/* 4000 requests (65 MB of answers) that one client never reads. */
+	for (size_t i = 0; i < 4000; i++)
+		memcpy(many + i * strlen(GET), GET, strlen(GET) + 1);
 	slow = cl_new(v.port);
 	deaf = cl_new(v.port);
 	good = cl_new(v.port);
 	t0 = now_ms();
 	ok(say(slow, "GET / HTTP/1.1\r\nHo"), "a client sends half a head");
-	/* 4000 requests (65 MB of answers) it never reads. */
-	many[0] = '\0';
-	for (int i = 0; i < 4000; i++)
-		strcat(many, GET);
 	ok(say(deaf, many), "a client pipelines 4000 requests, reads nothing");
-	for (int i = 0; i < 20; i++)
-		served += say(good, GET) && next(good, false) == 1 &&
-			  page_ok(good);
+	for (int i = 0; i < 20; i++) {
+		bool sent = say(good, GET);
+		int r = sent ? next(good, false) : -999;
+
+		served += r == 1 && page_ok(good);
+		if (r != 1)
+			diag("request %d: sent %d, next %d", i, sent, r);
+	}
 	is_int(served, "==", 20, "another client is served meanwhile");
 	ok(say(slow, "st: t\r\n") && closed_within(slow, 5000),
 	   "the dribbling client is closed");
-	is_uint(now_ms() - t0, ">=", 350, "... not before its timeout");
+	is_uint(now_ms() - t0, ">=", 950, "... not before its timeout");
 	ok(hung_up_within(deaf, 5000),
 	   "the client that does not read is closed");
 	cl_free(good);
