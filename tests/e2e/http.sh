@@ -115,6 +115,34 @@ if have curl; then
 	unserve "100k page"
 fi
 
+# Out of descriptors: 12 allowed, 6 taken by the server itself, 8 idle
+# connections held open.  The next client waits (no busy loop meanwhile)
+# and is served once some of the idle ones go.
+if have curl; then
+	(ulimit -n 12 && exec "$IPCPERF" http --serve 127.0.0.1:0) >"$T/serve.out" 2>"$T/serve.err" &
+	srv_pid=$!
+	for i in $(seq 50); do
+		url=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve.out")
+		[ -n "$url" ] && break
+		sleep 0.1
+	done
+	port=${url##*:}
+	port=${port%/}
+	for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd<>/dev/tcp/127.0.0.1/$port"; done
+	cpu0=$(awk '{print $14 + $15}' "/proc/$srv_pid/stat")
+	curl -s -o "$T/pfd" --max-time 20 "$url" &
+	curl_pid=$!
+	sleep 1
+	cpu1=$(awk '{print $14 + $15}' "/proc/$srv_pid/stat")
+	check "out of descriptors: the server waits without spinning ($((cpu1 - cpu0)) ticks in 1 s)" \
+		test $((cpu1 - cpu0)) -lt 30
+	for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd<&-"; done
+	wait $curl_pid
+	ok $? "... and serves the waiting client once connections close"
+	check "... the whole page" cmp -s "$T/page" "$T/pfd"
+	unserve "out of descriptors"
+fi
+
 "$IPCPERF" http --serve 127.0.0.1:0 --max-duration 500ms >"$out" 2>"$err" &
 ends_within $! 5 "--max-duration 500ms ends the server by itself"
 is_rc 0 "... exit status 0"
