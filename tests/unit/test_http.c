@@ -429,6 +429,18 @@ static void test_requests(void)
 	g = parse_s(true, two, 1);
 	ok(g.n == 2 && g.ends[0] == strlen(get),
 	   "two pipelined requests, one at a time");
+	g = parse_s(true,
+		    "POST / HTTP/1.1\r\nContent-Length: 4\r\n"
+		    "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+		    4096);
+	is_int(g.err, "==", -EBADMSG,
+	       "Content-Length and chunked at once (smuggling): EBADMSG");
+	g = parse_s(true,
+		    "GET http://h:8080/x HTTP/1.1\r\n\r\n"
+		    "OPTIONS * HTTP/1.1\r\n\r\n",
+		    7);
+	ok(g.n == 2 && g.m[0].keep_alive,
+	   "an absolute-form target and OPTIONS * parse");
 	g = parse_s(true, "GET / HTTP/1.1\r\nBad Header\r\n\r\n", 4096);
 	is_int(g.err, "==", -EBADMSG, "a header without a colon: EBADMSG");
 	g = parse_s(true, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 4096);

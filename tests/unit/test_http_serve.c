@@ -460,6 +460,24 @@ static void test_bad(struct srv *v)
 	cl_free(c);
 
 	c = cl_new(v->port);
+	ok(say(c, "POST / HTTP/1.1\r\nContent-Length: 4\r\n"
+		  "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n") &&
+		   next(c, false) == 1 && c->p.msg.status == 400,
+	   "Content-Length with chunked (a smuggling attempt): 400");
+	cl_free(c);
+	c = cl_new(v->port);
+	ok(say(c, "CONNECT example.org:443 HTTP/1.1\r\n\r\n") &&
+		   next(c, false) == 1 && !c->p.msg.keep_alive &&
+		   closed_within(c, 5000),
+	   "CONNECT: answered with the page, then closed (no tunnel)");
+	cl_free(c);
+	c = cl_new(v->port);
+	ok(say(c,
+	       "OPTIONS * HTTP/1.1\r\n\r\nGET http://h/x HTTP/1.1\r\n\r\n") &&
+		   next(c, false) == 1 && next(c, false) == 1 && page_ok(c),
+	   "OPTIONS * and an absolute-form target are answered");
+	cl_free(c);
+	c = cl_new(v->port);
 	ok(say(c,
 	       "GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nab") &&
 		   !shutdown(c->fd, SHUT_WR) && next(c, false) == 1 &&
