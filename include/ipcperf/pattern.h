@@ -19,10 +19,17 @@
 struct ipc_case;
 struct ipc_runopts;
 
-/* Bits of struct ipc_pattern_ops.flags. */
-#define IPC_PAT_OWN_EP                                                         \
-	(1u << 0) /* opens and closes its endpoints itself,
-				    through ipc_pctx.ch (crr, load) */
+/*
+ * Bits of struct ipc_pattern_ops.flags.  OWN_EP: it opens and closes its
+ * endpoints itself, through ipc_pctx.ch (crr, load).  FRAMED: it takes
+ * --framing (ipc_case.framing).  TRACE: it plays a trace, one case per
+ * trace.  LATE, REORDER: its loss counts late replies, reordering.
+ */
+#define IPC_PAT_OWN_EP (1u << 0)
+#define IPC_PAT_FRAMED (1u << 1)
+#define IPC_PAT_TRACE (1u << 2)
+#define IPC_PAT_LATE (1u << 3)
+#define IPC_PAT_REORDER (1u << 4)
 
 /*
  * Loss on a lossy transport (IPC_TP_LOSSY), counted over the measured part
@@ -76,10 +83,211 @@ struct ipc_link;
 struct ipc_result;
 struct ipc_trace;
 
-/* Which per-run number a pattern's results are judged by. */
-enum ipc_metric {
-	IPC_METRIC_P50 = 0,	   /* median latency, lower is better */
-	IPC_METRIC_THROUGHPUT = 1, /* bytes per second, higher is better */
+/*
+ * What a pattern says about itself, so that the report, the planner and
+ * the command line never ask for a pattern by name: its sample unit, the
+ * metric its results are judged by, its case parameters (what they are
+ * called, how they print, where the value is), the figures its table
+ * shows and the extra figures it computes.  A new pattern is described
+ * here and needs no change anywhere else.
+ */
+
+/* How a value prints; the report layer formats each kind. */
+enum ipc_fmt {
+	IPC_FMT_COUNT = 0, /* an integer as it is: 1000 */
+	IPC_FMT_BYTES,	   /* a size: "64 B", "4 KiB"; in words 64, 4k, 1M */
+	IPC_FMT_NS,	   /* a time in ns: "5.10 µs" */
+	IPC_FMT_RATE,	   /* per second: "18.4 k/s"; in words "1000/s" */
+	IPC_FMT_BPS,	   /* bytes per second: "812 MiB/s" */
+	IPC_FMT_TEXT,	   /* a string */
+	IPC_FMT_NAME,	   /* a bool or small enum shown as names[value] */
+	IPC_FMT_LOOP,	   /* a rate of requests: 0 "closed" loop, else
+			      "open" at that rate */
+	IPC_FMT_LOSS,	   /* a count of lost ones: "38 (9.5%)" of sent */
+	IPC_FMT_OVER,	   /* percent above another figure: "+3.2%" */
+};
+
+/* The C type of a value where it lives. */
+enum ipc_vtype {
+	IPC_VT_NONE = 0,
+	IPC_VT_U64,   /* uint64_t */
+	IPC_VT_SIZE,  /* size_t */
+	IPC_VT_U32,   /* unsigned, uint32_t */
+	IPC_VT_BOOL,  /* bool */
+	IPC_VT_STR,   /* char * */
+	IPC_VT_CHARS, /* char[], NUL-terminated */
+};
+
+/* What a case parameter's offset is counted from. */
+enum ipc_base {
+	IPC_IN_CASE = 0, /* struct ipc_case */
+	IPC_IN_TRACE,	 /* the case's trace (struct ipc_trace); a case
+			    without one has no such value */
+	IPC_IN_CFG,	 /* the pattern's own block (ipc_case.cfg), for
+			    parameters no other pattern has */
+};
+
+/*
+ * Bits of struct ipc_param.flags.  PAYLOAD: a payload size, where 0
+ * travels as a 1-byte token on a byte stream.  WORD_DFLT, JSON_DFLT: the
+ * case's words, its JSON, leave it out when it is dflt.  DERIVED: another
+ * view of a value another parameter holds (load's loop from its rate),
+ * neither read back nor a key of a case.
+ */
+#define IPC_PARAM_PAYLOAD (1u << 0)
+#define IPC_PARAM_WORD_DFLT (1u << 1)
+#define IPC_PARAM_JSON_DFLT (1u << 2)
+#define IPC_PARAM_DERIVED (1u << 3)
+
+/*
+ * One parameter of a pattern's cases: req_size of rr, count of stream,
+ * the trace of replay.  Words are how a case is named in messages and
+ * comparisons ("rr tcp req=64 resp=1k"), the head is its table column.
+ */
+struct ipc_param {
+	const char *key;    /* in JSON: "req_size" */
+	const char *word;   /* in words: "req" ("req=64"); "": the value
+			       alone; NULL: not in words */
+	const char *head;   /* table column ("req"), NULL: none */
+	const char *option; /* the command-line option whose list of
+			       values the planner sweeps ("req"), NULL:
+			       set otherwise */
+	const char *vary;   /* a heading's word when the rows differ in it
+			       ("COUNT"), NULL: the key in capitals */
+	enum ipc_base in;
+	enum ipc_vtype type;
+	size_t off; /* offset of the value in its base */
+	enum ipc_fmt fmt;
+	size_t len;		  /* IPC_VT_CHARS: bytes of the array */
+	const char *const *names; /* IPC_FMT_NAME: the name of each value,
+				     NULL-terminated */
+	uint64_t dflt;		  /* see IPC_PARAM_*_DFLT */
+	unsigned flags;		  /* IPC_PARAM_* */
+};
+
+/*
+ * A figure of a result, named by where the report finds it: in the
+ * summary (or one run) of the result, or among the pattern's extras.
+ * Reading one is ipc_result_value() (run.h).
+ */
+enum ipc_src {
+	IPC_SRC_NONE = 0,
+	IPC_SRC_P50, /* latency per sample, ns */
+	IPC_SRC_P90,
+	IPC_SRC_P99,
+	IPC_SRC_P999,
+	IPC_SRC_MAX,
+	IPC_SRC_MIN,
+	IPC_SRC_MEAN,
+	IPC_SRC_SD,
+	IPC_SRC_MSGS_PER_S,  /* messages (rr: round trips) per second */
+	IPC_SRC_BYTES_PER_S, /* payload bytes per second */
+	IPC_SRC_LOST,	     /* loss: lost (IPC_FMT_LOSS adds the share) */
+	IPC_SRC_LATE,	     /* loss: late replies (rr) */
+	IPC_SRC_REORDERED,   /* loss: reordered messages (stream) */
+	IPC_SRC_FLOW_MIN,    /* fairness: the slowest flow, replies/s */
+	IPC_SRC_FLOW_MEDIAN,
+	IPC_SRC_FLOW_MAX,
+	IPC_SRC_LAG,  /* open loop: the generator's own lag, ns */
+	IPC_SRC_XP50, /* replay: per-exchange latency, ns */
+	IPC_SRC_XP99,
+	IPC_SRC_EXTRA, /* IPC_SRC_EXTRA + k: the pattern's extras[k] */
+};
+
+/* Extra figures a pattern computes, in ipc_run_stats.extra[]. */
+#define IPC_EXTRA_MAX 8
+
+/*
+ * Bits of struct ipc_extra.flags.  RUN: the client counts it in every run
+ * (ipc_pout.extra) and the summary adds the runs up; without it the
+ * pattern's summarize() sets it in the summary, once per result.  INT: an
+ * integer (JSON writes it so).
+ */
+#define IPC_EXTRA_RUN (1u << 0)
+#define IPC_EXTRA_INT (1u << 1)
+
+/*
+ * An extra figure: replay's link time, and what a pattern of the future
+ * counts that no other does (an HTTP pattern's failures by reason).  A
+ * value that is not a finite number was not measured.
+ */
+struct ipc_extra {
+	const char *key; /* in JSON: "link_ns" */
+	enum ipc_fmt fmt;
+	unsigned flags; /* IPC_EXTRA_* */
+};
+
+/* Bits of struct ipc_column.flags. */
+#define IPC_COL_IF_ANY (1u << 0) /* shown only when a row has the figure */
+
+/* A column of a pattern's table after its parameters. */
+struct ipc_column {
+	const char *head;  /* "p50", "bandwidth" */
+	enum ipc_src src;  /* the figure */
+	enum ipc_fmt fmt;  /* how it prints */
+	size_t per_off;	   /* divided by this uint64_t of struct
+			      ipc_case (stream's time per message), 0: not */
+	enum ipc_src over; /* IPC_FMT_OVER: the figure it is compared to */
+	unsigned flags;	   /* IPC_COL_* */
+};
+
+/*
+ * The metric a result is judged by (its run-to-run interval, the stopping
+ * rule, compare's default), and the other ones compare can be asked for.
+ */
+struct ipc_metric {
+	const char *name;   /* in JSON: "p50_ns", "bytes_per_s" */
+	const char *word;   /* compare --metric: "p50", "throughput" */
+	const char *unit;   /* compare's unit: "ns", "bytes_per_s" */
+	bool higher_better; /* throughput; lower is better for times */
+	bool integer;	    /* JSON writes it as an integer (ns) */
+	enum ipc_fmt fmt;
+	enum ipc_src src; /* the per-run figure */
+	/* For a case that moved no payload byte (size 0), or NULL. */
+	const struct ipc_metric *no_bytes;
+};
+
+extern const struct ipc_metric ipc_metric_p50;	       /* "p50_ns" */
+extern const struct ipc_metric ipc_metric_p99;	       /* "p99_ns" */
+extern const struct ipc_metric ipc_metric_mean;	       /* "mean_ns" */
+extern const struct ipc_metric ipc_metric_bytes_per_s; /* falls back to
+							  msgs_per_s */
+extern const struct ipc_metric ipc_metric_msgs_per_s;
+
+/* Every metric above, NULL-terminated. */
+extern const struct ipc_metric *const ipc_metrics[];
+
+/* The metric called @name in JSON ("p50_ns"), or NULL. */
+const struct ipc_metric *ipc_metric_find(const char *name);
+
+/*
+ * The first metric compare knows by @word ("p50", "p99", "mean",
+ * "throughput"), or NULL.  For "throughput" that is bytes_per_s: what a
+ * case's throughput is depends on its pattern (ipc_pattern_ops.rate).
+ */
+const struct ipc_metric *ipc_metric_find_word(const char *word);
+
+/* How a pattern's results are laid out in the human table. */
+enum ipc_layout {
+	IPC_LAYOUT_SECTION = 0, /* one row per case under a heading */
+	IPC_LAYOUT_PIVOT,	/* cases down by their parameters, links
+				   across, the metric in each cell; then a
+				   line of details per case */
+};
+
+/*
+ * What a pattern adds to the quick suite's one-row-per-transport table:
+ * its columns, the line that says what it measured (the @words template,
+ * or @words_same when every value in @words prints alike), and the runs
+ * it takes there.
+ */
+struct ipc_suite_desc {
+	const char *words;	/* "request/response, {req_size} request,
+				   {resp_size} response" */
+	const char *words_same; /* "request/response, {req_size} each way" */
+	const struct ipc_column *cols; /* ended by a NULL head */
+	uint64_t iterations; /* runs of this many samples, 0: the suite's */
+	uint64_t warmup;     /* with this warm-up (with iterations) */
 };
 
 /*
@@ -96,6 +304,7 @@ struct ipc_pout {
 	char what[160];		/* what failed, in words ("" when err == 0) */
 	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
+	double extra[IPC_EXTRA_MAX]; /* the pattern's IPC_EXTRA_RUN figures */
 };
 
 /*
@@ -128,8 +337,27 @@ struct ipc_pctx {
 struct ipc_pattern_ops {
 	const char *name; /* the command: rr, stream, bulk */
 	const char *help; /* one line for `ipcperf list` and --help */
-	enum ipc_metric metric;
-	unsigned flags; /* IPC_PAT_* bits */
+	unsigned flags;	  /* IPC_PAT_* bits */
+
+	/* What it is, for reports (see the types above). */
+	const char *sample;    /* one sample: "round trip", "batch" */
+	const char *samples;   /* after a count: "round trips", "requests
+				 over all flows" */
+	const char *cost_per;  /* what CPU cost is per: "round trip" */
+	const char *cost_abbr; /* in a column head: "cpu/rt" */
+	const char *title;     /* the table's heading, {key} is a
+				  parameter's value common to the rows */
+	const char *note;      /* under its table (the pivot: above the
+				  details), or NULL */
+	const char *loss_note; /* under a table with loss, or NULL */
+	const struct ipc_metric *metric; /* what results are judged by */
+	const struct ipc_metric *rate;	 /* its throughput */
+	const struct ipc_param *params;	 /* ended by a NULL key */
+	const struct ipc_column *cols;	 /* ended by a NULL head */
+	const struct ipc_extra *extras;	 /* ended by a NULL key, or NULL */
+	enum ipc_layout layout;
+	const struct ipc_suite_desc *suite; /* NULL: not in the quick suite */
+	size_t cfg_size; /* bytes of its own parameter block, 0: none */
 
 	/*
 	 * Optional: can @cs run with @ro at all?  0 if so; otherwise -errno
@@ -157,7 +385,8 @@ struct ipc_pattern_ops {
 
 	/*
 	 * After the runner summarized @res: fill what is particular to this
-	 * pattern.  May be NULL.
+	 * pattern, such as its per-result extras in res->summary.extra[].
+	 * May be NULL.
 	 */
 	void (*summarize)(struct ipc_result *res);
 };
@@ -172,6 +401,36 @@ extern const struct ipc_pattern_ops ipc_pattern_replay;
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];
 const struct ipc_pattern_ops *ipc_pattern_find(const char *name);
+
+/*
+ * Reading and writing a case's parameters through their descriptions.
+ * _u64 is the value of a number (0 when the case has no trace for an
+ * IPC_IN_TRACE one); _str the text of a string (NULL when absent);
+ * _set_u64 stores @v into a number (false when @p is not one or the case
+ * has no trace); _word writes the value in words into @buf ("64", "4k",
+ * "1000/s", a trace's name) and returns it.
+ */
+uint64_t ipc_param_u64(const struct ipc_case *cs, const struct ipc_param *p);
+const char *ipc_param_str(const struct ipc_case *cs, const struct ipc_param *p);
+bool ipc_param_set_u64(struct ipc_case *cs, const struct ipc_param *p,
+		       uint64_t v);
+char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
+		     char *buf, size_t len);
+
+/*
+ * Where @p's value is for @cs (a struct ipc_trace is pointed to by the
+ * case and is not const), or NULL when the case has no such base.
+ */
+void *ipc_param_at(const struct ipc_case *cs, const struct ipc_param *p);
+
+/* Does @cs's description in words include @p? */
+bool ipc_param_in_words(const struct ipc_case *cs, const struct ipc_param *p);
+
+/* Is @p a number (of a type ipc_param_u64 reads)? */
+bool ipc_param_is_number(const struct ipc_param *p);
+
+/* How many extras @pat describes. */
+size_t ipc_pattern_nextras(const struct ipc_pattern_ops *pat);
 
 /*
  * What the link @l alone costs one replay of @t, in ns: the line time of

@@ -32,6 +32,7 @@ struct ipc_skip {
 };
 
 struct ipc_report;
+struct ipc_comparison;
 
 struct ipc_report_ops {
 	const char *name; /* as given to -f */
@@ -51,6 +52,12 @@ struct ipc_report_ops {
 	 * 0, or -errno when writing failed (a full disk must not go unseen).
 	 */
 	int (*end)(struct ipc_report *r);
+
+	/*
+	 * A comparison of two documents (ipc_compare), whole, to @out.  0 or
+	 * -errno.  NULL: this format does not write comparisons.
+	 */
+	int (*compare)(FILE *out, const struct ipc_comparison *c);
 };
 
 struct ipc_report {
@@ -69,6 +76,80 @@ int ipc_report_begin(struct ipc_report *r);
 int ipc_report_skip(struct ipc_report *r, const struct ipc_skip *s);
 int ipc_report_result(struct ipc_report *r, const struct ipc_result *res);
 int ipc_report_end(struct ipc_report *r);
+
+/*
+ * A result document read back: what the JSON formatter wrote, as records
+ * a formatter takes again (ipc_report_begin with @meta, then each of
+ * @results) or that compare and a merge can work on.  Everything the
+ * records point to (host, options, strings, links, traces, transports
+ * and engines this build does not have) belongs to the document.
+ *
+ * A document written before some field was added reads without it, as
+ * the writer would have left it out; a field that is there but of the
+ * wrong type, a figure that every run has (iterations, a percentile) but
+ * this one lacks, or a pattern this build does not know is an error that
+ * names the file and the field:
+ *
+ *   "a.json: results[2].runs[0].latency_ns.p50: not an integer"
+ */
+struct ipc_doc {
+	const char *path;	     /* as given (or the parse's name) */
+	struct ipc_report_meta meta; /* version, command, argv, host, ro */
+	struct ipc_result **results; /* in the document's order */
+	size_t nresults;
+	struct ipc_skip *skips;
+	size_t nskips;
+	struct ipc_doc_store *store; /* what the records point into */
+};
+
+/*
+ * Read the document in @path (ipc_doc_read) or in @text, @len bytes,
+ * called @name in messages (ipc_doc_parse).  0 and a new document in
+ * *out, or: -ENOENT and the like when the file cannot be read, -EINVAL
+ * when it is not JSON or not a result document of schema 1 (or a field is
+ * wrong, as above), -EPROTO when it is of another schema, -ENOMEM.  On
+ * failure @err gets one sentence that starts with the file's name.
+ */
+int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
+		 size_t err_len);
+int ipc_doc_parse(const char *text, size_t len, const char *name,
+		  struct ipc_doc **out, char *err, size_t err_len);
+
+/* Free @doc and everything it holds; NULL is a no-op. */
+void ipc_doc_free(struct ipc_doc *doc);
+
+/*
+ * Comparing two documents: their cases are matched by their parameters
+ * (a parameter that holds one value in all of A and another in all of B,
+ * such as the transport, is what is compared and is left out of the
+ * match), and for each pair the per-run values of a metric are told apart
+ * (ipc_compare_runs): the ratio of the medians B/A with its bootstrap
+ * interval, the Mann-Whitney p-value, and a verdict.
+ */
+struct ipc_cmp_opts {
+	const char *metric;   /* "p50", "p99", "mean" or "throughput" (the
+				 case's pattern's); NULL: each case's own */
+	double threshold_pct; /* smaller changes are no difference */
+	bool fail_set;	      /* --fail-if-slower was given ... */
+	double fail_pct;      /* ... with this percentage */
+	const char *version;  /* this ipcperf's, for the document */
+};
+
+/* Is @word a metric compare can be asked for? */
+bool ipc_compare_metric_ok(const char *word);
+
+/*
+ * Compare @a with @b (both must outlive the comparison) into a new *out.
+ * 0, -ENOENT when no measured case of A matches one of B (nothing to
+ * compare), or -ENOMEM.
+ */
+int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
+		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/* How many pairs tripped --fail-if-slower. */
+size_t ipc_comparison_gates(const struct ipc_comparison *c);
+
+void ipc_comparison_free(struct ipc_comparison *c);
 
 /*
  * Output that appears whole or not at all: open() creates a temporary file
@@ -102,6 +183,12 @@ char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
 		     size_t len);
 
 /*
+ * A figure of the kind @fmt says (IPC_FMT_NS, _BYTES, _RATE, _BPS; others
+ * as an integer), "-" when not finite.
+ */
+char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len);
+
+/*
  * The flags of a result's diagnosis (diag.flags bits) in words: a name
  * ("unstable", "bimodal", "outliers", "load"), a fixed hint saying what
  * to do, and why this result has it, with its numbers.
@@ -111,7 +198,10 @@ const char *ipc_flag_hint(enum ipc_flag_kind kind);
 char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		   char *buf, size_t len);
 
-/* "round trip", "message" or "chunk": what CPU cost is counted per. */
+/*
+ * "round trip", "message" or "chunk": what CPU cost is counted per (the
+ * pattern's cost_per).
+ */
 const char *ipc_cost_unit(const struct ipc_result *res);
 
 #endif

@@ -37,6 +37,8 @@ struct ipc_case {
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
 	const struct ipc_trace *trace;	       /* replay: the conversation */
+	const void *cfg; /* the pattern's own parameters (its cfg_size
+			    bytes, described with IPC_IN_CFG), or NULL */
 };
 
 enum ipc_placement {
@@ -122,6 +124,12 @@ struct ipc_run_stats {
 	uint64_t busy_ns;  /* CPU time busy on the machine (/proc/stat) */
 	uint64_t steal_ns; /* CPU time taken by the hypervisor */
 	bool have_load;	   /* busy_ns and steal_ns were read */
+	/*
+	 * The pattern's extra figures (ipc_pattern_ops.extras): per run
+	 * those it counts in each run, in the summary their sums and the
+	 * ones it computes once per result.  Not finite: not measured.
+	 */
+	double extra[IPC_EXTRA_MAX];
 };
 
 /* Why a case's runs ended. */
@@ -181,6 +189,7 @@ struct ipc_diag {
 	size_t mode_split[2]; /* group on one CPU / on different CPUs */
 	struct ipc_cost client, server;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
+	const struct ipc_metric *metric; /* what the runs were judged by */
 };
 
 /* Everything measured for one case. */
@@ -199,6 +208,7 @@ struct ipc_result {
 	unsigned runs_begun;	      /* runs started, failed ones too */
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
 	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
+	uint64_t xcount;	/* replay: exchanges in xhist */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -245,14 +255,30 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop);
 void ipc_case_trim(struct ipc_case_state *st);
 
 /*
- * The per-run value the result is judged by: p50 latency (ns) for rr,
- * throughput for stream and bulk, in bytes/s, or in messages/s when the
- * case moves no payload bytes (size 0).
+ * The metric @res is judged by: diag.metric once diagnosed, else its
+ * pattern's (p50 latency for rr, throughput for stream and bulk), with the
+ * pattern's throughput in bytes/s turned into messages/s when no run moved
+ * a payload byte (size 0).  @m instead of the pattern's when not NULL
+ * (what compare was asked for); ipc_metric_p50 without a pattern.
  */
+const struct ipc_metric *ipc_result_metric(const struct ipc_result *res);
+const struct ipc_metric *ipc_result_metric_as(const struct ipc_result *res,
+					      const struct ipc_metric *m);
+
+/* The per-run value of the metric @res is judged by. */
 double ipc_run_metric(const struct ipc_result *res, size_t run);
 
 /* Its name in reports: "p50_ns", "bytes_per_s" or "msgs_per_s". */
 const char *ipc_metric_name(const struct ipc_result *res);
+
+/*
+ * The figure @src of @res in @s, which is res->summary or one of
+ * res->runs[] (per-exchange latencies exist only for the whole result):
+ * NAN when @res does not have it (loss on a transport that loses
+ * nothing, the send lag of a closed loop, an extra not measured).
+ */
+double ipc_result_value(const struct ipc_result *res,
+			const struct ipc_run_stats *s, enum ipc_src src);
 
 /* Thresholds of the load flag, in CPUs kept busy on average. */
 #define IPC_LOAD_OTHER_CPUS 0.25

@@ -118,16 +118,20 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = ipc_report_begin(&rep);
 	for (i = 0; !err && i < plan.nskips; i++)
 		err = ipc_report_skip(&rep, &plan.skips[i]);
-	/* Each case's options: the suite runs fewer, larger stream batches. */
+	/*
+	 * Each case's options: in the suite a pattern may ask for fewer runs
+	 * (stream: fewer, larger batches).
+	 */
 	ros = calloc(plan.ncases, sizeof(*ros));
 	if (!err && !ros)
 		err = -ENOMEM;
 	for (i = 0; !err && i < plan.ncases; i++) {
+		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
+
 		ros[i] = cfg->ro;
-		if (cfg->cmd == CMD_SUITE &&
-		    plan.cases[i].pat == &ipc_pattern_stream) {
-			ros[i].iterations = 5; /* batches of 256 x 64 KiB */
-			ros[i].warmup = 1;
+		if (cfg->cmd == CMD_SUITE && sd && sd->iterations) {
+			ros[i].iterations = sd->iterations;
+			ros[i].warmup = sd->warmup;
 		}
 	}
 	m.n = plan.ncases;

@@ -23,15 +23,11 @@ static bool percent(const char *a, double *v)
 
 static int set_metric(struct cli_config *c, const char *a)
 {
-	static const char *const ok[] = {"p50", "p99", "mean", "throughput"};
-
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (!strcmp(a, ok[i])) {
-			c->cmp_metric = ok[i];
-			return 0;
-		}
-	return usage_error("use p50, p99, mean or throughput",
-			   "--metric: unknown metric '%s'", a);
+	if (!ipc_compare_metric_ok(a))
+		return usage_error("use p50, p99, mean or throughput",
+				   "--metric: unknown metric '%s'", a);
+	c->cmp_metric = a;
+	return 0;
 }
 
 static int set_threshold(struct cli_config *c, const char *a)
@@ -53,7 +49,8 @@ static int set_fail(struct cli_config *c, const char *a)
 
 static const struct cli_opt compare_opts[] = {
 	{"metric", 0, "M", CMD_COMPARE,
-	 "p50, p99, mean or throughput [rr p50, stream/bulk throughput]",
+	 "p50, p99, mean or throughput [each pattern's: p50, stream/bulk "
+	 "throughput]",
 	 set_metric},
 	{"threshold", 0, "PCT", CMD_COMPARE,
 	 "call changes smaller than PCT% no difference [0]", set_threshold},
@@ -61,14 +58,19 @@ static const struct cli_opt compare_opts[] = {
 	 "exit 1 when a case of B is slower than A by PCT% or more", set_fail},
 };
 
+/* Formats that print comparisons have a compare hook. */
 static int compare_validate(struct cli_config *c)
 {
+	const struct ipc_report_ops *ops;
+
 	if (c->cmd != CMD_COMPARE)
 		return 0;
-	if (!strcmp(c->format, "csv"))
+	ops = ipc_report_find(c->format);
+	if (ops && !ops->compare)
 		return usage_error("compare writes table or json",
-				   "--format: csv is not available for "
-				   "compare");
+				   "--format: %s is not available for "
+				   "compare",
+				   c->format);
 	return 0;
 }
 

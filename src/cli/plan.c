@@ -112,6 +112,55 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	return add_case(p, cs);
 }
 
+/* The values of an option that lists them, which parameters sweep. */
+struct sweep {
+	const char *option; /* its long name */
+	const uint64_t *v;
+	size_t n;
+};
+
+/* The list of @option in @cfg into @out; false when it gives none. */
+static bool sweep_of(const struct cli_config *cfg, const char *option,
+		     struct sweep *out)
+{
+	const struct sweep all[] = {
+		{"req", cfg->req.v, cfg->req.n},
+		{"resp", cfg->resp.v, cfg->resp.n},
+		{"size", cfg->size.v, cfg->size.n},
+		{"count", cfg->count.v, cfg->count.n},
+		{"total", &cfg->total, 1},
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i].option, option)) {
+			*out = all[i];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Every combination of the values the options give the parameters of
+ * @cs's pattern, from @p on (the first one outermost), as a case each.
+ */
+static int sweep(const struct cli_config *cfg, const struct ipc_param *p,
+		 struct ipc_case *cs, struct cli_plan *plan)
+{
+	struct sweep s;
+	int err = 0;
+
+	for (; p->key; p++)
+		if (p->option && sweep_of(cfg, p->option, &s))
+			break;
+	if (!p->key)
+		return try_case(plan, cs, &cfg->ro);
+	for (size_t i = 0; !err && i < s.n; i++) {
+		ipc_param_set_u64(cs, p, s.v[i]);
+		err = sweep(cfg, p + 1, cs, plan);
+	}
+	return err;
+}
+
 static int expand(const struct cli_config *cfg,
 		  const struct ipc_pattern_ops *pat,
 		  const struct ipc_transport_ops *tp,
@@ -124,36 +173,15 @@ static int expand(const struct cli_config *cfg,
 	cs.flows = cfg->flows;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
-	if (!strcmp(pat->name, "replay")) {
-		for (size_t i = 0; !err && i < cfg->ntraces; i++) {
-			cs.trace = cfg->traces[i];
-			err = try_case(p, &cs, &cfg->ro);
-		}
-	} else if (!strcmp(pat->name, "rr") || !strcmp(pat->name, "crr") ||
-		   !strcmp(pat->name, "load")) {
-		if (!strcmp(pat->name, "rr")) {
-			cs.framing = cfg->framing;
-			cs.framing_noack = cfg->no_ack;
-		}
-		for (size_t i = 0; !err && i < cfg->req.n; i++)
-			for (size_t k = 0; !err && k < cfg->resp.n; k++) {
-				cs.req_size = cfg->req.v[i];
-				cs.resp_size = cfg->resp.v[k];
-				err = try_case(p, &cs, &cfg->ro);
-			}
-	} else if (!strcmp(pat->name, "stream")) {
-		for (size_t i = 0; !err && i < cfg->size.n; i++)
-			for (size_t k = 0; !err && k < cfg->count.n; k++) {
-				cs.msg_size = cfg->size.v[i];
-				cs.count = cfg->count.v[k];
-				err = try_case(p, &cs, &cfg->ro);
-			}
-	} else {
-		cs.total = cfg->total;
-		for (size_t i = 0; !err && i < cfg->size.n; i++) {
-			cs.chunk_size = cfg->size.v[i];
-			err = try_case(p, &cs, &cfg->ro);
-		}
+	if (pat->flags & IPC_PAT_FRAMED) {
+		cs.framing = cfg->framing;
+		cs.framing_noack = cfg->no_ack;
+	}
+	if (!(pat->flags & IPC_PAT_TRACE))
+		return sweep(cfg, pat->params, &cs, p);
+	for (size_t i = 0; !err && i < cfg->ntraces; i++) {
+		cs.trace = cfg->traces[i];
+		err = sweep(cfg, pat->params, &cs, p);
 	}
 	return err;
 }
@@ -187,7 +215,7 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 {
 	const char *tnames[MAX_NAMES], *enames[MAX_NAMES], *all_t[MAX_NAMES],
 		*all_e[MAX_NAMES];
-	const struct ipc_pattern_ops *pats[3];
+	const struct ipc_pattern_ops *pats[MAX_NAMES];
 	size_t nt, ne, np = 0, i;
 	char why[192], what[128];
 	int err;
@@ -205,8 +233,10 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 	if (err)
 		return EXIT_USAGE;
 	if (cfg->cmd == CMD_SUITE) {
-		pats[np++] = &ipc_pattern_rr;
-		pats[np++] = &ipc_pattern_stream;
+		/* The patterns that describe their part in the suite. */
+		for (i = 0; ipc_patterns[i] && np < MAX_NAMES; i++)
+			if (ipc_patterns[i]->suite)
+				pats[np++] = ipc_patterns[i];
 	} else {
 		pats[np++] = ipc_pattern_find(cfg->cmd_name);
 	}

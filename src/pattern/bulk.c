@@ -6,6 +6,7 @@
  * interval: one memcmp per chunk, small next to a system call.
  */
 #include "msg.h"
+#include "describe.h"
 
 #define BULK_REQ 8 /* request bytes: the transfer's sequence number */
 
@@ -108,10 +109,46 @@ static int bk_server(struct ipc_pctx *c)
 	}
 }
 
+static const struct ipc_param bk_params[] = {
+	{.key = "total",
+	 .word = "total",
+	 .head = "total",
+	 .option = "total",
+	 .vary = "TOTAL bytes",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, total),
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_PARAM_PAYLOAD},
+	{.key = "chunk_size",
+	 .word = "size",
+	 .head = "chunk",
+	 .option = "size",
+	 .type = IPC_VT_SIZE,
+	 .off = offsetof(struct ipc_case, chunk_size),
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_PARAM_PAYLOAD},
+	{0},
+};
+
+static const struct ipc_column bk_cols[] = {
+	{.head = "transfer p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
+	{.head = "msgs/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{.head = "bandwidth", .src = IPC_SRC_BYTES_PER_S, .fmt = IPC_FMT_BPS},
+	{0},
+};
+
 const struct ipc_pattern_ops ipc_pattern_bulk = {
 	.name = "bulk",
 	.help = "one request, then TOTAL bytes back in chunks: transfer rate",
-	.metric = IPC_METRIC_THROUGHPUT,
+	.sample = "transfer",
+	.samples = "transfers",
+	.cost_per = "chunk",
+	.cost_abbr = "chunk",
+	.title = "one request, then {total} back in chunks",
+	.metric = &ipc_metric_bytes_per_s,
+	.rate = &ipc_metric_bytes_per_s,
+	.params = bk_params,
+	.cols = bk_cols,
 	.buf_bytes = bk_buf_bytes,
 	.max_msg = bk_max_msg,
 	.client = bk_client,

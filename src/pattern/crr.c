@@ -20,6 +20,7 @@
 
 #include "fault.h"
 #include "msg.h"
+#include "describe.h"
 
 struct crr_io {
 	bool attached; /* c->io is attached (to an endpoint or between) */
@@ -253,11 +254,28 @@ static int crr_server(struct ipc_pctx *c)
 	return err;
 }
 
+static const struct ipc_param crr_params[] = {PARAM_REQ, PARAM_RESP, {0}};
+
+static const struct ipc_column crr_cols[] = {
+	COLS_PERCENTILES,
+	{.head = "mean", .src = IPC_SRC_MEAN, .fmt = IPC_FMT_NS},
+	{.head = "trans/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{0},
+};
+
 const struct ipc_pattern_ops ipc_pattern_crr = {
 	.name = "crr",
 	.help = "connect, request, response, close: time per transaction",
-	.metric = IPC_METRIC_P50,
 	.flags = IPC_PAT_OWN_EP,
+	.sample = "transaction",
+	.samples = "transactions",
+	.cost_per = "message",
+	.cost_abbr = "msg",
+	.title = "connect, request, response, close per transaction",
+	.metric = &ipc_metric_p50,
+	.rate = &ipc_metric_msgs_per_s,
+	.params = crr_params,
+	.cols = crr_cols,
 	.check = crr_check,
 	.buf_bytes = crr_buf_bytes,
 	.max_msg = crr_max_msg,

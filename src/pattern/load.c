@@ -37,6 +37,7 @@
 
 #include "fault.h"
 #include "msg.h"
+#include "describe.h"
 
 #define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait: how soon a stop is seen, 50 ms */
@@ -869,12 +870,69 @@ out:
 	return err;
 }
 
+/* flows, threads and rate come from single options, set in every case. */
+static const struct ipc_param ld_params[] = {
+	{.key = "flows",
+	 .word = "flows",
+	 .head = "flows",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, flows),
+	 .fmt = IPC_FMT_COUNT},
+	{.key = "threads",
+	 .word = "threads",
+	 .head = "threads",
+	 .type = IPC_VT_U32,
+	 .off = offsetof(struct ipc_case, threads),
+	 .fmt = IPC_FMT_COUNT,
+	 .dflt = 1,
+	 .flags = IPC_PARAM_WORD_DFLT},
+	{.key = "loop",
+	 .head = "loop",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, rate),
+	 .fmt = IPC_FMT_LOOP,
+	 .flags = IPC_PARAM_DERIVED},
+	{.key = "rate",
+	 .word = "rate",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, rate),
+	 .fmt = IPC_FMT_RATE,
+	 .flags = IPC_PARAM_WORD_DFLT},
+	PARAM_REQ,
+	PARAM_RESP,
+	{0},
+};
+
+static const struct ipc_column ld_cols[] = {
+	COLS_PERCENTILES,
+	{.head = "replies/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{.head = "flow min", .src = IPC_SRC_FLOW_MIN, .fmt = IPC_FMT_RATE},
+	{.head = "flow median",
+	 .src = IPC_SRC_FLOW_MEDIAN,
+	 .fmt = IPC_FMT_RATE},
+	{.head = "flow max", .src = IPC_SRC_FLOW_MAX, .fmt = IPC_FMT_RATE},
+	{.head = "send lag",
+	 .src = IPC_SRC_LAG,
+	 .fmt = IPC_FMT_NS,
+	 .flags = IPC_COL_IF_ANY},
+	{0},
+};
+
 const struct ipc_pattern_ops ipc_pattern_load = {
 	.name = "load",
 	.help = "many flows, closed loop or open loop at a rate: rate, "
 		"latency, fairness",
-	.metric = IPC_METRIC_P50,
 	.flags = IPC_PAT_OWN_EP,
+	.sample = "request",
+	.samples = "requests over all flows",
+	.cost_per = "message",
+	.cost_abbr = "msg",
+	.title = "many flows at once; latency per request from its send "
+		 "(closed loop) or its due time (open loop)",
+	.metric = &ipc_metric_p50,
+	.rate = &ipc_metric_msgs_per_s,
+	.params = ld_params,
+	.cols = ld_cols,
 	.check = ld_check,
 	.buf_bytes = ld_buf_bytes,
 	.max_msg = ld_max_msg,

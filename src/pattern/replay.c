@@ -18,9 +18,11 @@
  * per read, small next to a system call).  Recorded think time (native
  * traces with timestamps) is waited out by the writing side.
  */
+#include <math.h>
 #include <time.h>
 
 #include "msg.h"
+#include "describe.h"
 
 static size_t rp_max_msg(const struct ipc_case *cs)
 {
@@ -297,18 +299,128 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
 	return ipc_link_wire_ns(l, t->nbytes, pieces) + turns * l->delay_ns;
 }
 
-/* A replay's wall time: the median replay, as the seed report took it. */
+/* The extras of a replay, in this order. */
+enum { RP_LINK_NS };
+
+/*
+ * A replay's wall time: the median replay, as the seed report took it.
+ * And the time the emulated link alone accounts for, when there is one.
+ */
 static void rp_summarize(struct ipc_result *res)
 {
+	const struct ipc_case *cs = &res->cs;
+
 	if (res->nruns || res->summary.iterations)
 		res->summary.elapsed_ns = res->summary.lat.p50;
+	res->summary.extra[RP_LINK_NS] =
+		cs->trace && cs->link && cs->link->relay
+			? (double)ipc_replay_link_ns(cs->trace, cs->link)
+			: NAN;
 }
+
+static const char *const trace_formats[] = {"native", "gdb", NULL};
+
+/* The conversation: what it is, and what one replay of it moves. */
+static const struct ipc_param rp_params[] = {
+	{.key = "trace",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_STR,
+	 .off = offsetof(struct ipc_trace, path),
+	 .fmt = IPC_FMT_TEXT},
+	{.key = "trace_name",
+	 .word = "",
+	 .head = "trace",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_CHARS,
+	 .off = offsetof(struct ipc_trace, name),
+	 .len = sizeof(((struct ipc_trace *)0)->name),
+	 .fmt = IPC_FMT_TEXT},
+	{.key = "trace_format",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_BOOL,
+	 .off = offsetof(struct ipc_trace, gdb),
+	 .fmt = IPC_FMT_NAME,
+	 .names = trace_formats},
+	{.key = "max_packet",
+	 .word = "max-packet",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_U32,
+	 .off = offsetof(struct ipc_trace, max_packet),
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{.key = "exchanges",
+	 .head = "exchanges",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_trace, exchanges),
+	 .fmt = IPC_FMT_COUNT},
+	{.key = "writes",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_SIZE,
+	 .off = offsetof(struct ipc_trace, nunits),
+	 .fmt = IPC_FMT_COUNT},
+	{.key = "bytes_c2s",
+	 .head = "c2s",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_trace, bytes_c2s),
+	 .fmt = IPC_FMT_BYTES},
+	{.key = "bytes_s2c",
+	 .head = "s2c",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_trace, bytes_s2c),
+	 .fmt = IPC_FMT_BYTES},
+	{.key = "think_ns",
+	 .in = IPC_IN_TRACE,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_trace, think_ns),
+	 .fmt = IPC_FMT_NS,
+	 .flags = IPC_PARAM_JSON_DFLT},
+	{0},
+};
+
+static const struct ipc_extra rp_extras[] = {
+	[RP_LINK_NS] = {.key = "link_ns",
+			.fmt = IPC_FMT_NS,
+			.flags = IPC_EXTRA_INT},
+	{0},
+};
+
+static const struct ipc_column rp_cols[] = {
+	{.head = "link time",
+	 .src = IPC_SRC_EXTRA + RP_LINK_NS,
+	 .fmt = IPC_FMT_NS},
+	{.head = "replay p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
+	{.head = "over link",
+	 .src = IPC_SRC_P50,
+	 .fmt = IPC_FMT_OVER,
+	 .over = IPC_SRC_EXTRA + RP_LINK_NS},
+	{.head = "exchange p50", .src = IPC_SRC_XP50, .fmt = IPC_FMT_NS},
+	{.head = "exchange p99", .src = IPC_SRC_XP99, .fmt = IPC_FMT_NS},
+	{0},
+};
 
 const struct ipc_pattern_ops ipc_pattern_replay = {
 	.name = "replay",
 	.help = "a recorded conversation played by both sides: wall time, "
 		"per-exchange latency",
-	.metric = IPC_METRIC_P50,
+	.flags = IPC_PAT_TRACE,
+	.sample = "replay",
+	.samples = "replays",
+	.cost_per = "message",
+	.cost_abbr = "msg",
+	.title = "wall time of one replay, the median",
+	.note = "per case: the link time is what the emulated link alone "
+		"takes (line time of\nevery write, one delay per turn); "
+		"exchanges are timed from the client's first\nwrite to the "
+		"last byte of the answer",
+	.metric = &ipc_metric_p50,
+	.rate = &ipc_metric_msgs_per_s,
+	.params = rp_params,
+	.cols = rp_cols,
+	.extras = rp_extras,
+	.layout = IPC_LAYOUT_PIVOT,
 	.buf_bytes = rp_buf_bytes,
 	.max_msg = rp_max_msg,
 	.client = rp_client,

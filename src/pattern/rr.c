@@ -18,6 +18,7 @@
 #include "fault.h"
 #include "msg.h"
 #include "framed.h"
+#include "describe.h"
 
 #define RR_GIVE_UP_FIRST 10
 #define RR_GIVE_UP 100
@@ -261,10 +262,53 @@ static int rr_server(struct ipc_pctx *c)
 	}
 }
 
+static const struct ipc_param rr_params[] = {PARAM_REQ, PARAM_RESP, {0}};
+
+static const struct ipc_column rr_cols[] = {
+	COLS_PERCENTILES,
+	{.head = "mean", .src = IPC_SRC_MEAN, .fmt = IPC_FMT_NS},
+	{.head = "sd", .src = IPC_SRC_SD, .fmt = IPC_FMT_NS},
+	{.head = "trans/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{.head = "lost",
+	 .src = IPC_SRC_LOST,
+	 .fmt = IPC_FMT_LOSS,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "late",
+	 .src = IPC_SRC_LATE,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{0},
+};
+
+static const struct ipc_column rr_suite_cols[] = {
+	{.head = "rr p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
+	{.head = "rr p99", .src = IPC_SRC_P99, .fmt = IPC_FMT_NS},
+	{.head = "round trips/s",
+	 .src = IPC_SRC_MSGS_PER_S,
+	 .fmt = IPC_FMT_RATE},
+	{0},
+};
+
+static const struct ipc_suite_desc rr_suite = {
+	.words = "request/response, {req_size} request, {resp_size} response",
+	.words_same = "request/response, {req_size} each way",
+	.cols = rr_suite_cols,
+};
+
 const struct ipc_pattern_ops ipc_pattern_rr = {
 	.name = "rr",
 	.help = "request/response ping-pong: latency of each round trip",
-	.metric = IPC_METRIC_P50,
+	.flags = IPC_PAT_FRAMED | IPC_PAT_LATE,
+	.sample = "round trip",
+	.samples = "round trips",
+	.cost_per = "round trip",
+	.cost_abbr = "rt",
+	.title = "request/response round trips",
+	.metric = &ipc_metric_p50,
+	.rate = &ipc_metric_msgs_per_s,
+	.params = rr_params,
+	.cols = rr_cols,
+	.suite = &rr_suite,
 	.buf_bytes = rr_buf_bytes,
 	.max_msg = rr_max_msg,
 	.client = rr_client,

@@ -9,6 +9,7 @@
  */
 #include "msg.h"
 #include "stream_dgram.h"
+#include "describe.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {
@@ -108,10 +109,82 @@ static int st_server(struct ipc_pctx *c)
 	}
 }
 
+static const struct ipc_param st_params[] = {
+	{.key = "msg_size",
+	 .word = "size",
+	 .head = "size",
+	 .option = "size",
+	 .type = IPC_VT_SIZE,
+	 .off = offsetof(struct ipc_case, msg_size),
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_PARAM_PAYLOAD},
+	{.key = "count",
+	 .word = "count",
+	 .head = "count",
+	 .option = "count",
+	 .vary = "COUNT",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, count),
+	 .fmt = IPC_FMT_COUNT},
+	{0},
+};
+
+static const struct ipc_column st_cols[] = {
+	{.head = "batch p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
+	{.head = "per msg",
+	 .src = IPC_SRC_P50,
+	 .fmt = IPC_FMT_NS,
+	 .per_off = offsetof(struct ipc_case, count)},
+	{.head = "msgs/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	{.head = "bandwidth", .src = IPC_SRC_BYTES_PER_S, .fmt = IPC_FMT_BPS},
+	{.head = "lost",
+	 .src = IPC_SRC_LOST,
+	 .fmt = IPC_FMT_LOSS,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "reordered",
+	 .src = IPC_SRC_REORDERED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{0},
+};
+
+static const struct ipc_column st_suite_cols[] = {
+	{.head = "stream bandwidth",
+	 .src = IPC_SRC_BYTES_PER_S,
+	 .fmt = IPC_FMT_BPS},
+	{.head = "stream msgs/s",
+	 .src = IPC_SRC_MSGS_PER_S,
+	 .fmt = IPC_FMT_RATE},
+	{0},
+};
+
+/* In the suite, 5 batches of 256 x 64 KiB after one of warm-up. */
+static const struct ipc_suite_desc st_suite = {
+	.words = "one-way batches of {count} messages of {msg_size}, timed "
+		 "with the receiver's 1-byte ack",
+	.cols = st_suite_cols,
+	.iterations = 5,
+	.warmup = 1,
+};
+
 const struct ipc_pattern_ops ipc_pattern_stream = {
 	.name = "stream",
 	.help = "one-way messages in batches: time per batch and throughput",
-	.metric = IPC_METRIC_THROUGHPUT,
+	.flags = IPC_PAT_REORDER,
+	.sample = "batch",
+	.samples = "batches",
+	.cost_per = "message",
+	.cost_abbr = "msg",
+	.title = "one-way batches of {count} messages; time per batch "
+		 "includes the receiver's 1-byte ack",
+	.loss_note = "over udp the receiver counts what arrives and reports "
+		     "it at the end of each batch; msgs/s and bandwidth count "
+		     "delivered messages",
+	.metric = &ipc_metric_bytes_per_s,
+	.rate = &ipc_metric_bytes_per_s,
+	.params = st_params,
+	.cols = st_cols,
+	.suite = &st_suite,
 	.buf_bytes = st_buf_bytes,
 	.max_msg = st_max_msg,
 	.client = st_client,

@@ -22,6 +22,11 @@ static const char header[] =
 	"server_user_ns_per_msg,server_sys_ns_per_msg,server_csw_per_msg,"
 	"other_cpus,loadavg_1m\n";
 
+/* The header's columns of case parameters, between status and runs. */
+static const char *const param_cols[] = {
+	"req_size", "resp_size", "msg_size", "count", "total", "chunk_size",
+};
+
 static int io_err(void)
 {
 	return errno ? -errno : -EIO;
@@ -133,7 +138,7 @@ static void put_diag(FILE *f, const struct ipc_result *res)
 		return;
 	}
 	put_str(f, ipc_metric_name(res));
-	if (!strcmp(ipc_metric_name(res), "p50_ns"))
+	if (ipc_result_metric(res)->integer)
 		put_ns(f, d->estimate);
 	else
 		put_real(f, d->estimate);
@@ -161,41 +166,40 @@ static void put_diag(FILE *f, const struct ipc_result *res)
 		put_empty(f, 1);
 }
 
+/*
+ * The case's parameters that have a column: those of the header's
+ * parameter columns (JSON's keys) that the pattern describes.
+ */
+static void put_params(FILE *f, const struct ipc_case *cs)
+{
+	for (size_t i = 0; i < sizeof(param_cols) / sizeof(param_cols[0]);
+	     i++) {
+		const struct ipc_param *p = cs->pat ? cs->pat->params : NULL;
+
+		while (p && p->key && strcmp(p->key, param_cols[i]))
+			p++;
+		if (p && p->key && ipc_param_is_number(p))
+			put_u64(f, ipc_param_u64(cs, p));
+		else
+			put_empty(f, 1);
+	}
+}
+
 static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	const struct ipc_case *cs = &res->cs;
 	const struct ipc_run_stats *s = &res->summary;
 	const struct ipc_lat *l = &s->lat;
 	const struct ipc_runs_stats *m = &res->metric;
-	const char *pat = cs->pat ? cs->pat->name : "?";
-	bool rr = !strcmp(pat, "rr"), stream = !strcmp(pat, "stream");
-	bool bulk = !strcmp(pat, "bulk");
 	FILE *f = r->out;
 
 	errno = 0;
 	fprintf(f, "%d", IPC_JSON_SCHEMA);
-	put_str(f, pat);
+	put_str(f, cs->pat ? cs->pat->name : "?");
 	put_str(f, cs->tp ? cs->tp->name : "?");
 	put_str(f, cs->eng ? cs->eng->name : "?");
 	put_str(f, status_name(res->status));
-	if (rr) {
-		put_u64(f, cs->req_size);
-		put_u64(f, cs->resp_size);
-	} else {
-		put_empty(f, 2);
-	}
-	if (stream) {
-		put_u64(f, cs->msg_size);
-		put_u64(f, cs->count);
-	} else {
-		put_empty(f, 2);
-	}
-	if (bulk) {
-		put_u64(f, cs->total);
-		put_u64(f, cs->chunk_size);
-	} else {
-		put_empty(f, 2);
-	}
+	put_params(f, cs);
 	put_u64(f, res->nruns);
 
 	/* Nothing measured: no numbers, not zeros. */
@@ -221,7 +225,7 @@ static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 		if (m->have_ci && res->nruns >= 2 && isfinite(m->ci_level) &&
 		    isfinite(m->ci_low) && isfinite(m->ci_high)) {
 			put_real(f, m->ci_level);
-			if (cs->pat && cs->pat->metric == IPC_METRIC_P50) {
+			if (ipc_result_metric(res)->integer) {
 				put_ns(f, m->ci_low);
 				put_ns(f, m->ci_high);
 			} else {

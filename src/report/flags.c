@@ -39,24 +39,34 @@ const char *ipc_flag_hint(enum ipc_flag_kind kind)
 char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
 		     size_t len)
 {
-	const char *m = ipc_metric_name(res);
+	return ipc_fmt_value(ipc_result_metric(res)->fmt, v, buf, len);
+}
 
-	if (!strcmp(m, "p50_ns"))
+char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	switch (fmt) {
+	case IPC_FMT_BYTES:
+		return ipc_fmt_bytes(v, buf, len);
+	case IPC_FMT_NS:
 		return ipc_fmt_ns(v, buf, len);
-	if (!strcmp(m, "msgs_per_s"))
+	case IPC_FMT_RATE:
 		return ipc_fmt_rate(v, buf, len);
-	return ipc_fmt_bps(v, buf, len);
+	case IPC_FMT_BPS:
+		return ipc_fmt_bps(v, buf, len);
+	default:
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
 }
 
 const char *ipc_cost_unit(const struct ipc_result *res)
 {
-	const char *p = res->cs.pat ? res->cs.pat->name : "";
-
-	if (!strcmp(p, "rr"))
-		return "round trip";
-	if (!strcmp(p, "bulk"))
-		return "chunk";
-	return "message";
+	return res->cs.pat && res->cs.pat->cost_per ? res->cs.pat->cost_per
+						    : "message";
 }
 
 /* "95%" without a needless ".0". */

@@ -1,7 +1,9 @@
 /*
  * The JSON formatter: one document per invocation (schema version 1, see
- * DESIGN.md), built as results arrive and written whole at the end, so that
- * what a program reads is always one valid document.
+ * docs/json.md), built as results arrive and written whole at the end, so
+ * that what a program reads is always one valid document.  The keys are
+ * schema.c's, which the reader (json_read.c) shares; a case's parameters
+ * and a pattern's extra figures are written as its description says.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +14,8 @@
 #include <jansson.h>
 
 #include "ipcperf/report.h"
+#include "compare.h"
+#include "schema.h"
 
 /*
  * Numbers: times and sizes are integers in ns and bytes; rates are reals per
@@ -92,6 +96,16 @@ static void put_round(struct jdoc *d, json_t *obj, const char *key, double v)
 	put(d, obj, key, v >= 9.2e18 ? juint(UINT64_MAX) : juint(llround(v)));
 }
 
+/* A value that is an integer (ns, bytes) or a real, as @integer says. */
+static void put_num(struct jdoc *d, json_t *o, const char *key, bool integer,
+		    double v)
+{
+	if (integer)
+		put_round(d, o, key, v);
+	else
+		put_real(d, o, key, v);
+}
+
 static json_t *obj_new(struct jdoc *d)
 {
 	json_t *o = json_object();
@@ -110,193 +124,162 @@ static json_t *arr_new(struct jdoc *d)
 	return a;
 }
 
-static json_t *lat_obj(struct jdoc *d, const struct ipc_lat *l)
-{
-	json_t *o = obj_new(d);
-
-	if (!o)
-		return NULL;
-	put_u64(d, o, "min", l->min);
-	put_round(d, o, "mean", l->mean);
-	put_round(d, o, "stddev", l->stddev);
-	put_u64(d, o, "p50", l->p50);
-	put_u64(d, o, "p90", l->p90);
-	put_u64(d, o, "p99", l->p99);
-	put_u64(d, o, "p999", l->p999);
-	put_u64(d, o, "max", l->max);
-	return o;
-}
-
-/* The fields every run record and the summary share. */
-static void put_counts(struct jdoc *d, json_t *o, const struct ipc_run_stats *s)
-{
-	put_u64(d, o, "iterations", s->iterations);
-	put_u64(d, o, "messages", s->messages);
-	put_u64(d, o, "bytes", s->bytes);
-	put_u64(d, o, "elapsed_ns", s->elapsed_ns);
-	put_real(d, o, "msgs_per_s", s->msgs_per_s);
-	put_real(d, o, "bytes_per_s", s->bytes_per_s);
-}
-
 /* An integer that is -1 when unknown: null then. */
 static json_t *jint_or_null(long long v)
 {
 	return v < 0 ? json_null() : json_integer(v);
 }
 
-/* The fingerprint added with the noise diagnosis (see json.md). */
-static void host_more(struct jdoc *d, json_t *o, const struct ipc_host *h)
+/* One field of a schema table, from the record at @base. */
+static void put_field(struct jdoc *d, json_t *o, const void *base,
+		      const struct jfield *f)
 {
-	json_t *la, *perf;
+	const void *v = (const char *)base + f->off;
+	const char *s;
+	uint64_t u = 0;
 
-	put(d, o, "cores", jint_or_null(h->cores));
-	put(d, o, "packages", jint_or_null(h->packages));
-	put(d, o, "smt", h->smt < 0 ? json_null() : json_boolean(h->smt));
-	if (h->mem_bytes)
-		put_u64(d, o, "mem_bytes", h->mem_bytes);
-	put(d, o, "hypervisor", json_boolean(h->hypervisor));
-	put(d, o, "virtualization", h->virt[0] ? jstr(h->virt) : json_null());
-	if (h->clocksource[0])
-		put(d, o, "clocksource", jstr(h->clocksource));
-	if (h->governor[0])
-		put(d, o, "cpufreq_governor", jstr(h->governor));
-	if (h->loadavg[0] >= 0) {
-		la = arr_new(d);
-		for (int i = 0; la && i < 3; i++)
-			append(d, la, json_real(h->loadavg[i]));
-		put(d, o, "loadavg", la);
+	switch (f->kind) {
+	case JK_U64:
+		u = *(const uint64_t *)v;
+		break;
+	case JK_SIZE:
+		u = *(const size_t *)v;
+		break;
+	case JK_UINT:
+		u = *(const unsigned *)v;
+		break;
+	case JK_INT:
+		if (!(f->flags & JF_NONZERO) || *(const int *)v)
+			put(d, o, f->key, json_integer(*(const int *)v));
+		return;
+	case JK_BOOL:
+		put(d, o, f->key, json_boolean(*(const bool *)v));
+		return;
+	case JK_REAL:
+		put_real(d, o, f->key, *(const double *)v);
+		return;
+	case JK_ROUND:
+		put_round(d, o, f->key, *(const double *)v);
+		return;
+	case JK_CHARS:
+		s = v;
+		if (!(f->flags & JF_NONZERO) || s[0])
+			put(d, o, f->key, jstr(s));
+		return;
+	case JK_CHARS_NULL:
+		s = v;
+		put(d, o, f->key, s[0] ? jstr(s) : json_null());
+		return;
+	case JK_INT_NULL:
+		put(d, o, f->key, jint_or_null(*(const int *)v));
+		return;
+	case JK_TRI:
+		put(d, o, f->key,
+		    *(const int *)v < 0 ? json_null()
+					: json_boolean(*(const int *)v));
+		return;
+	case JK_I64_OPT:
+		if (*(const int64_t *)v >= 0)
+			put_u64(d, o, f->key, (uint64_t) * (const int64_t *)v);
+		return;
+	case JK_REAL_OPT:
+		if (*(const double *)v >= 0)
+			put_real(d, o, f->key, *(const double *)v);
+		return;
+	case JK_ENUM:
+		put(d, o, f->key, json_string(f->names[*(const int *)v]));
+		return;
 	}
-	perf = obj_new(d);
-	if (perf) {
-		put(d, perf, "cycles", json_boolean(h->perf_hw));
-		put(d, perf, "instructions", json_boolean(h->perf_hw));
-		put(d, perf, "migrations", json_boolean(h->perf_sw));
-		if (h->perf[0])
-			put(d, perf, "note", jstr(h->perf));
-	}
-	put(d, o, "perf", perf);
-	if (h->started[0])
-		put(d, o, "started", jstr(h->started));
+	if (!(f->flags & JF_NONZERO) || u)
+		put_u64(d, o, f->key, u);
+}
+
+static void put_table(struct jdoc *d, json_t *o, const void *base,
+		      const struct jtable *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		put_field(d, o, base, &t->f[i]);
+}
+
+/* A new object holding the fields of @t from @base. */
+static json_t *table_obj(struct jdoc *d, const void *base,
+			 const struct jtable *t)
+{
+	json_t *o = obj_new(d);
+
+	if (o)
+		put_table(d, o, base, t);
+	return o;
 }
 
 static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
 {
-	json_t *o = obj_new(d);
+	json_t *o = obj_new(d), *la, *perf;
 
 	if (!o || !h)
 		return o;
-	put(d, o, "kernel", jstr(h->kernel));
-	put(d, o, "machine", jstr(h->machine));
-	put(d, o, "hostname", jstr(h->hostname));
-	put(d, o, "cpu_model", jstr(h->cpu_model));
-	put(d, o, "cpus", json_integer(h->cpus));
-	put_u64(d, o, "timer_ns", h->timer_ns);
-	host_more(d, o, h);
-	return o;
-}
-
-/* A CPU number, or null when that side is not pinned. */
-static json_t *jcpu(int cpu)
-{
-	return cpu < 0 ? json_null() : json_integer(cpu);
-}
-
-/*
- * The transport options added with shm, mq, pty and serial: busy polling,
- * the shm ring, the serial ports (null when none was given).  Zero means
- * the system's or the transport's default, as for sndbuf and rcvbuf.
- */
-static void tp_config(struct jdoc *d, json_t *o, const struct ipc_tp_opts *tp)
-{
-	json_t *dev;
-
-	put(d, o, "busy_poll_us", json_integer(tp->busy_poll_us));
-	put_u64(d, o, "shm_bytes", tp->shm_bytes);
-	put(d, o, "shm_wait",
-	    json_string(tp->shm_wait == IPC_SHM_SPIN ? "spin" : "futex"));
-	if (tp->device[0] && tp->device[1]) {
-		dev = arr_new(d);
-		append(d, dev, jstr(tp->device[0]));
-		append(d, dev, jstr(tp->device[1]));
-	} else {
-		dev = json_null();
+	put_table(d, o, h, &js_host);
+	if (h->loadavg[0] >= 0) {
+		la = arr_new(d);
+		for (int i = 0; la && i < 3; i++)
+			append(d, la, json_real(h->loadavg[i]));
+		put(d, o, KEY_LOADAVG, la);
 	}
-	put(d, o, "device", dev);
-	put(d, o, "baud", json_integer(tp->baud));
-}
-
-/* The client socket's options as the kernel granted them (first run). */
-static json_t *sock_obj(struct jdoc *d, const struct ipc_sock_info *si)
-{
-	json_t *o = obj_new(d);
-
-	if (!o)
-		return NULL;
-	put(d, o, "sndbuf", json_integer(si->sndbuf));
-	put(d, o, "rcvbuf", json_integer(si->rcvbuf));
-	put(d, o, "busy_poll_us", json_integer(si->busy_poll_us));
-	put(d, o, "nodelay",
-	    si->nodelay < 0 ? json_null() : json_boolean(si->nodelay));
+	perf = obj_new(d);
+	if (perf) {
+		put(d, perf, KEY_PERF_CYCLES, json_boolean(h->perf_hw));
+		put(d, perf, KEY_PERF_INS, json_boolean(h->perf_hw));
+		put(d, perf, KEY_PERF_MIGR, json_boolean(h->perf_sw));
+		if (h->perf[0])
+			put(d, perf, KEY_PERF_NOTE, jstr(h->perf));
+	}
+	put(d, o, KEY_PERF, perf);
+	if (h->started[0])
+		put(d, o, KEY_STARTED, jstr(h->started));
 	return o;
 }
 
 static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
 {
-	json_t *o = obj_new(d);
+	json_t *o = obj_new(d), *dev;
 
 	if (!o)
 		return NULL;
-	put_u64(d, o, "iterations", ro->iterations);
-	put_u64(d, o, "duration_ns", ro->duration_ns);
-	put_u64(d, o, "warmup", ro->warmup);
+	put_table(d, o, ro, &js_config);
 	/* 0 with --runs auto: how many is in each result's summary. */
-	put(d, o, "runs", json_integer(ro->runs_auto ? 0 : ro->runs));
-	put(d, o, "placement",
-	    json_string(ro->placement == IPC_PLACE_THREAD ? "thread"
-							  : "process"));
-	put(d, o, "verify", json_boolean(ro->verify));
-	put_u64(d, o, "timeout_ns", ro->timeout_ns);
-	put(d, o, "pin_client", jcpu(ro->pin_client));
-	put(d, o, "pin_server", jcpu(ro->pin_server));
-	put(d, o, "nodelay", json_boolean(ro->tp.nodelay));
-	put(d, o, "sndbuf", json_integer(ro->tp.sndbuf));
-	put(d, o, "rcvbuf", json_integer(ro->tp.rcvbuf));
-	tp_config(d, o, &ro->tp);
-	put(d, o, "peer_drop_pct", json_integer(ro->faults.drop_pct));
-	put_u64(d, o, "peer_stall_every", ro->faults.stall_every);
-	put_u64(d, o, "peer_stall_ns", ro->faults.stall_ns);
-	put(d, o, "runs_auto", json_boolean(ro->runs_auto));
-	put(d, o, "min_runs", json_integer(ro->min_runs));
-	put(d, o, "max_runs", json_integer(ro->max_runs));
-	put_real(d, o, "ci_level", ro->ci_level);
-	put_real(d, o, "ci_pct", ro->ci_pct);
-	put_u64(d, o, "budget_ns", ro->budget_ns);
-	put(d, o, "interleave", json_boolean(ro->interleave));
-	put(d, o, "perf", json_boolean(ro->perf));
+	put(d, o, KEY_CFG_RUNS, json_integer(ro->runs_auto ? 0 : ro->runs));
+	put_table(d, o, ro, &js_config1);
+	/* The serial ports, null when none was given. */
+	if (ro->tp.device[0] && ro->tp.device[1]) {
+		dev = arr_new(d);
+		append(d, dev, jstr(ro->tp.device[0]));
+		append(d, dev, jstr(ro->tp.device[1]));
+	} else {
+		dev = json_null();
+	}
+	put(d, o, KEY_CFG_DEVICE, dev);
+	put_table(d, o, ro, &js_config2);
 	return o;
 }
 
 /*
  * Loss on a lossy transport: the counts that apply to the pattern (late
- * responses for rr, reordering for stream), and the lost share in percent.
+ * responses, reordering), and the lost share in percent.
  */
 static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
-			const char *pat)
+			const struct ipc_pattern_ops *pat)
 {
-	json_t *o = obj_new(d);
+	json_t *o = table_obj(d, l, &js_loss);
 
 	if (!o)
 		return NULL;
-	put_u64(d, o, "sent", l->sent);
-	put_u64(d, o, "received", l->received);
-	put_u64(d, o, "lost", l->lost);
 	if (l->sent)
-		put_real(d, o, "lost_pct",
+		put_real(d, o, KEY_LOST_PCT,
 			 100.0 * (double)l->lost / (double)l->sent);
-	if (!strcmp(pat, "rr"))
-		put_u64(d, o, "late", l->late);
-	if (!strcmp(pat, "stream") && l->reorder_known)
-		put_u64(d, o, "reordered", l->reordered);
+	if (pat && (pat->flags & IPC_PAT_LATE))
+		put_u64(d, o, KEY_LATE, l->late);
+	if (pat && (pat->flags & IPC_PAT_REORDER) && l->reorder_known)
+		put_u64(d, o, KEY_REORDERED, l->reordered);
 	return o;
 }
 
@@ -304,29 +287,34 @@ static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
 static json_t *flows_obj(struct jdoc *d, const struct ipc_flows *f,
 			 bool open_loop)
 {
-	json_t *o = obj_new(d);
+	json_t *o = table_obj(d, f, &js_flows);
 
-	if (!o)
-		return NULL;
-	put_u64(d, o, "flows", f->flows);
-	put_real(d, o, "rate_min", f->rate_min);
-	put_real(d, o, "rate_median", f->rate_median);
-	put_real(d, o, "rate_max", f->rate_max);
-	if (open_loop)
-		put_u64(d, o, "lag_max_ns", f->lag_max_ns);
+	if (o && open_loop)
+		put_u64(d, o, KEY_LAG, f->lag_max_ns);
 	return o;
 }
 
-/* The loss and fairness records a run or summary has, if any. */
+/* The pattern's extras of @which kind (IPC_EXTRA_RUN or not) from @s. */
 static void put_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
-		       const struct ipc_run_stats *s)
+		       const struct ipc_run_stats *s, unsigned which)
 {
-	const char *p = cs->pat ? cs->pat->name : "";
+	const struct ipc_extra *x = cs->pat ? cs->pat->extras : NULL;
 
-	if (s->loss.counted)
-		put(d, o, "loss", loss_obj(d, &s->loss, p));
+	for (size_t k = 0; x && x[k].key && k < IPC_EXTRA_MAX; k++)
+		if ((x[k].flags & IPC_EXTRA_RUN) == which)
+			put_num(d, o, x[k].key, x[k].flags & IPC_EXTRA_INT,
+				s->extra[k]);
+}
+
+/* The loss, fairness and per-run extras a run or summary has, if any. */
+static void put_run_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
+			   const struct ipc_run_stats *s, bool loss)
+{
+	if (loss && s->loss.counted)
+		put(d, o, KEY_LOSS, loss_obj(d, &s->loss, cs->pat));
 	if (s->flows.flows)
-		put(d, o, "flows", flows_obj(d, &s->flows, cs->rate != 0));
+		put(d, o, KEY_FLOWS, flows_obj(d, &s->flows, cs->rate != 0));
+	put_extras(d, o, cs, s, IPC_EXTRA_RUN);
 }
 
 static int json_begin(struct ipc_report *r)
@@ -345,25 +333,25 @@ static int json_begin(struct ipc_report *r)
 
 	top = obj_new(d);
 	if (top) {
-		put(d, top, "version",
+		put(d, top, KEY_VERSION,
 		    jstr(m && m->version ? m->version : "unknown"));
-		put(d, top, "schema", json_integer(IPC_JSON_SCHEMA));
+		put(d, top, KEY_SCHEMA, json_integer(IPC_JSON_SCHEMA));
 		if (m && m->build)
-			put(d, top, "build", jstr(m->build));
+			put(d, top, KEY_BUILD, jstr(m->build));
 	}
-	put(d, d->root, "ipcperf", top);
-	put(d, d->root, "host", host_obj(d, m ? m->host : NULL));
-	put(d, d->root, "command", jstr(m ? m->command : NULL));
+	put(d, d->root, KEY_IPCPERF, top);
+	put(d, d->root, KEY_HOST, host_obj(d, m ? m->host : NULL));
+	put(d, d->root, KEY_COMMAND, jstr(m ? m->command : NULL));
 	argv = arr_new(d);
 	for (i = 0; argv && m && m->argv && i < m->argc; i++)
 		append(d, argv, jstr(m->argv[i]));
-	put(d, d->root, "argv", argv);
+	put(d, d->root, KEY_ARGV, argv);
 	if (m && m->ro)
-		put(d, d->root, "config", config_obj(d, m->ro));
+		put(d, d->root, KEY_CONFIG, config_obj(d, m->ro));
 	d->results = arr_new(d);
-	put(d, d->root, "results", d->results);
+	put(d, d->root, KEY_RESULTS, d->results);
 	d->skipped = arr_new(d);
-	put(d, d->root, "skipped", d->skipped);
+	put(d, d->root, KEY_SKIPPED, d->skipped);
 	if (d->err)
 		goto fail;
 	r->priv = d;
@@ -384,48 +372,35 @@ static int json_skip(struct ipc_report *r, const struct ipc_skip *s)
 		return -EINVAL;
 	o = obj_new(d);
 	if (o) {
-		put(d, o, "what", jstr(s->what));
-		put(d, o, "why", jstr(s->why));
+		put(d, o, KEY_WHAT, jstr(s->what));
+		put(d, o, KEY_WHY, jstr(s->why));
 	}
 	append(d, d->skipped, o);
 	return d->err;
 }
 
-static const char *status_name(enum ipc_status st)
+/* The case's parameters, as its pattern describes them. */
+static void put_params(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 {
-	switch (st) {
-	case IPC_STATUS_OK:
-		return "ok";
-	case IPC_STATUS_PARTIAL:
-		return "partial";
-	default:
-		return "error";
-	}
-}
+	const struct ipc_param *p;
+	uint64_t v;
 
-static void put_sizes(struct jdoc *d, json_t *o, const struct ipc_case *cs)
-{
-	const char *p = cs->pat ? cs->pat->name : "";
-
-	if (!strcmp(p, "rr")) {
-		put_u64(d, o, "req_size", cs->req_size);
-		put_u64(d, o, "resp_size", cs->resp_size);
-	} else if (!strcmp(p, "stream")) {
-		put_u64(d, o, "msg_size", cs->msg_size);
-		put_u64(d, o, "count", cs->count);
-	} else if (!strcmp(p, "bulk")) {
-		put_u64(d, o, "total", cs->total);
-		put_u64(d, o, "chunk_size", cs->chunk_size);
-	} else if (!strcmp(p, "crr")) {
-		put_u64(d, o, "req_size", cs->req_size);
-		put_u64(d, o, "resp_size", cs->resp_size);
-	} else if (!strcmp(p, "load")) {
-		put_u64(d, o, "req_size", cs->req_size);
-		put_u64(d, o, "resp_size", cs->resp_size);
-		put_u64(d, o, "flows", cs->flows);
-		put_u64(d, o, "threads", cs->threads);
-		put(d, o, "loop", json_string(cs->rate ? "open" : "closed"));
-		put_u64(d, o, "rate", cs->rate);
+	for (p = cs->pat ? cs->pat->params : NULL; p && p->key; p++) {
+		if (!ipc_param_at(cs, p))
+			continue;
+		if (!ipc_param_is_number(p)) {
+			put(d, o, p->key, jstr(ipc_param_str(cs, p)));
+			continue;
+		}
+		v = ipc_param_u64(cs, p);
+		if ((p->flags & IPC_PARAM_JSON_DFLT) && v == p->dflt)
+			continue;
+		if (p->fmt == IPC_FMT_NAME && p->names)
+			put(d, o, p->key, json_string(p->names[v]));
+		else if (p->fmt == IPC_FMT_LOOP)
+			put(d, o, p->key, json_string(v ? "open" : "closed"));
+		else
+			put_u64(d, o, p->key, v);
 	}
 }
 
@@ -436,7 +411,7 @@ static void put_sizes(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
 {
 	const struct ipc_runs_stats *m = &res->metric;
-	bool p50 = !strcmp(ipc_metric_name(res), "p50_ns");
+	const struct ipc_metric *mt = ipc_result_metric(res);
 	json_t *o;
 
 	if (!isfinite(m->ci_level) || !isfinite(m->ci_low) ||
@@ -445,89 +420,49 @@ static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
 	o = obj_new(d);
 	if (!o)
 		return NULL;
-	put(d, o, "level", json_real(m->ci_level));
-	if (p50) {
-		put_round(d, o, "low", m->ci_low);
-		put_round(d, o, "high", m->ci_high);
-	} else {
-		put_real(d, o, "low", m->ci_low);
-		put_real(d, o, "high", m->ci_high);
-	}
-	put(d, o, "metric", json_string(ipc_metric_name(res)));
-	return o;
-}
-
-static json_t *side_obj(struct jdoc *d, const struct ipc_side_cost *c)
-{
-	json_t *o = obj_new(d);
-
-	if (!o)
-		return NULL;
-	put_u64(d, o, "user_ns", c->user_ns);
-	put_u64(d, o, "sys_ns", c->sys_ns);
-	put_u64(d, o, "vcsw", c->vcsw);
-	put_u64(d, o, "ivcsw", c->ivcsw);
-	if (c->cycles >= 0)
-		put_u64(d, o, "cycles", (uint64_t)c->cycles);
-	if (c->instructions >= 0)
-		put_u64(d, o, "instructions", (uint64_t)c->instructions);
-	if (c->migrations >= 0)
-		put_u64(d, o, "migrations", (uint64_t)c->migrations);
-	put(d, o, "cpu_start", jint_or_null(c->cpu_start));
-	put(d, o, "cpu_end", jint_or_null(c->cpu_end));
-	if (c->allowed[0])
-		put(d, o, "allowed", jstr(c->allowed));
+	put(d, o, KEY_LEVEL, json_real(m->ci_level));
+	put_num(d, o, KEY_LOW, mt->integer, m->ci_low);
+	put_num(d, o, KEY_HIGH, mt->integer, m->ci_high);
+	put(d, o, KEY_METRIC, json_string(mt->name));
 	return o;
 }
 
 /* A run's cost, placement and the machine's load meanwhile. */
 static void run_more(struct jdoc *d, json_t *run, const struct ipc_run_stats *s)
 {
-	json_t *load;
-
 	if (s->wall_ns)
-		put_u64(d, run, "wall_ns", s->wall_ns);
+		put_u64(d, run, KEY_WALL, s->wall_ns);
 	if (s->loop_msgs)
-		put_u64(d, run, "loop_messages", s->loop_msgs);
+		put_u64(d, run, KEY_LOOP_MSGS, s->loop_msgs);
 	if (s->client.valid)
-		put(d, run, "client", side_obj(d, &s->client));
+		put(d, run, KEY_CLIENT, table_obj(d, &s->client, &js_side));
 	if (s->server.valid)
-		put(d, run, "server", side_obj(d, &s->server));
-	if (s->have_load) {
-		load = obj_new(d);
-		if (load) {
-			put_u64(d, load, "busy_ns", s->busy_ns);
-			put_u64(d, load, "ours_ns", s->ours_ns);
-			put_u64(d, load, "steal_ns", s->steal_ns);
-		}
-		put(d, run, "load", load);
-	}
+		put(d, run, KEY_SERVER, table_obj(d, &s->server, &js_side));
+	if (s->have_load)
+		put(d, run, KEY_LOAD, table_obj(d, s, &js_runload));
 }
 
-/* A time-like value of the metric: integer ns for p50, else a real. */
-static void put_metric(struct jdoc *d, json_t *o, const char *key,
-		       const struct ipc_result *res, double v)
+/* The two groups of bimodal runs, and how each ran. */
+static json_t *modes_obj(struct jdoc *d, const struct ipc_result *res)
 {
-	if (!strcmp(ipc_metric_name(res), "p50_ns"))
-		put_round(d, o, key, v);
-	else
-		put_real(d, o, key, v);
-}
-
-static json_t *cost_obj(struct jdoc *d, const struct ipc_cost *c)
-{
-	json_t *o = obj_new(d);
+	const struct ipc_diag *g = &res->diag;
+	bool integer = ipc_result_metric(res)->integer;
+	json_t *o = obj_new(d), *same, *split;
 
 	if (!o)
 		return NULL;
-	put_real(d, o, "user_ns", c->user_ns);
-	put_real(d, o, "sys_ns", c->sys_ns);
-	put_real(d, o, "vcsw", c->vcsw);
-	put_real(d, o, "ivcsw", c->ivcsw);
-	if (c->cycles >= 0)
-		put_real(d, o, "cycles", c->cycles);
-	if (c->instructions >= 0)
-		put_real(d, o, "instructions", c->instructions);
+	put_num(d, o, KEY_LOW, integer, g->modes.low);
+	put_num(d, o, KEY_HIGH, integer, g->modes.high);
+	put_u64(d, o, KEY_NLOW, g->modes.nlow);
+	put_u64(d, o, KEY_NHIGH, g->modes.nhigh);
+	same = arr_new(d);
+	split = arr_new(d);
+	for (int i = 0; same && split && i < 2; i++) {
+		append(d, same, juint(g->mode_same[i]));
+		append(d, split, juint(g->mode_split[i]));
+	}
+	put(d, o, KEY_MODE_SAME, same);
+	put(d, o, KEY_MODE_SPLIT, split);
 	return o;
 }
 
@@ -536,59 +471,50 @@ static void summary_more(struct jdoc *d, json_t *o,
 			 const struct ipc_result *res)
 {
 	const struct ipc_diag *g = &res->diag;
-	json_t *t, *c, *pl, *ld, *md;
+	const struct ipc_metric *mt = ipc_result_metric(res);
+	json_t *t, *c, *ld;
 
-	put(d, o, "metric", json_string(ipc_metric_name(res)));
-	put_metric(d, o, "estimate", res, g->estimate);
+	put(d, o, KEY_METRIC, json_string(mt->name));
+	put_num(d, o, KEY_ESTIMATE, mt->integer, g->estimate);
 	t = obj_new(d);
 	if (t) {
-		put_real(d, t, "level", res->metric.ci_level);
-		put_real(d, t, "pct", res->ro.ci_pct);
+		put_real(d, t, KEY_LEVEL, res->metric.ci_level);
+		put_real(d, t, KEY_PCT, res->ro.ci_pct);
 		put(d, t, "met", json_boolean(g->target_met));
 		if (g->half_pct >= 0)
-			put_real(d, t, "half_width_pct", g->half_pct);
+			put_real(d, t, KEY_HALF, g->half_pct);
 		if (g->stop)
-			put(d, t, "stop", json_string(ipc_stop_name(g->stop)));
+			put(d, t, KEY_STOP,
+			    json_string(ipc_stop_name(g->stop)));
 	}
-	put(d, o, "target", t);
-	if (g->modes.bimodal) {
-		md = obj_new(d);
-		if (md) {
-			put_metric(d, md, "low", res, g->modes.low);
-			put_metric(d, md, "high", res, g->modes.high);
-			put_u64(d, md, "nlow", g->modes.nlow);
-			put_u64(d, md, "nhigh", g->modes.nhigh);
-		}
-		put(d, o, "modes", md);
-	}
-	put_u64(d, o, "outliers", g->outliers);
+	put(d, o, KEY_TARGET, t);
+	if (g->modes.bimodal)
+		put(d, o, KEY_MODES, modes_obj(d, res));
+	put_u64(d, o, KEY_OUTLIERS, g->outliers);
 	if (g->client.valid || g->server.valid) {
 		c = obj_new(d);
 		if (c) {
-			put(d, c, "per", json_string(ipc_cost_unit(res)));
+			put(d, c, KEY_PER, json_string(ipc_cost_unit(res)));
 			if (g->client.valid)
-				put(d, c, "client", cost_obj(d, &g->client));
+				put(d, c, KEY_CLIENT,
+				    table_obj(d, &g->client, &js_cost));
 			if (g->server.valid)
-				put(d, c, "server", cost_obj(d, &g->server));
+				put(d, c, KEY_SERVER,
+				    table_obj(d, &g->server, &js_cost));
 		}
-		put(d, o, "cpu", c);
+		put(d, o, KEY_CPU, c);
 	}
-	pl = obj_new(d);
-	if (pl) {
-		put_u64(d, pl, "same_cpu_runs", g->same_cpu_runs);
-		put_u64(d, pl, "split_cpu_runs", g->split_cpu_runs);
-	}
-	put(d, o, "placement", pl);
+	put(d, o, KEY_PLACEMENT, table_obj(d, g, &js_place));
 	ld = obj_new(d);
 	if (ld) {
 		if (g->have_load) {
-			put_real(d, ld, "other_cpus", g->other_cpus);
-			put_real(d, ld, "steal_cpus", g->steal_cpus);
+			put_real(d, ld, KEY_OTHER_CPUS, g->other_cpus);
+			put_real(d, ld, KEY_STEAL_CPUS, g->steal_cpus);
 		}
 		if (g->loadavg_1m >= 0)
-			put_real(d, ld, "loadavg_1m", g->loadavg_1m);
+			put_real(d, ld, KEY_LOADAVG_1M, g->loadavg_1m);
 	}
-	put(d, o, "load", ld);
+	put(d, o, KEY_LOAD, ld);
 }
 
 static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
@@ -603,9 +529,10 @@ static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
 		f = obj_new(d);
 		if (!f)
 			break;
-		put(d, f, "flag", json_string(ipc_flag_name(k)));
-		put(d, f, "why", jstr(ipc_flag_why(res, k, why, sizeof(why))));
-		put(d, f, "hint", json_string(ipc_flag_hint(k)));
+		put(d, f, KEY_FLAG, json_string(ipc_flag_name(k)));
+		put(d, f, KEY_WHY,
+		    jstr(ipc_flag_why(res, k, why, sizeof(why))));
+		put(d, f, KEY_HINT, json_string(ipc_flag_hint(k)));
 		append(d, a, f);
 	}
 	return a;
@@ -617,50 +544,25 @@ static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 	const struct ipc_link *l = cs->link;
 	json_t *p;
 
-	put(d, o, "link", jstr(l ? l->name : "none"));
+	put(d, o, KEY_LINK, jstr(l ? l->name : "none"));
 	if (!l || !l->relay)
 		return;
-	p = obj_new(d);
+	p = table_obj(d, l, &js_link);
 	if (!p)
 		return;
-	put_u64(d, p, "delay_ns", l->delay_ns);
-	put_u64(d, p, "jitter_ns", l->jitter_ns);
-	put_u64(d, p, "rate_bps", l->rate_bps);
-	put_u64(d, p, "bits_per_byte", l->bits_per_byte);
-	put_real(d, p, "loss", l->loss_ppm / 1e6);
-	put_u64(d, p, "mtu", l->mtu);
-	put_u64(d, p, "overhead", l->overhead);
-	put(d, o, "link_params", p);
+	put_real(d, p, KEY_LINK_LOSS, l->loss_ppm / 1e6);
+	put_table(d, p, l, &js_link2);
+	put(d, o, KEY_LINK_PARAMS, p);
 }
 
-/* What only rr (framing) and replay (the conversation) results carry. */
-static void put_pattern_extras(struct jdoc *d, json_t *o,
-			       const struct ipc_case *cs)
+/* The framing of a pattern that takes one. */
+static void put_framing(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 {
-	const char *p = cs->pat ? cs->pat->name : "";
-	const struct ipc_trace *t = cs->trace;
-
-	if (!strcmp(p, "rr")) {
-		put(d, o, "framing",
-		    jstr(cs->framing ? cs->framing->name : "raw"));
-		if (cs->framing && cs->framing->acks)
-			put(d, o, "acks", json_boolean(!cs->framing_noack));
-	}
-	if (strcmp(p, "replay") || !t)
+	if (!cs->pat || !(cs->pat->flags & IPC_PAT_FRAMED))
 		return;
-	put(d, o, "trace", jstr(t->path));
-	put(d, o, "trace_name", jstr(t->name));
-	put(d, o, "trace_format", json_string(t->gdb ? "gdb" : "native"));
-	if (t->max_packet)
-		put_u64(d, o, "max_packet", t->max_packet);
-	put_u64(d, o, "exchanges", t->exchanges);
-	put_u64(d, o, "writes", t->nunits);
-	put_u64(d, o, "bytes_c2s", t->bytes_c2s);
-	put_u64(d, o, "bytes_s2c", t->bytes_s2c);
-	if (t->think_ns)
-		put_u64(d, o, "think_ns", t->think_ns);
-	if (cs->link && cs->link->relay)
-		put_u64(d, o, "link_ns", ipc_replay_link_ns(t, cs->link));
+	put(d, o, KEY_FRAMING, jstr(cs->framing ? cs->framing->name : "raw"));
+	if (cs->framing && cs->framing->acks)
+		put(d, o, KEY_ACKS, json_boolean(!cs->framing_noack));
 }
 
 static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
@@ -670,12 +572,10 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 
 	if (!o)
 		return NULL;
-	put_u64(d, o, "runs", res->nruns);
+	put_u64(d, o, KEY_RUNS, res->nruns);
 	/* Loss is counted even over runs that failed: it was measured. */
 	if (s->loss.counted)
-		put(d, o, "loss",
-		    loss_obj(d, &s->loss,
-			     res->cs.pat ? res->cs.pat->name : ""));
+		put(d, o, KEY_LOSS, loss_obj(d, &s->loss, res->cs.pat));
 
 	/*
 	 * A case that measured nothing gets no numbers at all: zeros here
@@ -683,28 +583,41 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	 */
 	if (!res->nruns && !s->iterations)
 		return o;
-	put_counts(d, o, s);
-	if (s->flows.flows)
-		put(d, o, "flows", flows_obj(d, &s->flows, res->cs.rate != 0));
-	put(d, o, "latency_ns", lat_obj(d, &s->lat));
-	if (res->xhist && res->xhist->total)
-		put(d, o, "exchange_latency_ns", lat_obj(d, &res->xlat));
+	put_table(d, o, s, &js_counts);
+	put_run_extras(d, o, &res->cs, s, false);
+	put(d, o, KEY_LATENCY, table_obj(d, &s->lat, &js_lat));
+	if (res->xcount)
+		put(d, o, KEY_XLATENCY, table_obj(d, &res->xlat, &js_lat));
 	if (res->nruns >= 2)
-		put_real(d, o, "cv", res->metric.cv);
+		put_real(d, o, KEY_CV, res->metric.cv);
 	if (res->metric.have_ci && res->nruns >= 2) {
 		ci = ci_obj(d, res);
 		if (ci)
-			put(d, o, "ci", ci);
+			put(d, o, KEY_CI, ci);
 	}
 	summary_more(d, o, res);
 	return o;
+}
+
+static json_t *run_obj(struct jdoc *d, const struct ipc_case *cs,
+		       const struct ipc_run_stats *s)
+{
+	json_t *run = table_obj(d, s, &js_counts);
+
+	if (!run)
+		return NULL;
+	put_u64(d, run, KEY_TIMER, s->timer_ns);
+	put(d, run, KEY_LATENCY, table_obj(d, &s->lat, &js_lat));
+	put_run_extras(d, run, cs, s, true);
+	run_more(d, run, s);
+	return run;
 }
 
 static int json_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	struct jdoc *d = r->priv;
 	const struct ipc_case *cs = &res->cs;
-	json_t *o, *runs, *run;
+	json_t *o, *runs;
 	size_t i;
 
 	if (!d)
@@ -712,38 +625,29 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 	o = obj_new(d);
 	if (!o)
 		return d->err;
-	put(d, o, "pattern", jstr(cs->pat ? cs->pat->name : "?"));
-	put(d, o, "transport", jstr(cs->tp ? cs->tp->name : "?"));
-	put(d, o, "engine", jstr(cs->eng ? cs->eng->name : "?"));
-	put(d, o, "status", json_string(status_name(res->status)));
+	put(d, o, KEY_PATTERN, jstr(cs->pat ? cs->pat->name : "?"));
+	put(d, o, KEY_TRANSPORT, jstr(cs->tp ? cs->tp->name : "?"));
+	put(d, o, KEY_ENGINE, jstr(cs->eng ? cs->eng->name : "?"));
+	put(d, o, KEY_STATUS, json_string(js_status_names[res->status]));
 	if (res->status != IPC_STATUS_OK)
-		put(d, o, "error",
+		put(d, o, KEY_ERROR,
 		    jstr(res->error[0] ? res->error : "unknown error"));
-	put_sizes(d, o, cs);
+	put_params(d, o, cs);
 	put_link(d, o, cs);
-	put_pattern_extras(d, o, cs);
+	put_framing(d, o, cs);
+	put_extras(d, o, cs, &res->summary, 0);
 	/* The options this case ran with (the suite's differ per pattern). */
-	put(d, o, "config", config_obj(d, &res->ro));
+	put(d, o, KEY_CONFIG, config_obj(d, &res->ro));
 
 	runs = arr_new(d);
-	for (i = 0; runs && i < res->nruns; i++) {
-		const struct ipc_run_stats *s = &res->runs[i];
-
-		run = obj_new(d);
-		if (!run)
-			break;
-		put_counts(d, run, s);
-		put_u64(d, run, "timer_ns", s->timer_ns);
-		put(d, run, "latency_ns", lat_obj(d, &s->lat));
-		put_extras(d, run, cs, s);
-		run_more(d, run, s);
-		append(d, runs, run);
-	}
-	put(d, o, "runs", runs);
+	for (i = 0; runs && i < res->nruns; i++)
+		append(d, runs, run_obj(d, cs, &res->runs[i]));
+	put(d, o, KEY_RUNS, runs);
 	if (res->nruns && res->runs[0].sock.valid)
-		put(d, o, "socket", sock_obj(d, &res->runs[0].sock));
-	put(d, o, "summary", summary_obj(d, res));
-	put(d, o, "flags", flags_arr(d, res));
+		put(d, o, KEY_SOCKET,
+		    table_obj(d, &res->runs[0].sock, &js_sock));
+	put(d, o, KEY_SUMMARY, summary_obj(d, res));
+	put(d, o, KEY_FLAGS, flags_arr(d, res));
 	append(d, d->results, o);
 	return d->err;
 }
@@ -757,7 +661,7 @@ static int json_end(struct ipc_report *r)
 		return -EINVAL;
 	/* The end time is known only now. */
 	if (r->meta && r->meta->host && r->meta->host->ended[0])
-		put(d, json_object_get(d->root, "host"), "ended",
+		put(d, json_object_get(d->root, KEY_HOST), KEY_ENDED,
 		    jstr(r->meta->host->ended));
 	err = d->err;
 	if (!err) {
@@ -780,4 +684,5 @@ const struct ipc_report_ops ipc_report_json = {
 	.skip = json_skip,
 	.result = json_result,
 	.end = json_end,
+	.compare = cmp_print_json,
 };

@@ -31,33 +31,43 @@ const char *ipc_stop_name(enum ipc_stop stop)
 	}
 }
 
-/* Throughput in messages when no run moved a payload byte (size 0). */
-static bool by_messages(const struct ipc_result *res)
+/* Did no run move a payload byte (size 0)? */
+static bool no_bytes(const struct ipc_result *res)
 {
 	size_t i;
 
-	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
-		return false;
 	for (i = 0; i < res->nruns; i++)
 		if (res->runs[i].bytes)
 			return false;
 	return res->nruns > 0;
 }
 
+const struct ipc_metric *ipc_result_metric_as(const struct ipc_result *res,
+					      const struct ipc_metric *m)
+{
+	if (!m)
+		m = res->cs.pat && res->cs.pat->metric ? res->cs.pat->metric
+						       : &ipc_metric_p50;
+	if (m->no_bytes && no_bytes(res))
+		m = m->no_bytes;
+	return m;
+}
+
+const struct ipc_metric *ipc_result_metric(const struct ipc_result *res)
+{
+	return res->diag.metric ? res->diag.metric
+				: ipc_result_metric_as(res, NULL);
+}
+
 double ipc_run_metric(const struct ipc_result *res, size_t run)
 {
-	const struct ipc_run_stats *r = &res->runs[run];
-
-	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
-		return (double)r->lat.p50;
-	return by_messages(res) ? r->msgs_per_s : r->bytes_per_s;
+	return ipc_result_value(res, &res->runs[run],
+				ipc_result_metric(res)->src);
 }
 
 const char *ipc_metric_name(const struct ipc_result *res)
 {
-	if (!res->cs.pat || res->cs.pat->metric == IPC_METRIC_P50)
-		return "p50_ns";
-	return by_messages(res) ? "msgs_per_s" : "bytes_per_s";
+	return ipc_result_metric(res)->name;
 }
 
 static void summarize(struct ipc_result *res)
@@ -70,6 +80,8 @@ static void summarize(struct ipc_result *res)
 	for (i = 0; i < res->nruns; i++) {
 		const struct ipc_run_stats *r = &res->runs[i];
 
+		for (size_t k = 0; k < IPC_EXTRA_MAX; k++)
+			s->extra[k] += r->extra[k];
 		s->iterations += r->iterations;
 		s->messages += r->messages;
 		s->bytes += r->bytes;
@@ -81,6 +93,9 @@ static void summarize(struct ipc_result *res)
 	s->msgs_per_s = secs > 0 ? s->messages / secs : 0;
 	s->bytes_per_s = secs > 0 ? s->bytes / secs : 0;
 	ipc_hist_summary(res->hist, &s->lat);
+	res->xcount = res->xhist ? res->xhist->total : 0;
+	if (res->xcount)
+		ipc_hist_summary(res->xhist, &res->xlat);
 }
 
 /* Per-message cost of one side over every run it reported. */
@@ -188,6 +203,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 
 	summarize(res);
 	memset(d, 0, sizeof(*d));
+	d->metric = ipc_result_metric_as(res, NULL);
 	d->stop = stop;
 	d->half_pct = -1;
 	d->loadavg_1m = isfinite(loadavg) ? loadavg : -1;

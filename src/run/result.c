@@ -3,6 +3,7 @@
  * histogram and the summaries that reports print.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,18 +38,6 @@ void ipc_result_free(struct ipc_result *res)
 	free(res);
 }
 
-/* Sizes in words the way a person types them: 64, 4k, 1M. */
-static const char *size_word(uint64_t v, char *buf, size_t len)
-{
-	if (v >= (1u << 20) && v % (1u << 20) == 0)
-		snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
-	else if (v >= 1024 && v % 1024 == 0)
-		snprintf(buf, len, "%lluk", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 /* The framing and the link, when they are not the plain ones. */
 static void describe_more(const struct ipc_case *cs, char *buf, size_t len)
 {
@@ -65,7 +54,8 @@ static void describe_more(const struct ipc_case *cs, char *buf, size_t len)
 
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 {
-	char a[24], b[24];
+	const struct ipc_param *p;
+	char w[96];
 	int n;
 
 	n = snprintf(buf, len, "%s %s", cs->pat ? cs->pat->name : "?",
@@ -77,40 +67,106 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 		if ((size_t)n >= len)
 			return buf;
 	}
-	if (!cs->pat)
-		return buf;
-	if (!strcmp(cs->pat->name, "load")) {
-		n += snprintf(buf + n, len - (size_t)n, " flows=%llu",
-			      (unsigned long long)cs->flows);
-		if (cs->threads > 1 && (size_t)n < len)
-			n += snprintf(buf + n, len - (size_t)n, " threads=%u",
-				      cs->threads);
-		if (cs->rate && (size_t)n < len)
-			n += snprintf(buf + n, len - (size_t)n, " rate=%llu/s",
-				      (unsigned long long)cs->rate);
+	for (p = cs->pat ? cs->pat->params : NULL; p && p->key; p++) {
+		if (!ipc_param_in_words(cs, p))
+			continue;
+		ipc_param_word(cs, p, w, sizeof(w));
+		n += snprintf(buf + n, len - (size_t)n, " %s%s%s", p->word,
+			      p->word[0] ? "=" : "", w);
 		if ((size_t)n >= len)
 			return buf;
 	}
-	if (!strcmp(cs->pat->name, "rr") || !strcmp(cs->pat->name, "crr") ||
-	    !strcmp(cs->pat->name, "load"))
-		snprintf(buf + n, len - (size_t)n, " req=%s resp=%s",
-			 size_word(cs->req_size, a, sizeof(a)),
-			 size_word(cs->resp_size, b, sizeof(b)));
-	else if (!strcmp(cs->pat->name, "stream"))
-		snprintf(buf + n, len - (size_t)n, " size=%s count=%llu",
-			 size_word(cs->msg_size, a, sizeof(a)),
-			 (unsigned long long)cs->count);
-	else if (!strcmp(cs->pat->name, "bulk"))
-		snprintf(buf + n, len - (size_t)n, " total=%s size=%s",
-			 size_word(cs->total, a, sizeof(a)),
-			 size_word(cs->chunk_size, b, sizeof(b)));
-	else if (!strcmp(cs->pat->name, "replay") && cs->trace)
-		snprintf(
-			buf + n, len - (size_t)n, " %s%s%s", cs->trace->name,
-			cs->trace->max_packet ? " max-packet=" : "",
-			cs->trace->max_packet
-				? size_word(cs->trace->max_packet, a, sizeof(a))
-				: "");
 	describe_more(cs, buf, len);
 	return buf;
+}
+
+/* A latency summary's figure. */
+static double lat_value(const struct ipc_lat *l, enum ipc_src src)
+{
+	switch (src) {
+	case IPC_SRC_P50:
+		return (double)l->p50;
+	case IPC_SRC_P90:
+		return (double)l->p90;
+	case IPC_SRC_P99:
+		return (double)l->p99;
+	case IPC_SRC_P999:
+		return (double)l->p999;
+	case IPC_SRC_MAX:
+		return (double)l->max;
+	case IPC_SRC_MIN:
+		return (double)l->min;
+	case IPC_SRC_MEAN:
+		return l->mean;
+	case IPC_SRC_SD:
+		return l->stddev;
+	default:
+		return NAN;
+	}
+}
+
+static double loss_value(const struct ipc_loss *l, enum ipc_src src)
+{
+	if (!l->counted)
+		return NAN;
+	switch (src) {
+	case IPC_SRC_LOST:
+		return (double)l->lost;
+	case IPC_SRC_LATE:
+		return (double)l->late;
+	case IPC_SRC_REORDERED:
+		return l->reorder_known ? (double)l->reordered : NAN;
+	default:
+		return NAN;
+	}
+}
+
+static double flows_value(const struct ipc_case *cs, const struct ipc_flows *f,
+			  enum ipc_src src)
+{
+	if (!f->flows)
+		return NAN;
+	switch (src) {
+	case IPC_SRC_FLOW_MIN:
+		return f->rate_min;
+	case IPC_SRC_FLOW_MEDIAN:
+		return f->rate_median;
+	case IPC_SRC_FLOW_MAX:
+		return f->rate_max;
+	case IPC_SRC_LAG:
+		/* The generator's lag exists only against a schedule. */
+		return cs->rate ? (double)f->lag_max_ns : NAN;
+	default:
+		return NAN;
+	}
+}
+
+double ipc_result_value(const struct ipc_result *res,
+			const struct ipc_run_stats *s, enum ipc_src src)
+{
+	if (src >= IPC_SRC_EXTRA)
+		return src - IPC_SRC_EXTRA < IPC_EXTRA_MAX
+			       ? s->extra[src - IPC_SRC_EXTRA]
+			       : NAN;
+	switch (src) {
+	case IPC_SRC_MSGS_PER_S:
+		return s->msgs_per_s;
+	case IPC_SRC_BYTES_PER_S:
+		return s->bytes_per_s;
+	case IPC_SRC_LOST:
+	case IPC_SRC_LATE:
+	case IPC_SRC_REORDERED:
+		return loss_value(&s->loss, src);
+	case IPC_SRC_FLOW_MIN:
+	case IPC_SRC_FLOW_MEDIAN:
+	case IPC_SRC_FLOW_MAX:
+	case IPC_SRC_LAG:
+		return flows_value(&res->cs, &s->flows, src);
+	case IPC_SRC_XP50:
+		return res->xcount ? (double)res->xlat.p50 : NAN;
+	case IPC_SRC_XP99:
+		return res->xcount ? (double)res->xlat.p99 : NAN;
+	default:
+		return lat_value(&s->lat, src);
+	}
 }

@@ -313,6 +313,7 @@ static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
 	st->timer_ns = timer_ns;
 	st->loss = o->loss;
 	st->flows = o->flows;
+	memcpy(st->extra, o->extra, sizeof(st->extra));
 	/* Cost is measured over the whole loop, warm-up included. */
 	if (o->done)
 		st->loop_msgs = (uint64_t)((double)o->messages *

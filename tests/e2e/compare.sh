@@ -97,6 +97,12 @@ jqt "only in A listed" '.only_in_a == ["rr pipe req=64 resp=1", "rr unix req=64 
 cmp "$d/a.json" "$d/req1.json"
 check "only in A in the table" grep -q "^only in A: rr pipe req=64 resp=1" "$out"
 
+# A run without the figure compared is said, not silently left out.
+jq 'del(.results[0].runs[2].msgs_per_s)' "$d/slow.json" >"$d/norate.json"
+cmp "$d/a.json" "$d/norate.json" --metric throughput -f json
+is_rc 0 "a run without its rate"
+jqt "a run without its rate: the note says so, the others are compared" '.cases[0].runs_b == 7 and (.cases[0].note | test("1 of 8 runs in B have no msgs_per_s")) and ([.cases[1:][] | .note // "" | test("have no")] | any | not)'
+
 # -o writes the comparison to a file.
 run compare "$d/a.json" "$d/slow.json" -f json -o "$d/out.json"
 is_rc 0 "compare -o"
@@ -131,7 +137,11 @@ bad "foreign JSON" "not an ipcperf result" compare "$d/foreign.json" "$d/a.json"
 bad "a JSON array" "not an ipcperf result" compare "$d/array.json" "$d/a.json"
 bad "newer schema" "schema 2" compare "$d/a.json" "$d/schema2.json"
 bad "results not an array" "no results array" compare "$d/noresults.json" "$d/a.json"
-bad "a result without pattern" "no pattern" compare "$d/a.json" "$d/nopattern.json"
+bad "a result without pattern" "results\[0\].pattern: missing" compare "$d/a.json" "$d/nopattern.json"
+jq '.results[1].runs[3].latency_ns.p50 = "fast"' "$d/a.json" >"$d/p50text.json"
+jq 'del(.results[1].runs[3].latency_ns.p50)' "$d/a.json" >"$d/nop50.json"
+bad "a p50 that is not a number" "p50text.json: results\[1\].runs\[3\].latency_ns.p50: not an integer" compare "$d/a.json" "$d/p50text.json"
+bad "a run without its p50" "nop50.json: results\[1\].runs\[3\].latency_ns.p50: missing" compare "$d/nop50.json" "$d/a.json"
 bad "nothing in common" "no measured case" compare "$d/a.json" "$d/stream.json"
 bad "one file" "two result files" compare "$d/a.json"
 bad "three files" "two result files" compare "$d/a.json" "$d/a.json" "$d/a.json"

@@ -3,11 +3,17 @@
  * against brute-force enumeration (with ties), the normal approximation
  * for large sets, the bootstrap interval of the ratio of medians, and the
  * verdicts that rest on them: identical data shows no difference, a 10%
- * shift shows one with the right sign.
+ * shift shows one with the right sign.  Then comparing two documents:
+ * cases matched by their parameters, what the files differ in, each
+ * pattern's metric and throughput, and a run without the figure.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "ipcperf/report.h"
 #include "ipcperf/stats.h"
 #include "../tap.h"
 
@@ -248,11 +254,143 @@ static void test_coverage(void)
 	   signif, TRIALS);
 }
 
+static const struct ipc_transport_ops tp_pipe = {.name = "pipe"};
+static const struct ipc_transport_ops tp_tcp = {.name = "tcp"};
+static const struct ipc_engine_ops eng_blocking = {.name = "blocking"};
+
+/*
+ * A result of @pat on @tp with 8 runs of p50 about @p50 ns (times @f),
+ * moving @bytes per iteration, with @req as request size (or count).
+ */
+static struct ipc_result *mkres(const struct ipc_pattern_ops *pat,
+				const struct ipc_transport_ops *tp, size_t req,
+				double p50, double f, uint64_t bytes)
+{
+	struct ipc_case cs = {.pat = pat, .tp = tp, .eng = &eng_blocking};
+	struct ipc_result *res;
+
+	cs.req_size = cs.msg_size = req;
+	cs.resp_size = cs.count = 1;
+	cs.flows = 4;
+	cs.threads = 1;
+	res = ipc_result_new(&cs);
+	if (!res)
+		abort();
+	res->runs = calloc(8, sizeof(*res->runs));
+	if (!res->runs)
+		abort();
+	res->nruns = res->runs_cap = 8;
+	for (size_t i = 0; i < 8; i++) {
+		struct ipc_run_stats *s = &res->runs[i];
+		double v = (p50 + 13 * (double)((i * 7) % 8)) * f;
+
+		s->iterations = 1000;
+		s->bytes = bytes * 1000;
+		s->lat.p50 = (uint64_t)v;
+		s->lat.p99 = (uint64_t)(2 * v);
+		s->msgs_per_s = 1e9 / v;
+		s->bytes_per_s = (double)bytes * 1e9 / v;
+	}
+	return res;
+}
+
+static void doc_free_results(struct ipc_doc *d)
+{
+	for (size_t i = 0; i < d->nresults; i++)
+		ipc_result_free(d->results[i]);
+}
+
+static void test_documents(void)
+{
+	struct ipc_result *ra[4], *rb[4];
+	struct ipc_doc a = {.path = "a.json", .results = ra, .nresults = 4};
+	struct ipc_doc b = {.path = "b.json", .results = rb, .nresults = 4};
+	struct ipc_cmp_opts o = {.version = "test"};
+	struct ipc_comparison *c = NULL;
+	struct ipc_report_ops const *table = ipc_report_find("table");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	ra[0] = mkres(&ipc_pattern_rr, &tp_pipe, 1, 5000, 1, 2);
+	ra[1] = mkres(&ipc_pattern_rr, &tp_pipe, 64, 5000, 1, 65);
+	ra[2] = mkres(&ipc_pattern_load, &tp_pipe, 1, 9000, 1, 2);
+	ra[3] = mkres(&ipc_pattern_stream, &tp_pipe, 0, 90000, 1, 0);
+	rb[0] = mkres(&ipc_pattern_rr, &tp_tcp, 64, 5000, 1.10, 65);
+	rb[1] = mkres(&ipc_pattern_rr, &tp_tcp, 1, 5000, 1.10, 2);
+	rb[2] = mkres(&ipc_pattern_load, &tp_tcp, 1, 9000, 0.9, 2);
+	rb[3] = mkres(&ipc_pattern_stream, &tp_tcp, 0, 90000, 1, 0);
+	rb[3]->runs[5].msgs_per_s = NAN; /* left out by the writer */
+
+	err = ipc_compare(&a, &b, &o, &c);
+	is_int(err, "==", 0, "documents: compared");
+	if (err)
+		goto out;
+	is_int(ipc_comparison_gates(c), "==", 0, "documents: no gate");
+	f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	is_int(table->compare(f, c), "==", 0, "documents: printed");
+	fclose(f);
+	diag("%s", out);
+	ok(strstr(out, "A and B differ in transport: pipe in A, tcp in B\n") !=
+		   NULL,
+	   "documents: the transport is what the files compare");
+	ok(strstr(out, "rr req=1 resp=1 ") && strstr(out, "rr req=64 resp=1 "),
+	   "documents: rr matched by its sizes, whatever the order");
+	ok(strstr(out, "slower (+10.") != NULL,
+	   "documents: 10%% longer p50s are slower");
+	ok(strstr(out, "load flows=4 req=1 resp=1 ") &&
+		   strstr(out, "faster (-10."),
+	   "documents: load named by its flows, faster by its p50");
+	ok(strstr(out, "stream size=0 count=1 (throughput)") &&
+		   strstr(out, "1 of 8 runs in B have no msgs_per_s"),
+	   "documents: stream of 0 bytes by messages/s; the run without it "
+	   "is said");
+	free(out);
+	ipc_comparison_free(c);
+
+	/* Throughput asked for: each pattern's own. */
+	o.metric = "throughput";
+	err = ipc_compare(&a, &b, &o, &c);
+	is_int(err, "==", 0, "throughput: compared");
+	if (!err) {
+		f = open_memstream(&out, &len);
+		ipc_report_find("json")->compare(f, c);
+		fclose(f);
+		ok(strstr(out, "\"case\": \"load flows=4 req=1 resp=1\",") &&
+			   strstr(out, "\"unit\": \"msgs_per_s\""),
+		   "throughput: load's is replies/s");
+		ok(!strstr(out, "bytes_per_s"),
+		   "throughput: no case here is judged in bytes/s (rr, load, "
+		   "a stream of 0 bytes)");
+		free(out);
+		ipc_comparison_free(c);
+	}
+
+	/* Nothing in common. */
+	b.nresults = 1;
+	b.results = &rb[3];
+	rb[3]->cs.pat = &ipc_pattern_bulk;
+	c = NULL;
+	is_int(ipc_compare(&a, &b, &o, &c), "==", -ENOENT,
+	       "no case in common: -ENOENT");
+	ok(c == NULL, "no case in common: no comparison");
+	ok(!ipc_compare_metric_ok("p95") && ipc_compare_metric_ok("mean"),
+	   "compare knows p50, p99, mean, throughput, not p95");
+	b.nresults = 4;
+out:
+	doc_free_results(&a);
+	doc_free_results(&(struct ipc_doc){.results = rb, .nresults = 4});
+}
+
 int main(void)
 {
 	test_exact();
 	test_approx();
 	test_compare();
 	test_coverage();
+	test_documents();
 	return done_testing();
 }

@@ -18,18 +18,9 @@
 #include "ipcperf/report.h"
 #include "../tap.h"
 
-static const struct ipc_pattern_ops pat_rr = {
-	.name = "rr",
-	.metric = IPC_METRIC_P50,
-};
-static const struct ipc_pattern_ops pat_stream = {
-	.name = "stream",
-	.metric = IPC_METRIC_THROUGHPUT,
-};
-static const struct ipc_pattern_ops pat_bulk = {
-	.name = "bulk",
-	.metric = IPC_METRIC_THROUGHPUT,
-};
+#define pat_rr ipc_pattern_rr
+#define pat_stream ipc_pattern_stream
+#define pat_bulk ipc_pattern_bulk
 static const struct ipc_transport_ops tp_pipe = {
 	.name = "pipe",
 	.caps = IPC_TP_STREAM | IPC_TP_FD,
@@ -122,8 +113,8 @@ static struct ipc_result *mk(const struct ipc_case *cs, size_t nruns,
 		s->bytes_per_s = (double)s->bytes * 1e9 / (double)s->elapsed_ns;
 		s->timer_ns = 20;
 		fake_lat(&s->lat, b);
-		p50s[i] = cs->pat->metric == IPC_METRIC_P50 ? (double)b
-							    : s->bytes_per_s;
+		p50s[i] = cs->pat->metric->src == IPC_SRC_P50 ? (double)b
+							      : s->bytes_per_s;
 	}
 	res->nruns = nruns;
 	if (nruns) {
@@ -151,6 +142,10 @@ static struct ipc_result *mk(const struct ipc_case *cs, size_t nruns,
 			res->metric.ci_low = lo;
 			res->metric.ci_high = hi;
 		}
+		/* What the diagnosis would say of that interval. */
+		res->diag.half_pct = -1;
+		res->diag.target_met = ipc_runs_target_met(&res->metric, 1,
+							   &res->diag.half_pct);
 	}
 	return res;
 }
@@ -777,7 +772,7 @@ static void test_table(void)
 	ok(strstr(out, "µs") != NULL, "table: times in µs");
 	ok(!strstr(out, "nan") && !strstr(out, "inf"), "table: never nan");
 	ok(strstr(out, "rr: request/response round trips — 3 runs × 10000 "
-		       "iterations after 1000 warm-up, peer in a separate "
+		       "round trips after 1000 warm-up, peer in a separate "
 		       "process") != NULL,
 	   "table: the rr heading says what and how");
 	ok(strstr(out, "stream: one-way batches of 1000 messages; time per "
@@ -1100,7 +1095,7 @@ static void test_diagnosis(void)
 	is_int(err, "==", 0, "diagnosis table: no error");
 	if (!out)
 		out = strdup("");
-	ok(strstr(out, "runs of 10000 iterations until the 95% CI is within "
+	ok(strstr(out, "runs of 10000 round trips until the 95% CI is within "
 		       "±1% (5 to 30 runs, budget 60.0 s)") != NULL,
 	   "diagnosis table: the heading says how auto runs end");
 	ok(strstr(out, "2.10+2.10 µs") != NULL,

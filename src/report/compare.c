@@ -1,0 +1,403 @@
+/*
+ * Comparing two result documents: match their cases by parameters, and
+ * for each pair say whether B is faster, slower or not significantly
+ * different from A, with the ratio of the medians of the per-run values,
+ * its bootstrap interval, and the Mann-Whitney p-value.
+ *
+ *   A: rr pipe req=1, rr pipe req=64        B: rr tcp req=1, rr tcp req=64
+ *   transport is one value in each file and differs: it is what is compared,
+ *   so the cases match by the rest:  req=1 <-> req=1,  req=64 <-> req=64
+ *
+ * The keys are the pattern, transport, engine, framing and link of a case
+ * and the parameters its pattern names it by, as the descriptions say.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* A fixed seed: the same two files always give the same interval. */
+#define CMP_SEED 0x6970637065726631ull
+
+bool ipc_compare_metric_ok(const char *word)
+{
+	return ipc_metric_find_word(word) != NULL;
+}
+
+const char *cmp_verdict_name(enum verdict v)
+{
+	switch (v) {
+	case V_FASTER:
+		return "faster";
+	case V_SLOWER:
+		return "slower";
+	default:
+		return "no significant difference";
+	}
+}
+
+/* The index of key @name, added when new; -1 when the table is full. */
+static int key_index(struct ipc_comparison *c, const char *name)
+{
+	for (size_t i = 0; i < c->nkeys; i++)
+		if (!strcmp(c->keys[i], name))
+			return (int)i;
+	if (c->nkeys == CMP_MAXKEYS)
+		return -1;
+	c->keys[c->nkeys] = name;
+	return (int)c->nkeys++;
+}
+
+/* The fixed keys, then every registered pattern's parameters in words. */
+static void keys_init(struct ipc_comparison *c)
+{
+	static const char *const fixed[CK_FIXED] = {
+		[CK_PATTERN] = "pattern", [CK_TRANSPORT] = "transport",
+		[CK_ENGINE] = "engine",	  [CK_FRAMING] = "framing",
+		[CK_LINK] = "link",
+	};
+
+	for (int i = 0; i < CK_FIXED; i++)
+		c->keys[c->nkeys++] = fixed[i];
+	for (size_t i = 0; ipc_patterns[i]; i++)
+		for (const struct ipc_param *p = ipc_patterns[i]->params;
+		     p && p->key; p++)
+			if (p->word)
+				key_index(c, p->key);
+}
+
+/* Set key @k of @cc to @v (a copy). */
+static int set_key(struct ccase *cc, int k, const char *v)
+{
+	if (k < 0)
+		return 0;
+	free(cc->key[k]);
+	cc->key[k] = strdup(v ? v : "");
+	return cc->key[k] ? 0 : -ENOMEM;
+}
+
+/* The keys of one case: its parameters as numbers or text. */
+static int case_keys(struct ipc_comparison *c, struct ccase *cc)
+{
+	const struct ipc_case *cs = &cc->res->cs;
+	char v[96];
+	int err = 0;
+
+	for (int k = 0; k < CMP_MAXKEYS && !err; k++)
+		err = set_key(cc, k, "");
+	err = err ?: set_key(cc, CK_PATTERN, cs->pat->name);
+	err = err ?: set_key(cc, CK_TRANSPORT, cs->tp ? cs->tp->name : "?");
+	err = err ?: set_key(cc, CK_ENGINE, cs->eng ? cs->eng->name : "?");
+	if (cs->pat->flags & IPC_PAT_FRAMED)
+		err = err
+			      ?: set_key(cc, CK_FRAMING,
+					 cs->framing ? cs->framing->name
+						     : "raw");
+	err = err ?: set_key(cc, CK_LINK, cs->link ? cs->link->name : "none");
+	for (const struct ipc_param *p = cs->pat->params; p && p->key && !err;
+	     p++) {
+		if (!p->word)
+			continue;
+		if (ipc_param_is_number(p))
+			snprintf(v, sizeof(v), "%llu",
+				 (unsigned long long)ipc_param_u64(cs, p));
+		else
+			snprintf(v, sizeof(v), "%s",
+				 ipc_param_str(cs, p) ?: "");
+		err = set_key(cc, key_index(c, p->key), v);
+	}
+	return err;
+}
+
+static int side_init(struct ipc_comparison *c, struct cside *s,
+		     const struct ipc_doc *doc)
+{
+	int err = 0;
+
+	s->doc = doc;
+	s->n = doc->nresults;
+	s->cases = calloc(s->n ? s->n : 1, sizeof(*s->cases));
+	if (!s->cases)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n && !err; i++) {
+		struct ccase *cc = &s->cases[i];
+
+		cc->res = doc->results[i];
+		cc->measured = cc->res->status != IPC_STATUS_ERROR &&
+			       cc->res->nruns > 0;
+		err = case_keys(c, cc);
+	}
+	return err;
+}
+
+/* A value the words leave out: the default engine, framing, link. */
+static bool key_is_default(size_t k, const char *v)
+{
+	return (k == CK_ENGINE && !strcmp(v, "blocking")) ||
+	       (k == CK_FRAMING && !strcmp(v, "raw")) ||
+	       (k == CK_LINK && !strcmp(v, "none"));
+}
+
+void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
+	       char *buf, size_t len)
+{
+	const struct ipc_case *cs = &k->res->cs;
+	char w[96];
+	int ki;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < CK_FIXED; i++) {
+		if ((skip && c->skip[i]) || !k->key[i][0] ||
+		    key_is_default(i, k->key[i]) || i == CK_FRAMING ||
+		    i == CK_LINK)
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 buf[0] ? " " : "", k->key[i]);
+	}
+	for (const struct ipc_param *p = cs->pat->params; p && p->key; p++) {
+		if (!ipc_param_in_words(cs, p))
+			continue;
+		for (ki = 0; ki < (int)c->nkeys && strcmp(c->keys[ki], p->key);
+		     ki++)
+			;
+		if (skip && ki < (int)c->nkeys && c->skip[ki])
+			continue;
+		ipc_param_word(cs, p, w, sizeof(w));
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s%s%s",
+			 p->word, p->word[0] ? "=" : "", w);
+	}
+	for (size_t i = CK_FRAMING; i <= CK_LINK; i++)
+		if (!(skip && c->skip[i]) && k->key[i][0] &&
+		    !key_is_default(i, k->key[i]))
+			snprintf(buf + strlen(buf), len - strlen(buf), " %s=%s",
+				 c->keys[i], k->key[i]);
+}
+
+/*
+ * The keys that hold one value in all of A and another in all of B: what
+ * the two files compare.  They are left out when matching cases.  The
+ * pattern never is (p50s are not compared with throughputs).
+ */
+static void differing(struct ipc_comparison *c)
+{
+	const struct cside *a = &c->a, *b = &c->b;
+	size_t i, k;
+
+	if (!a->n || !b->n)
+		return;
+	for (k = CK_PATTERN + 1; k < c->nkeys; k++) {
+		bool one = true;
+
+		for (i = 1; one && i < a->n; i++)
+			one = !strcmp(a->cases[i].key[k], a->cases[0].key[k]);
+		for (i = 1; one && i < b->n; i++)
+			one = !strcmp(b->cases[i].key[k], b->cases[0].key[k]);
+		c->skip[k] =
+			one && strcmp(a->cases[0].key[k], b->cases[0].key[k]);
+	}
+}
+
+static bool same_case(const struct ipc_comparison *c, const struct ccase *x,
+		      const struct ccase *y)
+{
+	for (size_t k = 0; k < c->nkeys; k++)
+		if (!c->skip[k] && strcmp(x->key[k], y->key[k]))
+			return false;
+	return true;
+}
+
+/* The metric a pair is compared by: the one asked for, or A's own. */
+static const struct ipc_metric *metric_of(const struct ipc_comparison *c,
+					  const struct ipc_result *a)
+{
+	const struct ipc_metric *m =
+		c->opts.metric ? ipc_metric_find_word(c->opts.metric) : NULL;
+
+	if (!m)
+		return ipc_result_metric(a);
+	if (m->higher_better)
+		return ipc_result_metric_as(a, a->cs.pat->rate);
+	return m;
+}
+
+/* The per-run values of @m in @res; *missing counts the runs lacking it. */
+static double *run_values(const struct ipc_result *res,
+			  const struct ipc_metric *m, size_t *n,
+			  size_t *missing)
+{
+	double *x = malloc((res->nruns ? res->nruns : 1) * sizeof(*x));
+
+	*n = res->nruns;
+	*missing = 0;
+	for (size_t i = 0; x && i < res->nruns; i++) {
+		x[i] = ipc_result_value(res, &res->runs[i], m->src);
+		*missing += !isfinite(x[i]);
+	}
+	return x;
+}
+
+/* "bimodal, load": the flags a result was written with. */
+static size_t flag_list(const struct ipc_result *res, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	/* Unstable only says the spread is wide; the test sees that. */
+	for (int k = 0; k < IPC_FLAG_COUNT && n < len; k++)
+		if ((res->diag.flags & (1u << k)) && k != IPC_FLAG_UNSTABLE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "", ipc_flag_name(k));
+	return n;
+}
+
+/*
+ * A verdict between results that ipcperf flagged rests on runs that were
+ * not alike (another load, two placements): say so next to it.
+ */
+static void flagged(const struct cpair *p, char *note, size_t len)
+{
+	char fa[64], fb[64];
+	size_t na = flag_list(p->a->res, fa, sizeof(fa));
+	size_t nb = flag_list(p->b->res, fb, sizeof(fb));
+
+	if (!na && !nb)
+		return;
+	snprintf(note, len,
+		 "%s%s%s%s%s: the runs may reflect the machine "
+		 "more than what was measured",
+		 na ? "A flagged " : "", fa, na && nb ? "; " : "",
+		 nb ? "B flagged " : "", fb);
+}
+
+static int judge(const struct ipc_comparison *c, struct cpair *p)
+{
+	const struct ipc_cmp_opts *o = &c->opts;
+	size_t na, nb, ma, mb;
+	double *xa, *xb, alpha;
+	bool diff, beyond;
+	int err;
+
+	p->metric = metric_of(c, p->a->res);
+	xa = run_values(p->a->res, p->metric, &na, &ma);
+	xb = run_values(p->b->res, p->metric, &nb, &mb);
+	if (!xa || !xb) {
+		free(xa);
+		free(xb);
+		return -ENOMEM;
+	}
+	err = ipc_compare_runs(xa, na, xb, nb, 0.95, CMP_SEED, &p->cmp);
+	free(xa);
+	free(xb);
+	if (err)
+		return err;
+	alpha = 1 - p->cmp.level;
+	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;
+	diff = p->cmp.p < alpha && p->cmp.have_ci &&
+	       (p->cmp.ci_low > 1 || p->cmp.ci_high < 1);
+	beyond = fabs(p->change_pct) >= o->threshold_pct;
+	if (!p->cmp.na || !p->cmp.nb)
+		snprintf(p->note, sizeof(p->note), "no %s in %s",
+			 p->metric->word, p->cmp.na ? "B" : "A");
+	else if (ma || mb)
+		/* A run without the figure is not silently left out. */
+		snprintf(p->note, sizeof(p->note),
+			 "%zu of %zu runs in %s have no %s; compared without "
+			 "them",
+			 ma ? ma : mb, ma ? na : nb, ma ? "A" : "B",
+			 p->metric->name);
+	else if (!p->cmp.have_ratio)
+		snprintf(p->note, sizeof(p->note), "A's median is 0: no ratio");
+	else if (p->cmp.p_min >= alpha)
+		snprintf(p->note, sizeof(p->note),
+			 "too few runs to tell (%zu and %zu: p is at least "
+			 "%.2g)",
+			 p->cmp.na, p->cmp.nb, p->cmp.p_min);
+	else if (diff && !beyond)
+		snprintf(p->note, sizeof(p->note),
+			 "significant but within the ±%g%% threshold",
+			 o->threshold_pct);
+	p->verdict = V_SAME;
+	if (diff && beyond)
+		p->verdict = (p->cmp.ratio > 1) != p->metric->higher_better
+				     ? V_SLOWER
+				     : V_FASTER;
+	if (!p->note[0])
+		flagged(p, p->note, sizeof(p->note));
+	p->gate = o->fail_set && p->verdict == V_SLOWER &&
+		  fabs(p->change_pct) >= o->fail_pct;
+	return 0;
+}
+
+static void side_free(struct cside *s)
+{
+	for (size_t i = 0; s->cases && i < s->n; i++)
+		for (size_t k = 0; k < CMP_MAXKEYS; k++)
+			free(s->cases[i].key[k]);
+	free(s->cases);
+}
+
+void ipc_comparison_free(struct ipc_comparison *c)
+{
+	if (!c)
+		return;
+	side_free(&c->a);
+	side_free(&c->b);
+	free(c->pairs);
+	free(c);
+}
+
+size_t ipc_comparison_gates(const struct ipc_comparison *c)
+{
+	return c ? c->gates : 0;
+}
+
+int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
+		const struct ipc_cmp_opts *o, struct ipc_comparison **out)
+{
+	struct ipc_comparison *c = calloc(1, sizeof(*c));
+	size_t i, j;
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	c->opts = *o;
+	keys_init(c);
+	err = side_init(c, &c->a, a);
+	err = err ?: side_init(c, &c->b, b);
+	c->pairs = calloc(a->nresults ? a->nresults : 1, sizeof(*c->pairs));
+	if (err || !c->pairs) {
+		ipc_comparison_free(c);
+		return err ? err : -ENOMEM;
+	}
+	differing(c);
+	for (i = 0; i < c->a.n; i++) {
+		struct ccase *x = &c->a.cases[i], *y = NULL;
+
+		for (j = 0; j < c->b.n && !y; j++)
+			if (!c->b.cases[j].used &&
+			    same_case(c, x, &c->b.cases[j]))
+				y = &c->b.cases[j];
+		if (!y)
+			continue;
+		x->used = y->used = true;
+		if (!x->measured || !y->measured)
+			continue;
+		c->pairs[c->npairs].a = x;
+		c->pairs[c->npairs].b = y;
+		err = judge(c, &c->pairs[c->npairs]);
+		if (err) {
+			ipc_comparison_free(c);
+			return err;
+		}
+		c->gates += c->pairs[c->npairs].gate;
+		c->npairs++;
+	}
+	if (!c->npairs) {
+		ipc_comparison_free(c);
+		return -ENOENT;
+	}
+	*out = c;
+	return 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * A comparison of two result documents, private to the report layer:
+ * the keys cases are matched by, the matched pairs and what the
+ * statistics say about each.  compare.c builds it; the table and JSON
+ * formatters print it (compare_print.c).
+ */
+#ifndef IPCPERF_REPORT_COMPARE_H
+#define IPCPERF_REPORT_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ipcperf/report.h"
+
+#define CMP_MAXKEYS 48
+
+/* A case of one document, by the values of every key. */
+struct ccase {
+	const struct ipc_result *res;
+	char *key[CMP_MAXKEYS]; /* "" where its pattern has no such key */
+	bool measured;		/* status ok or partial, with runs */
+	bool used;		/* paired with a case of the other file */
+};
+
+struct cside {
+	const struct ipc_doc *doc;
+	struct ccase *cases;
+	size_t n;
+};
+
+enum verdict { V_SAME = 0, V_FASTER, V_SLOWER };
+
+/* One matched pair and what the statistics say about it. */
+struct cpair {
+	struct ccase *a, *b;
+	const struct ipc_metric *metric; /* the per-run values compared */
+	struct ipc_cmp cmp;
+	double change_pct; /* (ratio - 1) * 100 */
+	enum verdict verdict;
+	char note[320]; /* why no verdict, or a caveat */
+	bool gate;	/* trips --fail-if-slower */
+};
+
+struct ipc_comparison {
+	struct ipc_cmp_opts opts;
+	const char *keys[CMP_MAXKEYS]; /* every key's name in JSON */
+	size_t nkeys;
+	bool skip[CMP_MAXKEYS]; /* keys A and B differ in as a whole */
+	struct cside a, b;
+	struct cpair *pairs;
+	size_t npairs, gates;
+};
+
+/* The key indices of the fixed keys (the rest are the parameters'). */
+enum { CK_PATTERN, CK_TRANSPORT, CK_ENGINE, CK_FRAMING, CK_LINK, CK_FIXED };
+
+/* "faster", "slower", "no significant difference". */
+const char *cmp_verdict_name(enum verdict v);
+
+/*
+ * "rr pipe req=1 resp=1" (engine named when not blocking), leaving out the
+ * keys that are skipped in @c when @skip.
+ */
+void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
+	       char *buf, size_t len);
+
+/* The formatters' compare hooks (struct ipc_report_ops.compare). */
+int cmp_print_table(FILE *out, const struct ipc_comparison *c);
+int cmp_print_json(FILE *out, const struct ipc_comparison *c);
+
+#endif

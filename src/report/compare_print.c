@@ -1,0 +1,322 @@
+/*
+ * A comparison printed: the table for people (through the report layer's
+ * one grid) and the JSON document for programs (docs/json.md, "ipcperf
+ * compare -f json").
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "compare.h"
+#include "grid.h"
+
+/* "the command of the document, when it started, its host", for a heading. */
+static void about(const struct ipc_doc *d, char *buf, size_t len)
+{
+	const struct ipc_host *h = d->meta.host;
+	const char *cmd = d->meta.command;
+	const char *start = h && h->started[0] ? h->started : NULL;
+	const char *name = h && h->hostname[0] ? h->hostname : NULL;
+
+	snprintf(buf, len, "%s%s%s%s%s", cmd ? cmd : "?", start ? ", " : "",
+		 start ? start : "", name ? ", host " : "", name ? name : "");
+}
+
+/* A value of @p's metric for people. */
+static char *fmt_val(const struct cpair *p, double v, char *buf, size_t len)
+{
+	return ipc_fmt_value(p->metric->fmt, v, buf, len);
+}
+
+static void heading(FILE *out, const struct ipc_comparison *c)
+{
+	const struct cpair *p0 = &c->pairs[0];
+	char buf[256];
+	bool any_skip = false;
+	size_t i;
+
+	about(c->a.doc, buf, sizeof(buf));
+	fprintf(out, "compare  A: %s (%s)\n", c->a.doc->path, buf);
+	about(c->b.doc, buf, sizeof(buf));
+	fprintf(out, "         B: %s (%s)\n", c->b.doc->path, buf);
+	for (size_t k = 0; k < c->nkeys; k++) {
+		if (!c->skip[k])
+			continue;
+		fprintf(out, "%s %s: %s in A, %s in B\n",
+			any_skip ? "        " : "A and B differ in", c->keys[k],
+			c->a.cases[0].key[k], c->b.cases[0].key[k]);
+		any_skip = true;
+	}
+	/* Throughput is one word, in bytes/s or messages/s by pattern. */
+	for (i = 1; i < c->npairs; i++)
+		if (c->pairs[i].metric != p0->metric &&
+		    !(c->pairs[i].metric->higher_better &&
+		      p0->metric->higher_better))
+			break;
+	if (i == c->npairs)
+		fprintf(out,
+			"B/A: ratio of the medians of the per-run %s (%s is "
+			"better), 95%% bootstrap interval; p: two-sided "
+			"Mann-Whitney U\n",
+			p0->metric->word,
+			p0->metric->higher_better ? "higher" : "lower");
+	else
+		fprintf(out,
+			"B/A: ratio of the medians of the per-run metric "
+			"(lower p50, higher throughput is better), 95%% "
+			"bootstrap interval; p: two-sided Mann-Whitney U\n");
+}
+
+/* The pair's line of the table. */
+static void pair_line(struct grid *g, const struct ipc_comparison *c,
+		      const struct cpair *p)
+{
+	struct grid_line *l = grid_line(g);
+	char buf[256], x[32];
+
+	if (!l)
+		return;
+	cmp_label(c, p->a, true, buf, sizeof(buf));
+	if (p->metric != &ipc_metric_p50)
+		grid_set(g, &l->cell[0], "%s (%s)", buf, p->metric->word);
+	else
+		grid_set(g, &l->cell[0], "%s", buf);
+	grid_set(g, &l->cell[1], "%zu/%zu", p->cmp.na, p->cmp.nb);
+	if (p->cmp.na && p->cmp.nb) {
+		grid_set(g, &l->cell[2], "%s",
+			 fmt_val(p, p->cmp.median_a, x, sizeof(x)));
+		grid_set(g, &l->cell[3], "%s",
+			 fmt_val(p, p->cmp.median_b, x, sizeof(x)));
+	} else {
+		grid_set(g, &l->cell[2], "-");
+		grid_set(g, &l->cell[3], "-");
+	}
+	if (p->cmp.have_ratio)
+		grid_set(g, &l->cell[4], "%.3f", p->cmp.ratio);
+	else
+		grid_set(g, &l->cell[4], "-");
+	if (p->cmp.have_ci)
+		grid_set(g, &l->cell[5], "%.3f–%.3f", p->cmp.ci_low,
+			 p->cmp.ci_high);
+	else
+		grid_set(g, &l->cell[5], "-");
+	if (p->cmp.p < 0.0001)
+		grid_set(g, &l->cell[6], "<0.0001");
+	else
+		grid_set(g, &l->cell[6], "%.2g", p->cmp.p);
+	if (p->verdict != V_SAME)
+		grid_set(g, &l->cell[7], "%s (%+.1f%%)",
+			 cmp_verdict_name(p->verdict), p->change_pct);
+	else
+		grid_set(g, &l->cell[7], "%s", cmp_verdict_name(p->verdict));
+}
+
+/* The cases of one side that found no match, or no measurement. */
+static void unmatched(FILE *out, const struct ipc_comparison *c,
+		      const struct cside *s, const char *side)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < s->n; i++) {
+		cmp_label(c, &s->cases[i], false, buf, sizeof(buf));
+		if (!s->cases[i].used)
+			fprintf(out, "only in %s: %s\n", side, buf);
+		else if (!s->cases[i].measured)
+			fprintf(out, "not measured in %s: %s\n", side, buf);
+	}
+}
+
+int cmp_print_table(FILE *out, const struct ipc_comparison *c)
+{
+	static const char *const heads[] = {"case", "runs A/B", "A", "B",
+					    "B/A",  "95% CI",	"p", "verdict"};
+	struct grid g = {0};
+	char buf[256];
+	bool few = false;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		grid_col(&g, heads[i], i == 0 || i == 7);
+	grid_ids(&g);
+	for (i = 0; i < c->npairs; i++) {
+		pair_line(&g, c, &c->pairs[i]);
+		few |= c->pairs[i].cmp.p_min >= 1 - c->pairs[i].cmp.level;
+	}
+	err = g.err;
+	if (!err) {
+		heading(out, c);
+		grid_print(&g, out);
+	}
+	grid_free(&g);
+	if (err)
+		return err;
+	for (i = 0; i < c->npairs; i++)
+		if (c->pairs[i].note[0]) {
+			cmp_label(c, c->pairs[i].a, true, buf, sizeof(buf));
+			fprintf(out, "note: %s: %s\n", buf, c->pairs[i].note);
+		}
+	if (few)
+		fprintf(out, "hint: measure with --runs auto (the default) or "
+			     "-r 5 or more to tell results apart\n");
+	unmatched(out, c, &c->a, "A");
+	unmatched(out, c, &c->b, "B");
+	if (c->opts.fail_set) {
+		if (c->gates)
+			fprintf(out,
+				"gate: %zu case%s of B slower than A by "
+				"%g%% or more: failed\n",
+				c->gates, c->gates == 1 ? "" : "s",
+				c->opts.fail_pct);
+		else
+			fprintf(out,
+				"gate: no case of B slower than A by %g%% "
+				"or more: passed\n",
+				c->opts.fail_pct);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* A real for JSON: left out when not finite (never NaN or Inf). */
+static void jreal(json_t *o, const char *key, double v)
+{
+	if (isfinite(v))
+		json_object_set_new(o, key, json_real(v));
+}
+
+static void jstr(json_t *o, const char *key, const char *s)
+{
+	if (s)
+		json_object_set_new(o, key, json_string(s));
+}
+
+static json_t *file_obj(const struct ipc_doc *d)
+{
+	const struct ipc_host *h = d->meta.host;
+	json_t *o = json_object();
+
+	jstr(o, "file", d->path);
+	jstr(o, "command", d->meta.command);
+	jstr(o, "version", d->meta.version);
+	if (h && h->started[0])
+		jstr(o, "started", h->started);
+	if (h && h->hostname[0])
+		jstr(o, "hostname", h->hostname);
+	return o;
+}
+
+static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
+{
+	json_t *o = json_object(), *ci;
+	char buf[256];
+
+	cmp_label(c, p->a, true, buf, sizeof(buf));
+	jstr(o, "case", buf);
+	cmp_label(c, p->a, false, buf, sizeof(buf));
+	jstr(o, "a_case", buf);
+	cmp_label(c, p->b, false, buf, sizeof(buf));
+	jstr(o, "b_case", buf);
+	jstr(o, "metric", p->metric->word);
+	jstr(o, "unit", p->metric->unit);
+	json_object_set_new(o, "lower_is_better",
+			    json_boolean(!p->metric->higher_better));
+	json_object_set_new(o, "runs_a", json_integer((json_int_t)p->cmp.na));
+	json_object_set_new(o, "runs_b", json_integer((json_int_t)p->cmp.nb));
+	if (p->cmp.na && p->cmp.nb) {
+		jreal(o, "median_a", p->cmp.median_a);
+		jreal(o, "median_b", p->cmp.median_b);
+	}
+	if (p->cmp.have_ratio) {
+		jreal(o, "ratio", p->cmp.ratio);
+		jreal(o, "change_pct", p->change_pct);
+	}
+	if (p->cmp.have_ci) {
+		ci = json_object();
+		jreal(ci, "level", p->cmp.level);
+		jreal(ci, "low", p->cmp.ci_low);
+		jreal(ci, "high", p->cmp.ci_high);
+		json_object_set_new(o, "ci", ci);
+	}
+	jreal(o, "p", p->cmp.p);
+	json_object_set_new(o, "exact", json_boolean(p->cmp.exact));
+	jstr(o, "verdict", cmp_verdict_name(p->verdict));
+	if (p->note[0])
+		jstr(o, "note", p->note);
+	return o;
+}
+
+/* The labels of one side's cases that found no match, or no measurement. */
+static void unmatched_arr(const struct ipc_comparison *c, const struct cside *s,
+			  json_t *only, json_t *unm)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < s->n; i++) {
+		cmp_label(c, &s->cases[i], false, buf, sizeof(buf));
+		if (!s->cases[i].used)
+			json_array_append_new(only, json_string(buf));
+		else if (!s->cases[i].measured)
+			json_array_append_new(unm, json_string(buf));
+	}
+}
+
+int cmp_print_json(FILE *out, const struct ipc_comparison *c)
+{
+	json_t *root = json_object(), *top = json_object(), *diff, *cases,
+	       *only_a, *only_b, *unmeasured, *o;
+	int err = 0;
+
+	if (!root || !top) {
+		json_decref(root);
+		json_decref(top);
+		return -ENOMEM;
+	}
+	jstr(top, "version", c->opts.version ? c->opts.version : "unknown");
+	json_object_set_new(top, "schema", json_integer(IPC_JSON_SCHEMA));
+	json_object_set_new(root, "ipcperf", top);
+	jstr(root, "command", "compare");
+	json_object_set_new(root, "a", file_obj(c->a.doc));
+	json_object_set_new(root, "b", file_obj(c->b.doc));
+	json_object_set_new(root, "level", json_real(0.95));
+	jreal(root, "threshold_pct", c->opts.threshold_pct);
+	if (c->opts.fail_set)
+		jreal(root, "fail_if_slower_pct", c->opts.fail_pct);
+	jstr(root, "test", "mann-whitney-u");
+	jstr(root, "interval", "bootstrap, ratio of medians");
+	diff = json_array();
+	for (size_t k = 0; diff && k < c->nkeys; k++) {
+		if (!c->skip[k])
+			continue;
+		o = json_object();
+		jstr(o, "field", c->keys[k]);
+		jstr(o, "a", c->a.cases[0].key[k]);
+		jstr(o, "b", c->b.cases[0].key[k]);
+		json_array_append_new(diff, o);
+	}
+	json_object_set_new(root, "differ", diff);
+	cases = json_array();
+	for (size_t i = 0; cases && i < c->npairs; i++)
+		json_array_append_new(cases, pair_obj(c, &c->pairs[i]));
+	json_object_set_new(root, "cases", cases);
+	only_a = json_array();
+	only_b = json_array();
+	unmeasured = json_array();
+	unmatched_arr(c, &c->a, only_a, unmeasured);
+	unmatched_arr(c, &c->b, only_b, unmeasured);
+	json_object_set_new(root, "only_in_a", only_a);
+	json_object_set_new(root, "only_in_b", only_b);
+	json_object_set_new(root, "not_measured", unmeasured);
+	if (c->opts.fail_set)
+		json_object_set_new(root, "gate_failed",
+				    json_boolean(c->gates));
+	errno = 0;
+	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
+		    0 ||
+	    fputc('\n', out) == EOF)
+		err = errno ? -errno : -EIO;
+	json_decref(root);
+	return err;
+}

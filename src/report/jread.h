@@ -1,0 +1,84 @@
+/*
+ * Reading result documents, private to the report layer: what a reader
+ * carries (the file's name, the first error, the store the records point
+ * into) and the readers of one value, one schema table, one run and one
+ * summary, each of which names the field it found wrong.  json_read.c
+ * reads whole documents with them.
+ */
+#ifndef IPCPERF_REPORT_JREAD_H
+#define IPCPERF_REPORT_JREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "ipcperf/report.h"
+#include "schema.h"
+
+/* What the records of a document point into, freed with it. */
+struct ipc_doc_store {
+	void **p;
+	size_t n, cap;
+	struct ipc_host host;
+	struct ipc_runopts ro;
+};
+
+struct rd {
+	const char *file;
+	char *err;
+	size_t err_len;
+	int rc; /* the first failure, 0 until then */
+	struct ipc_doc_store *st;
+};
+
+/* Keep @p (a heap block) to free with the document; NULL if it is NULL. */
+void *jr_keep(struct rd *r, void *p);
+char *jr_keep_str(struct rd *r, const char *s);
+
+/* "FILE: AT.KEY: what is wrong"; only the first failure is kept. */
+__attribute__((format(printf, 4, 5))) void
+jr_bad(struct rd *r, const char *at, const char *key, const char *fmt, ...);
+
+/* The path of @key under @at into @buf: "results[2].summary". */
+const char *jr_at(char *buf, size_t len, const char *at, const char *key);
+
+/*
+ * @key of @o as an object, an array, an unsigned integer (false when
+ * absent or wrong), a number (NAN when absent: left out by the writer),
+ * a string (NULL when absent or null).  A value of the wrong type, or one
+ * @required and absent, is an error naming it.
+ */
+json_t *jr_obj(struct rd *r, json_t *o, const char *at, const char *key,
+	       bool required);
+json_t *jr_arr(struct rd *r, json_t *o, const char *at, const char *key);
+bool jr_u64(struct rd *r, json_t *o, const char *at, const char *key,
+	    bool required, uint64_t *out);
+double jr_num(struct rd *r, json_t *o, const char *at, const char *key);
+const char *jr_str(struct rd *r, json_t *o, const char *at, const char *key);
+
+/* The index of @s among @names (NULL-terminated), or -1 with an error. */
+int jr_name_index(struct rd *r, const char *at, const char *key,
+		  const char *const *names, const char *s);
+
+/* The fields of schema table @t from @o into the record at @base. */
+void jr_table(struct rd *r, json_t *o, const char *at, void *base,
+	      const struct jtable *t);
+
+/* One run of @cs's result from @o into @s. */
+void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
+	    struct ipc_run_stats *s);
+
+/* The summary (and diagnosis) of @res from @o, which may be NULL. */
+void jr_summary(struct rd *r, json_t *o, const char *at,
+		struct ipc_result *res);
+
+/* The pattern's extras of @which kind (IPC_EXTRA_RUN or 0) into @s. */
+void jr_extras(struct rd *r, json_t *o, const char *at,
+	       const struct ipc_case *cs, struct ipc_run_stats *s,
+	       unsigned which);
+
+/* The flags of a result, into @d. */
+void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
+
+#endif

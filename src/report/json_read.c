@@ -1,0 +1,480 @@
+/*
+ * The reader of result documents: the JSON formatter's output turned back
+ * into result records, through the same schema tables (schema.c) and the
+ * same pattern descriptions that wrote it: the document's host, options
+ * and command, and each result's case (pattern, transport, engine,
+ * parameters, link, framing).  Every problem is one sentence naming the
+ * file and the field.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jread.h"
+
+static void read_host(struct rd *r, json_t *o, struct ipc_host *h)
+{
+	json_t *la, *perf;
+	const char *s;
+
+	memset(h, 0, sizeof(*h));
+	h->cores = h->packages = h->smt = -1;
+	h->loadavg[0] = h->loadavg[1] = h->loadavg[2] = -1;
+	if (!o)
+		return;
+	jr_table(r, o, "host", h, &js_host);
+	la = jr_arr(r, o, "host", KEY_LOADAVG);
+	for (size_t i = 0; la && i < 3 && i < json_array_size(la); i++) {
+		json_t *v = json_array_get(la, i);
+
+		if (!json_is_number(v))
+			jr_bad(r, "host", KEY_LOADAVG, "not numbers");
+		else
+			h->loadavg[i] = json_number_value(v);
+	}
+	perf = jr_obj(r, o, "host", KEY_PERF, false);
+	if (perf) {
+		h->perf_hw =
+			json_is_true(json_object_get(perf, KEY_PERF_CYCLES));
+		h->perf_sw = json_is_true(json_object_get(perf, KEY_PERF_MIGR));
+		s = jr_str(r, perf, "host.perf", KEY_PERF_NOTE);
+		snprintf(h->perf, sizeof(h->perf), "%s", s ? s : "");
+	}
+	s = jr_str(r, o, "host", KEY_STARTED);
+	snprintf(h->started, sizeof(h->started), "%s", s ? s : "");
+	s = jr_str(r, o, "host", KEY_ENDED);
+	snprintf(h->ended, sizeof(h->ended), "%s", s ? s : "");
+}
+
+/* The options of a case or of the whole document. */
+static void read_config(struct rd *r, json_t *o, const char *at,
+			struct ipc_runopts *ro)
+{
+	uint64_t runs;
+	json_t *dev;
+
+	ipc_runopts_default(ro);
+	if (!o)
+		return;
+	jr_table(r, o, at, ro, &js_config);
+	jr_table(r, o, at, ro, &js_config1);
+	jr_table(r, o, at, ro, &js_config2);
+	if (jr_u64(r, o, at, KEY_CFG_RUNS, false, &runs))
+		ro->runs = (unsigned)runs;
+	dev = json_object_get(o, KEY_CFG_DEVICE);
+	if (json_is_array(dev) && json_array_size(dev) == 2 &&
+	    json_is_string(json_array_get(dev, 0)) &&
+	    json_is_string(json_array_get(dev, 1))) {
+		ro->tp.device[0] = jr_keep_str(
+			r, json_string_value(json_array_get(dev, 0)));
+		ro->tp.device[1] = jr_keep_str(
+			r, json_string_value(json_array_get(dev, 1)));
+	} else if (dev && !json_is_null(dev)) {
+		jr_bad(r, at, KEY_CFG_DEVICE, "not two strings or null");
+	}
+}
+
+/*
+ * A transport or engine this build lacks (io_uring, a serial port of
+ * another host): an entry that has its name and nothing else.
+ */
+static const void *stand_in(struct rd *r, size_t size, const char *name)
+{
+	void *ops = jr_keep(r, calloc(1, size));
+
+	/* Both ops structs start with their name. */
+	if (ops)
+		*(const char **)ops = jr_keep_str(r, name);
+	return ops;
+}
+
+static void read_link(struct rd *r, json_t *o, const char *at,
+		      struct ipc_case *cs)
+{
+	const char *name = jr_str(r, o, at, KEY_LINK);
+	char sat[64];
+	struct ipc_link *l;
+	json_t *p;
+	double loss;
+
+	if (!name || !strcmp(name, "none"))
+		return;
+	l = jr_keep(r, calloc(1, sizeof(*l)));
+	if (!l)
+		return;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	p = jr_obj(r, o, at, KEY_LINK_PARAMS, false);
+	if (p) {
+		jr_at(sat, sizeof(sat), at, KEY_LINK_PARAMS);
+		l->relay = true;
+		jr_table(r, p, sat, l, &js_link);
+		jr_table(r, p, sat, l, &js_link2);
+		loss = jr_num(r, p, sat, KEY_LINK_LOSS);
+		l->loss_ppm = isfinite(loss) ? (uint32_t)lround(loss * 1e6) : 0;
+	}
+	cs->link = l;
+}
+
+/* The case's parameters, as its pattern describes them. */
+static void read_params(struct rd *r, json_t *o, const char *at,
+			struct ipc_case *cs)
+{
+	const struct ipc_param *p;
+	const char *s;
+	uint64_t v;
+	int i;
+
+	if (cs->pat->flags & IPC_PAT_TRACE)
+		cs->trace = jr_keep(r, calloc(1, sizeof(struct ipc_trace)));
+	if (cs->pat->cfg_size)
+		cs->cfg = jr_keep(r, calloc(1, cs->pat->cfg_size));
+	for (p = cs->pat->params; p && p->key && !r->rc; p++) {
+		if ((p->flags & IPC_PARAM_DERIVED) || !ipc_param_at(cs, p))
+			continue;
+		if (p->type == IPC_VT_STR || p->type == IPC_VT_CHARS) {
+			s = jr_str(r, o, at, p->key);
+			if (!s)
+				jr_bad(r, at, p->key, "missing");
+			else if (p->type == IPC_VT_STR)
+				*(char **)ipc_param_at(cs, p) =
+					jr_keep_str(r, s);
+			else if (strlen(s) >= p->len)
+				jr_bad(r, at, p->key, "longer than %zu bytes",
+				       p->len - 1);
+			else
+				strcpy(ipc_param_at(cs, p), s);
+			continue;
+		}
+		if (p->fmt == IPC_FMT_NAME && p->names) {
+			s = jr_str(r, o, at, p->key);
+			if (!s) {
+				jr_bad(r, at, p->key, "missing");
+				continue;
+			}
+			for (i = 0; p->names[i] && strcmp(p->names[i], s); i++)
+				;
+			if (!p->names[i])
+				jr_bad(r, at, p->key, "'%s' is unknown", s);
+			else
+				ipc_param_set_u64(cs, p, (uint64_t)i);
+			continue;
+		}
+		if (jr_u64(r, o, at, p->key, !(p->flags & IPC_PARAM_JSON_DFLT),
+			   &v))
+			ipc_param_set_u64(cs, p, v);
+		else if (!r->rc)
+			ipc_param_set_u64(cs, p, p->dflt);
+	}
+}
+
+/* The case a result is about: pattern, transport, engine, parameters. */
+static void read_case(struct rd *r, json_t *o, const char *at,
+		      struct ipc_case *cs)
+{
+	const char *pat = jr_str(r, o, at, KEY_PATTERN);
+	const char *tp = jr_str(r, o, at, KEY_TRANSPORT);
+	const char *eng = jr_str(r, o, at, KEY_ENGINE);
+	const char *fr;
+
+	memset(cs, 0, sizeof(*cs));
+	if (!pat || !tp || !eng) {
+		jr_bad(r, at,
+		       !pat  ? KEY_PATTERN
+		       : !tp ? KEY_TRANSPORT
+			     : KEY_ENGINE,
+		       "missing");
+		return;
+	}
+	cs->pat = ipc_pattern_find(pat);
+	if (!cs->pat) {
+		jr_bad(r, at, KEY_PATTERN, "unknown pattern '%s'", pat);
+		return;
+	}
+	cs->tp = ipc_transport_find(tp);
+	if (!cs->tp)
+		cs->tp = stand_in(r, sizeof(*cs->tp), tp);
+	cs->eng = ipc_engine_find(eng);
+	if (!cs->eng)
+		cs->eng = stand_in(r, sizeof(*cs->eng), eng);
+	read_params(r, o, at, cs);
+	read_link(r, o, at, cs);
+	fr = jr_str(r, o, at, KEY_FRAMING);
+	if (fr && (cs->pat->flags & IPC_PAT_FRAMED)) {
+		cs->framing = ipc_framing_find(fr);
+		if (!cs->framing)
+			jr_bad(r, at, KEY_FRAMING, "unknown framing '%s'", fr);
+		cs->framing_noack = json_is_false(json_object_get(o, KEY_ACKS));
+	}
+}
+
+/* One result, or NULL (r->rc says why). */
+static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
+{
+	struct ipc_result *res;
+	struct ipc_case cs;
+	json_t *runs, *run;
+	const char *st, *err;
+	char at[48], sat[96];
+	int k;
+	size_t i;
+
+	snprintf(at, sizeof(at), "results[%zu]", idx);
+	if (!json_is_object(o)) {
+		jr_bad(r, at, NULL, "not an object");
+		return NULL;
+	}
+	read_case(r, o, at, &cs);
+	if (r->rc)
+		return NULL;
+	res = ipc_result_new(&cs);
+	if (!res) {
+		jr_keep(r, NULL);
+		return NULL;
+	}
+	st = jr_str(r, o, at, KEY_STATUS);
+	k = st ? jr_name_index(r, at, KEY_STATUS, js_status_names, st) : -1;
+	if (!st)
+		jr_bad(r, at, KEY_STATUS, "missing");
+	res->status = k >= 0 ? (enum ipc_status)k : IPC_STATUS_ERROR;
+	err = jr_str(r, o, at, KEY_ERROR);
+	snprintf(res->error, sizeof(res->error), "%s", err ? err : "");
+	jr_extras(r, o, at, &res->cs, &res->summary, 0);
+	read_config(r, jr_obj(r, o, at, KEY_CONFIG, false),
+		    jr_at(sat, sizeof(sat), at, KEY_CONFIG), &res->ro);
+	runs = jr_arr(r, o, at, KEY_RUNS);
+	res->nruns = json_array_size(runs);
+	if (res->nruns) {
+		res->runs = calloc(res->nruns, sizeof(*res->runs));
+		res->runs_cap = res->nruns;
+		if (!res->runs) {
+			res->nruns = 0;
+			jr_keep(r, NULL);
+		}
+	}
+	json_array_foreach(runs, i, run)
+	{
+		if (!res->runs || r->rc)
+			break;
+		snprintf(sat, sizeof(sat), "%s.runs[%zu]", at, i);
+		jr_run(r, run, sat, &res->cs, &res->runs[i]);
+	}
+	run = jr_obj(r, o, at, KEY_SOCKET, false);
+	if (run && res->nruns) {
+		res->runs[0].sock.valid = true;
+		jr_table(r, run, jr_at(sat, sizeof(sat), at, KEY_SOCKET),
+			 &res->runs[0].sock, &js_sock);
+	}
+	jr_summary(r, jr_obj(r, o, at, KEY_SUMMARY, false),
+		   jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
+	jr_flags(r, o, at, &res->diag);
+	if (r->rc) {
+		ipc_result_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+/* The document's own fields: what ran, where and how. */
+static void read_meta(struct rd *r, json_t *root, struct ipc_doc *doc)
+{
+	struct ipc_report_meta *m = &doc->meta;
+	json_t *top = json_object_get(root, KEY_IPCPERF), *argv, *v;
+	const char *s;
+	char **words;
+	size_t i;
+
+	s = jr_str(r, top, KEY_IPCPERF, KEY_VERSION);
+	m->version = s ? jr_keep_str(r, s) : NULL;
+	s = jr_str(r, top, KEY_IPCPERF, KEY_BUILD);
+	m->build = s ? jr_keep_str(r, s) : NULL;
+	s = jr_str(r, root, "", KEY_COMMAND);
+	m->command = s ? jr_keep_str(r, s) : NULL;
+	read_host(r, jr_obj(r, root, "", KEY_HOST, false), &r->st->host);
+	m->host = &r->st->host;
+	read_config(r, jr_obj(r, root, "", KEY_CONFIG, false), KEY_CONFIG,
+		    &r->st->ro);
+	m->ro = &r->st->ro;
+	argv = jr_arr(r, root, "", KEY_ARGV);
+	words = jr_keep(r, calloc(json_array_size(argv) + 1, sizeof(*words)));
+	json_array_foreach(argv, i, v)
+	{
+		if (!words)
+			break;
+		if (!json_is_string(v)) {
+			jr_bad(r, "", KEY_ARGV, "not strings");
+			break;
+		}
+		words[i] = jr_keep_str(r, json_string_value(v));
+	}
+	m->argv = words;
+	m->argc = words ? (int)json_array_size(argv) : 0;
+}
+
+static void read_skips(struct rd *r, json_t *root, struct ipc_doc *doc)
+{
+	json_t *a = jr_arr(r, root, "", KEY_SKIPPED), *s;
+	const char *what, *why;
+	size_t i;
+
+	doc->skips =
+		jr_keep(r, calloc(json_array_size(a) + 1, sizeof(*doc->skips)));
+	json_array_foreach(a, i, s)
+	{
+		if (!doc->skips)
+			break;
+		what = json_string_value(json_object_get(s, KEY_WHAT));
+		why = json_string_value(json_object_get(s, KEY_WHY));
+		if (!what || !why) {
+			jr_bad(r, "", KEY_SKIPPED,
+			       "an entry without what and why");
+			break;
+		}
+		snprintf(doc->skips[i].what, sizeof(doc->skips[i].what), "%s",
+			 what);
+		snprintf(doc->skips[i].why, sizeof(doc->skips[i].why), "%s",
+			 why);
+		doc->nskips++;
+	}
+}
+
+void ipc_doc_free(struct ipc_doc *doc)
+{
+	if (!doc)
+		return;
+	for (size_t i = 0; i < doc->nresults; i++)
+		ipc_result_free(doc->results[i]);
+	free(doc->results);
+	if (doc->store) {
+		for (size_t i = 0; i < doc->store->n; i++)
+			free(doc->store->p[i]);
+		free(doc->store->p);
+		free(doc->store);
+	}
+	free(doc);
+}
+
+/* A document from its parsed JSON @root, into @doc. */
+static void read_doc(struct rd *r, json_t *root, struct ipc_doc *doc)
+{
+	json_t *schema =
+		json_object_get(json_object_get(root, KEY_IPCPERF), KEY_SCHEMA);
+	json_t *results, *o;
+	size_t i;
+
+	if (!json_is_object(root) || !json_is_integer(schema)) {
+		jr_bad(r, "", NULL,
+		       "not an ipcperf result (no ipcperf.schema)");
+		return;
+	}
+	if (json_integer_value(schema) != IPC_JSON_SCHEMA) {
+		snprintf(r->err, r->err_len,
+			 "%s: schema %lld, but this ipcperf reads schema %d",
+			 r->file, (long long)json_integer_value(schema),
+			 IPC_JSON_SCHEMA);
+		r->rc = -EPROTO;
+		return;
+	}
+	results = json_object_get(root, KEY_RESULTS);
+	if (!json_is_array(results)) {
+		jr_bad(r, "", NULL, "not an ipcperf result (no results array)");
+		return;
+	}
+	read_meta(r, root, doc);
+	read_skips(r, root, doc);
+	doc->results =
+		calloc(json_array_size(results) + 1, sizeof(*doc->results));
+	if (!doc->results) {
+		jr_keep(r, NULL);
+		return;
+	}
+	json_array_foreach(results, i, o)
+	{
+		if (r->rc)
+			break;
+		doc->results[i] = read_result(r, o, i);
+		if (doc->results[i])
+			doc->nresults++;
+	}
+}
+
+static int finish(struct rd *r, json_t *root, json_error_t *jerr,
+		  struct ipc_doc *doc, struct ipc_doc **out)
+{
+	if (!root && jerr->line < 0) {
+		/* Not a parse error: reading failed (a directory). */
+		snprintf(r->err, r->err_len, "%s: cannot read: %s", r->file,
+			 jerr->text);
+		r->rc = -EIO;
+	} else if (!root) {
+		snprintf(r->err, r->err_len,
+			 "%s: not valid JSON (line %d, column %d: %s)", r->file,
+			 jerr->line, jerr->column, jerr->text);
+		r->rc = -EINVAL;
+	} else {
+		read_doc(r, root, doc);
+	}
+	json_decref(root);
+	if (r->rc) {
+		ipc_doc_free(doc);
+		return r->rc;
+	}
+	*out = doc;
+	return 0;
+}
+
+/* A new empty document called @name, or NULL. */
+static struct ipc_doc *doc_new(struct rd *r, const char *name)
+{
+	struct ipc_doc *doc = calloc(1, sizeof(*doc));
+
+	if (doc)
+		doc->store = calloc(1, sizeof(*doc->store));
+	if (!doc || !doc->store) {
+		free(doc);
+		snprintf(r->err, r->err_len, "%s: out of memory", name);
+		return NULL;
+	}
+	r->st = doc->store;
+	doc->path = jr_keep_str(r, name);
+	r->file = doc->path ? doc->path : name;
+	return doc;
+}
+
+int ipc_doc_parse(const char *text, size_t len, const char *name,
+		  struct ipc_doc **out, char *err, size_t err_len)
+{
+	struct rd r = {.file = name, .err = err, .err_len = err_len};
+	struct ipc_doc *doc = doc_new(&r, name);
+	json_error_t jerr;
+
+	if (!doc)
+		return -ENOMEM;
+	return finish(&r, json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr),
+		      &jerr, doc, out);
+}
+
+int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
+		 size_t err_len)
+{
+	struct rd r = {.file = path, .err = err, .err_len = err_len};
+	struct ipc_doc *doc;
+	json_error_t jerr;
+	json_t *root;
+	FILE *f = fopen(path, "r");
+	int e = errno;
+
+	if (!f) {
+		snprintf(err, err_len, "%s: cannot read: %s", path,
+			 strerror(e));
+		return -e;
+	}
+	doc = doc_new(&r, path);
+	if (!doc) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(f);
+	return finish(&r, root, &jerr, doc, out);
+}

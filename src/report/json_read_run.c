@@ -1,0 +1,254 @@
+/*
+ * Reading a result's figures back: each run (counts, latency, loss,
+ * flows, the pattern's extras, CPU cost, load) and the summary with its
+ * interval and diagnosis, as the JSON formatter wrote them.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "jread.h"
+
+static void read_loss(struct rd *r, json_t *o, const char *at,
+		      struct ipc_loss *l)
+{
+	json_t *x = jr_obj(r, o, at, KEY_LOSS, false);
+	char sat[96];
+
+	if (!x)
+		return;
+	jr_at(sat, sizeof(sat), at, KEY_LOSS);
+	l->counted = true;
+	jr_table(r, x, sat, l, &js_loss);
+	jr_u64(r, x, sat, KEY_LATE, false, &l->late);
+	l->reorder_known =
+		jr_u64(r, x, sat, KEY_REORDERED, false, &l->reordered);
+}
+
+static void read_flows(struct rd *r, json_t *o, const char *at,
+		       struct ipc_flows *f)
+{
+	json_t *x = jr_obj(r, o, at, KEY_FLOWS, false);
+	char sat[96];
+
+	if (!x)
+		return;
+	jr_at(sat, sizeof(sat), at, KEY_FLOWS);
+	jr_table(r, x, sat, f, &js_flows);
+	jr_u64(r, x, sat, KEY_LAG, false, &f->lag_max_ns);
+}
+
+/* The pattern's extras of @which kind into @s; NAN where left out. */
+void jr_extras(struct rd *r, json_t *o, const char *at,
+	       const struct ipc_case *cs, struct ipc_run_stats *s,
+	       unsigned which)
+{
+	const struct ipc_extra *x = cs->pat->extras;
+
+	for (size_t k = 0; x && x[k].key && k < IPC_EXTRA_MAX; k++)
+		if ((x[k].flags & IPC_EXTRA_RUN) == which)
+			s->extra[k] = jr_num(r, o, at, x[k].key);
+}
+
+/* A latency summary: every percentile is there, mean and sd if finite. */
+static void read_lat(struct rd *r, json_t *o, const char *at, const char *key,
+		     struct ipc_lat *l)
+{
+	json_t *x = jr_obj(r, o, at, key, true);
+	char sat[96];
+
+	if (x)
+		jr_table(r, x, jr_at(sat, sizeof(sat), at, key), l, &js_lat);
+}
+
+/* What a run and the summary share: counts, rates, loss, flows, extras. */
+static void read_counts(struct rd *r, json_t *o, const char *at,
+			const struct ipc_case *cs, struct ipc_run_stats *s)
+{
+	jr_table(r, o, at, s, &js_counts);
+	read_lat(r, o, at, KEY_LATENCY, &s->lat);
+	read_flows(r, o, at, &s->flows);
+	jr_extras(r, o, at, cs, s, IPC_EXTRA_RUN);
+}
+
+static void read_side(struct rd *r, json_t *o, const char *at, const char *key,
+		      struct ipc_side_cost *c)
+{
+	json_t *x = jr_obj(r, o, at, key, false);
+	char sat[96];
+
+	if (!x)
+		return;
+	c->valid = true;
+	jr_table(r, x, jr_at(sat, sizeof(sat), at, key), c, &js_side);
+}
+
+void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
+	    struct ipc_run_stats *s)
+{
+	json_t *ld;
+	char sat[96];
+
+	if (!json_is_object(o)) {
+		jr_bad(r, at, NULL, "not an object");
+		return;
+	}
+	read_counts(r, o, at, cs, s);
+	jr_u64(r, o, at, KEY_TIMER, true, &s->timer_ns);
+	read_loss(r, o, at, &s->loss);
+	jr_u64(r, o, at, KEY_WALL, false, &s->wall_ns);
+	jr_u64(r, o, at, KEY_LOOP_MSGS, false, &s->loop_msgs);
+	read_side(r, o, at, KEY_CLIENT, &s->client);
+	read_side(r, o, at, KEY_SERVER, &s->server);
+	ld = jr_obj(r, o, at, KEY_LOAD, false);
+	if (ld) {
+		s->have_load = true;
+		jr_table(r, ld, jr_at(sat, sizeof(sat), at, KEY_LOAD), s,
+			 &js_runload);
+	}
+}
+
+static void read_cost(struct rd *r, json_t *o, const char *at, const char *key,
+		      struct ipc_cost *c)
+{
+	json_t *x = jr_obj(r, o, at, key, false);
+	char sat[96];
+
+	if (!x)
+		return;
+	c->valid = true;
+	jr_table(r, x, jr_at(sat, sizeof(sat), at, key), c, &js_cost);
+}
+
+/* Two counts of the groups of bimodal runs, [lower, upper]. */
+static void read_pair(struct rd *r, json_t *o, const char *at, const char *key,
+		      size_t *out)
+{
+	json_t *a = jr_arr(r, o, at, key);
+
+	for (size_t i = 0; a && i < 2; i++) {
+		json_t *v = json_array_get(a, i);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			jr_bad(r, at, key, "not two counts");
+		else
+			out[i] = (size_t)json_integer_value(v);
+	}
+}
+
+/* The stopping rule, modes, cost, placement and load of a summary. */
+static void read_diag(struct rd *r, json_t *o, const char *at,
+		      struct ipc_result *res)
+{
+	struct ipc_diag *d = &res->diag;
+	const char *s;
+	json_t *x;
+	char sat[96];
+	uint64_t u;
+	int k;
+
+	s = jr_str(r, o, at, KEY_METRIC);
+	if (s && !(d->metric = ipc_metric_find(s)))
+		jr_bad(r, at, KEY_METRIC, "unknown metric '%s'", s);
+	d->estimate = jr_num(r, o, at, KEY_ESTIMATE);
+	res->metric.median = d->estimate;
+	x = jr_obj(r, o, at, KEY_TARGET, false);
+	if (x) {
+		jr_at(sat, sizeof(sat), at, KEY_TARGET);
+		res->metric.ci_level = jr_num(r, x, sat, KEY_LEVEL);
+		d->target_met = json_is_true(json_object_get(x, "met"));
+		if (json_object_get(x, KEY_HALF))
+			d->half_pct = jr_num(r, x, sat, KEY_HALF);
+		s = jr_str(r, x, sat, KEY_STOP);
+		for (k = IPC_STOP_NONE + 1; s && k <= IPC_STOP_INTERRUPTED; k++)
+			if (!strcmp(ipc_stop_name(k), s))
+				d->stop = k;
+		if (s && !d->stop)
+			jr_bad(r, sat, KEY_STOP, "'%s' is unknown", s);
+	}
+	x = jr_obj(r, o, at, KEY_MODES, false);
+	if (x) {
+		jr_at(sat, sizeof(sat), at, KEY_MODES);
+		d->modes.bimodal = true;
+		d->modes.low = jr_num(r, x, sat, KEY_LOW);
+		d->modes.high = jr_num(r, x, sat, KEY_HIGH);
+		if (jr_u64(r, x, sat, KEY_NLOW, true, &u))
+			d->modes.nlow = (size_t)u;
+		if (jr_u64(r, x, sat, KEY_NHIGH, true, &u))
+			d->modes.nhigh = (size_t)u;
+		read_pair(r, x, sat, KEY_MODE_SAME, d->mode_same);
+		read_pair(r, x, sat, KEY_MODE_SPLIT, d->mode_split);
+	}
+	if (jr_u64(r, o, at, KEY_OUTLIERS, false, &u))
+		d->outliers = (size_t)u;
+	x = jr_obj(r, o, at, KEY_CPU, false);
+	if (x) {
+		jr_at(sat, sizeof(sat), at, KEY_CPU);
+		read_cost(r, x, sat, KEY_CLIENT, &d->client);
+		read_cost(r, x, sat, KEY_SERVER, &d->server);
+	}
+	x = jr_obj(r, o, at, KEY_PLACEMENT, false);
+	if (x)
+		jr_table(r, x, jr_at(sat, sizeof(sat), at, KEY_PLACEMENT), d,
+			 &js_place);
+	x = jr_obj(r, o, at, KEY_LOAD, false);
+	if (x) {
+		jr_at(sat, sizeof(sat), at, KEY_LOAD);
+		d->have_load = json_object_get(x, KEY_OTHER_CPUS) != NULL;
+		d->other_cpus = jr_num(r, x, sat, KEY_OTHER_CPUS);
+		d->steal_cpus = jr_num(r, x, sat, KEY_STEAL_CPUS);
+		if (json_object_get(x, KEY_LOADAVG_1M))
+			d->loadavg_1m = jr_num(r, x, sat, KEY_LOADAVG_1M);
+	}
+}
+
+void jr_summary(struct rd *r, json_t *o, const char *at, struct ipc_result *res)
+{
+	struct ipc_run_stats *s = &res->summary;
+	json_t *ci;
+	char sat[96];
+
+	res->diag.half_pct = -1;
+	res->diag.loadavg_1m = -1;
+	if (!o)
+		return;
+	read_loss(r, o, at, &s->loss);
+	/* A case that measured nothing has no numbers at all. */
+	if (!json_object_get(o, "iterations"))
+		return;
+	read_counts(r, o, at, &res->cs, s);
+	if (json_object_get(o, KEY_XLATENCY)) {
+		read_lat(r, o, at, KEY_XLATENCY, &res->xlat);
+		res->xcount = s->messages ? s->messages : 1;
+	}
+	res->metric.n = res->nruns;
+	res->metric.cv = jr_num(r, o, at, KEY_CV);
+	ci = jr_obj(r, o, at, KEY_CI, false);
+	if (ci) {
+		jr_at(sat, sizeof(sat), at, KEY_CI);
+		res->metric.have_ci = true;
+		res->metric.ci_level = jr_num(r, ci, sat, KEY_LEVEL);
+		res->metric.ci_low = jr_num(r, ci, sat, KEY_LOW);
+		res->metric.ci_high = jr_num(r, ci, sat, KEY_HIGH);
+	}
+	read_diag(r, o, at, res);
+}
+
+void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d)
+{
+	json_t *a = jr_arr(r, o, at, KEY_FLAGS), *f;
+	const char *name;
+	size_t i;
+
+	json_array_foreach(a, i, f)
+	{
+		name = json_string_value(json_object_get(f, KEY_FLAG));
+		if (!name) {
+			jr_bad(r, at, KEY_FLAGS, "a flag without its name");
+			return;
+		}
+		/* A flag a later ipcperf added is not this one's to show. */
+		for (int k = 0; k < IPC_FLAG_COUNT; k++)
+			if (!strcmp(ipc_flag_name(k), name))
+				d->flags |= 1u << k;
+	}
+}

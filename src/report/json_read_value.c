@@ -1,0 +1,290 @@
+/*
+ * Reading one value of a result document: an object, an array, a number,
+ * a string, a name among names, and every field of a schema table, each
+ * checked for its type and named when it is wrong.  Also the store that
+ * keeps what the records point to.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jread.h"
+
+/* Keep @p to free with the document; NULL (and -ENOMEM) if it is NULL. */
+void *jr_keep(struct rd *r, void *p)
+{
+	struct ipc_doc_store *st = r->st;
+
+	if (p && st->n == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 32;
+		void **np = reallocarray(st->p, cap, sizeof(*np));
+
+		if (!np) {
+			free(p);
+			p = NULL;
+		} else {
+			st->p = np;
+			st->cap = cap;
+		}
+	}
+	if (!p) {
+		if (!r->rc) {
+			r->rc = -ENOMEM;
+			snprintf(r->err, r->err_len, "%s: out of memory",
+				 r->file);
+		}
+		return NULL;
+	}
+	st->p[st->n++] = p;
+	return p;
+}
+
+char *jr_keep_str(struct rd *r, const char *s)
+{
+	return jr_keep(r, strdup(s ? s : ""));
+}
+
+/* "FILE: AT.KEY: what is wrong"; only the first failure is kept. */
+void jr_bad(struct rd *r, const char *at, const char *key, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (r->rc)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->rc = -EINVAL;
+	snprintf(r->err, r->err_len, "%s: %s%s%s: %s", r->file, at,
+		 at[0] && key ? "." : "", key ? key : "", msg);
+}
+
+/* The path of a member: "results[2]" and "summary" give "results[2].summary". */
+const char *jr_at(char *buf, size_t len, const char *at, const char *key)
+{
+	int n = snprintf(buf, len, "%s%s%s", at, at[0] ? "." : "", key);
+
+	if (n < 0 || (size_t)n >= len)
+		snprintf(buf, len, "%s", "(a path too deep to name)");
+	return buf;
+}
+
+/* @key of @o as an object; NULL when absent (or wrong: then an error). */
+json_t *jr_obj(struct rd *r, json_t *o, const char *at, const char *key,
+	       bool required)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v) {
+		if (required)
+			jr_bad(r, at, key, "missing");
+		return NULL;
+	}
+	if (!json_is_object(v)) {
+		jr_bad(r, at, key, "not an object");
+		return NULL;
+	}
+	return v;
+}
+
+json_t *jr_arr(struct rd *r, json_t *o, const char *at, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v && !json_is_array(v)) {
+		jr_bad(r, at, key, "not an array");
+		return NULL;
+	}
+	return v;
+}
+
+/* An unsigned integer at @key; false (with an error if @required) if not. */
+bool jr_u64(struct rd *r, json_t *o, const char *at, const char *key,
+	    bool required, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v) {
+		if (required)
+			jr_bad(r, at, key, "missing");
+		return false;
+	}
+	if (!json_is_integer(v)) {
+		jr_bad(r, at, key, "not an integer");
+		return false;
+	}
+	if (json_integer_value(v) < 0) {
+		jr_bad(r, at, key, "negative");
+		return false;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return true;
+}
+
+/* A number at @key, NAN when absent (the writer left it out). */
+double jr_num(struct rd *r, json_t *o, const char *at, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return NAN;
+	if (!json_is_number(v)) {
+		jr_bad(r, at, key, "not a number");
+		return NAN;
+	}
+	return json_number_value(v);
+}
+
+/* A string at @key, NULL when absent or null. */
+const char *jr_str(struct rd *r, json_t *o, const char *at, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v)) {
+		jr_bad(r, at, key, "not a string");
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+/* The index of @s among @names (NULL-terminated), or -1 with an error. */
+int jr_name_index(struct rd *r, const char *at, const char *key,
+		  const char *const *names, const char *s)
+{
+	char known[128] = "";
+
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	for (int i = 0; names[i]; i++)
+		snprintf(known + strlen(known), sizeof(known) - strlen(known),
+			 "%s%s", i ? ", " : "", names[i]);
+	jr_bad(r, at, key, "'%s' is not one of %s", s, known);
+	return -1;
+}
+
+/* What a field left out by the writer stands for. */
+static void field_absent(void *v, const struct jfield *f)
+{
+	switch (f->kind) {
+	case JK_REAL:
+	case JK_ROUND:
+		*(double *)v = NAN;
+		break;
+	case JK_REAL_OPT:
+		*(double *)v = -1;
+		break;
+	case JK_I64_OPT:
+		*(int64_t *)v = -1;
+		break;
+	case JK_INT_NULL:
+	case JK_TRI:
+		*(int *)v = -1;
+		break;
+	default:
+		break; /* stays as the record was: 0, "" or a default */
+	}
+}
+
+/* May the writer have left @f out? */
+static bool may_lack(const struct jfield *f)
+{
+	return (f->flags & (JF_OPT | JF_NONZERO)) || f->kind == JK_REAL ||
+	       f->kind == JK_ROUND || f->kind == JK_REAL_OPT ||
+	       f->kind == JK_I64_OPT;
+}
+
+static void get_field(struct rd *r, json_t *o, const char *at, void *base,
+		      const struct jfield *f)
+{
+	void *v = (char *)base + f->off;
+	json_t *j = json_object_get(o, f->key);
+	uint64_t u = 0;
+	int i;
+
+	if (!j) {
+		if (may_lack(f))
+			field_absent(v, f);
+		else
+			jr_bad(r, at, f->key, "missing");
+		return;
+	}
+	if (json_is_null(j) && (f->kind == JK_INT_NULL || f->kind == JK_TRI ||
+				f->kind == JK_CHARS_NULL)) {
+		field_absent(v, f);
+		if (f->kind == JK_CHARS_NULL)
+			*(char *)v = '\0';
+		return;
+	}
+	switch (f->kind) {
+	case JK_U64:
+	case JK_SIZE:
+	case JK_UINT:
+	case JK_I64_OPT:
+		if (!jr_u64(r, o, at, f->key, true, &u))
+			return;
+		if (f->kind == JK_U64)
+			*(uint64_t *)v = u;
+		else if (f->kind == JK_SIZE)
+			*(size_t *)v = (size_t)u;
+		else if (f->kind == JK_UINT)
+			*(unsigned *)v = (unsigned)u;
+		else
+			*(int64_t *)v = (int64_t)u;
+		return;
+	case JK_INT:
+	case JK_INT_NULL:
+		if (!json_is_integer(j))
+			jr_bad(r, at, f->key, "not an integer");
+		else
+			*(int *)v = (int)json_integer_value(j);
+		return;
+	case JK_BOOL:
+	case JK_TRI:
+		if (!json_is_boolean(j))
+			jr_bad(r, at, f->key, "not true or false");
+		else if (f->kind == JK_BOOL)
+			*(bool *)v = json_is_true(j);
+		else
+			*(int *)v = json_is_true(j);
+		return;
+	case JK_REAL:
+	case JK_ROUND:
+	case JK_REAL_OPT:
+		*(double *)v = jr_num(r, o, at, f->key);
+		return;
+	case JK_CHARS:
+	case JK_CHARS_NULL:
+		if (!json_is_string(j))
+			jr_bad(r, at, f->key, "not a string");
+		else if (json_string_length(j) >= f->len)
+			jr_bad(r, at, f->key, "longer than %zu bytes",
+			       f->len - 1);
+		else
+			memcpy(v, json_string_value(j),
+			       json_string_length(j) + 1);
+		return;
+	case JK_ENUM:
+		if (!json_is_string(j)) {
+			jr_bad(r, at, f->key, "not a string");
+			return;
+		}
+		i = jr_name_index(r, at, f->key, f->names,
+				  json_string_value(j));
+		if (i >= 0)
+			*(int *)v = i;
+		return;
+	}
+}
+
+void jr_table(struct rd *r, json_t *o, const char *at, void *base,
+	      const struct jtable *t)
+{
+	for (size_t i = 0; i < t->n && !r->rc; i++)
+		get_field(r, o, at, base, &t->f[i]);
+}

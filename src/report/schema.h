@@ -1,0 +1,148 @@
+/*
+ * The JSON schema's keys, in one place for the writer (json.c) and the
+ * reader (json_read.c): for each object of a document, its fields as a
+ * table of key, kind and where the value is in the C record.  The few
+ * fields that are computed or conditional are written and read by code
+ * next to these tables, with their keys named here too.
+ */
+#ifndef IPCPERF_REPORT_SCHEMA_H
+#define IPCPERF_REPORT_SCHEMA_H
+
+#include <stddef.h>
+
+/* How a value is held in C and written in JSON. */
+enum jkind {
+	JK_U64,	       /* uint64_t: integer */
+	JK_SIZE,       /* size_t: integer */
+	JK_UINT,       /* unsigned (uint32_t): integer */
+	JK_INT,	       /* int: integer */
+	JK_BOOL,       /* bool */
+	JK_REAL,       /* double: real; left out when not finite */
+	JK_ROUND,      /* double holding ns or bytes (a mean): integer,
+			rounded; left out when not finite or negative */
+	JK_CHARS,      /* char[]: string */
+	JK_INT_NULL,   /* int, -1 when unknown: integer or null */
+	JK_TRI,	       /* int, -1 unknown, 0, 1: null, false, true */
+	JK_I64_OPT,    /* int64_t, -1 when not counted: integer or left out */
+	JK_REAL_OPT,   /* double, -1 when not counted: real or left out */
+	JK_ENUM,       /* an enum (int-sized): names[value] */
+	JK_CHARS_NULL, /* char[]: string, null when empty */
+};
+
+/* Bits of struct jfield.flags. */
+#define JF_NONZERO (1u << 0) /* left out when 0 or "" */
+#define JF_OPT (1u << 1)     /* older documents may lack it */
+
+struct jfield {
+	const char *key;
+	enum jkind kind;
+	size_t off;
+	unsigned flags;
+	const char *const *names; /* JK_ENUM */
+	size_t len;		  /* JK_CHARS*: bytes of the array */
+};
+
+struct jtable {
+	const struct jfield *f;
+	size_t n;
+};
+
+/* The objects' tables (schema.c), in the order the writer writes them. */
+extern const struct jtable js_lat;     /* struct ipc_lat */
+extern const struct jtable js_counts;  /* struct ipc_run_stats */
+extern const struct jtable js_host;    /* struct ipc_host */
+extern const struct jtable js_config;  /* struct ipc_runopts */
+extern const struct jtable js_config1; /* ... after runs */
+extern const struct jtable js_config2; /* ... after device */
+extern const struct jtable js_side;    /* struct ipc_side_cost */
+extern const struct jtable js_sock;    /* struct ipc_sock_info */
+extern const struct jtable js_loss;    /* struct ipc_loss */
+extern const struct jtable js_flows;   /* struct ipc_flows */
+extern const struct jtable js_runload; /* struct ipc_run_stats: load */
+extern const struct jtable js_cost;    /* struct ipc_cost */
+extern const struct jtable js_link;    /* struct ipc_link */
+extern const struct jtable js_link2;   /* ... after loss */
+extern const struct jtable js_place;   /* struct ipc_diag: placement */
+
+/* The keys written by code (conditional or computed values). */
+#define KEY_IPCPERF "ipcperf"
+#define KEY_VERSION "version"
+#define KEY_SCHEMA "schema"
+#define KEY_BUILD "build"
+#define KEY_HOST "host"
+#define KEY_COMMAND "command"
+#define KEY_ARGV "argv"
+#define KEY_CONFIG "config"
+#define KEY_RESULTS "results"
+#define KEY_SKIPPED "skipped"
+#define KEY_WHAT "what"
+#define KEY_WHY "why"
+#define KEY_PATTERN "pattern"
+#define KEY_TRANSPORT "transport"
+#define KEY_ENGINE "engine"
+#define KEY_STATUS "status"
+#define KEY_ERROR "error"
+#define KEY_LINK "link"
+#define KEY_LINK_PARAMS "link_params"
+#define KEY_LINK_LOSS "loss" /* in link_params: a fraction */
+#define KEY_FRAMING "framing"
+#define KEY_ACKS "acks"
+#define KEY_RUNS "runs"
+#define KEY_SOCKET "socket"
+#define KEY_SUMMARY "summary"
+#define KEY_FLAGS "flags"
+#define KEY_FLAG "flag"
+#define KEY_HINT "hint"
+#define KEY_TIMER "timer_ns"
+#define KEY_LATENCY "latency_ns"
+#define KEY_XLATENCY "exchange_latency_ns"
+#define KEY_LOSS "loss"
+#define KEY_LOST_PCT "lost_pct"
+#define KEY_LATE "late"
+#define KEY_REORDERED "reordered"
+#define KEY_FLOWS "flows"
+#define KEY_LAG "lag_max_ns"
+#define KEY_WALL "wall_ns"
+#define KEY_LOOP_MSGS "loop_messages"
+#define KEY_CLIENT "client"
+#define KEY_SERVER "server"
+#define KEY_LOAD "load"
+#define KEY_CV "cv"
+#define KEY_CI "ci"
+#define KEY_LEVEL "level"
+#define KEY_LOW "low"
+#define KEY_HIGH "high"
+#define KEY_METRIC "metric"
+#define KEY_ESTIMATE "estimate"
+#define KEY_TARGET "target"
+#define KEY_PCT "pct"
+#define KEY_HALF "half_width_pct"
+#define KEY_STOP "stop"
+#define KEY_MODES "modes"
+#define KEY_NLOW "nlow"
+#define KEY_NHIGH "nhigh"
+#define KEY_MODE_SAME "same_cpu_runs"	/* in modes: [low group, high] */
+#define KEY_MODE_SPLIT "split_cpu_runs" /* likewise */
+#define KEY_OUTLIERS "outliers"
+#define KEY_CPU "cpu"
+#define KEY_PER "per"
+#define KEY_PLACEMENT "placement"
+#define KEY_OTHER_CPUS "other_cpus"
+#define KEY_STEAL_CPUS "steal_cpus"
+#define KEY_LOADAVG_1M "loadavg_1m"
+#define KEY_LOADAVG "loadavg"
+#define KEY_PERF "perf"
+#define KEY_PERF_CYCLES "cycles"
+#define KEY_PERF_INS "instructions"
+#define KEY_PERF_MIGR "migrations"
+#define KEY_PERF_NOTE "note"
+#define KEY_STARTED "started"
+#define KEY_ENDED "ended"
+#define KEY_CFG_RUNS "runs"	/* in config: 0 with --runs auto */
+#define KEY_CFG_DEVICE "device" /* in config: [client, server] or null */
+
+/* Names of the enums the documents hold. */
+extern const char *const js_status_names[];    /* enum ipc_status */
+extern const char *const js_placement_names[]; /* enum ipc_placement */
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * The human table, private to the report layer: what it keeps of each
+ * result until the end, the cells every layout shares (a figure, a
+ * parameter, the interval, the cost and the flags), the heading's words
+ * and the notes under a table.  The layouts are the pattern sections
+ * (table_section.c), the quick suite (table_suite.c) and the pivot
+ * (table_pivot.c); table.c is the formatter that chooses among them;
+ * table_common.c and table_tail.c hold what they share.
+ */
+#ifndef IPCPERF_REPORT_TABLE_H
+#define IPCPERF_REPORT_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ipcperf/report.h"
+#include "grid.h"
+
+/*
+ * What the table keeps of one result: the record without its runs and
+ * histograms (the caller frees those), with its metric resolved and its
+ * error made printable.
+ */
+struct trow {
+	struct ipc_result res;
+	uint64_t run_iters; /* samples of the first run */
+};
+
+/* Every result and skip of a report, in the order they came. */
+struct tab {
+	struct trow *rows;
+	size_t nrows, rows_cap;
+	struct ipc_skip *skips;
+	size_t nskips, skips_cap;
+};
+
+/* Grow @*p (of @size-byte items) so that it holds @n + 1 of them. */
+int tab_grow(void **p, size_t *cap, size_t n, size_t size);
+
+/* Did this case measure anything?  Never show zeros that were not. */
+bool tab_measured(const struct trow *t);
+
+const char *tab_pat_name(const struct trow *t);
+const char *tab_tp_name(const struct trow *t);
+const char *tab_eng_name(const struct trow *t);
+const char *tab_link_name(const struct trow *t); /* "none" without */
+
+/* The engine (link) all rows share, or NULL when they differ. */
+const char *tab_one_engine(const struct trow *const *rows, size_t n);
+const char *tab_one_link(const struct trow *const *rows, size_t n);
+
+/* A size 0 travelling as a 1-byte token: the footnote applies. */
+bool tab_zero_on_stream(const struct trow *t);
+extern const char tab_zero_note[];
+
+/* Append to the string in @buf, truncating at @len. */
+__attribute__((format(printf, 3, 4))) void tab_appendf(char *buf, size_t len,
+						       const char *fmt, ...);
+
+/*
+ * How many runs of how many samples: "3 runs × 10000 round trips", "3 runs
+ * of 2.00 s each", or --runs auto's rule; @one and @many are the sample's
+ * words.
+ */
+void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
+		  size_t runs, uint64_t iters, const char *one,
+		  const char *many);
+
+/* "peer in a separate process, server on CPU 2" */
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro);
+
+/*
+ * @tmpl with each "{key}" replaced by that parameter of @pat as @rows
+ * share it ("1000", "4 MiB"), or its vary word when they differ.  Returns
+ * true when every value substituted printed the same.
+ */
+bool tab_words(char *buf, size_t len, const char *tmpl,
+	       const struct ipc_pattern_ops *pat,
+	       const struct trow *const *rows, size_t n);
+
+/* Is @p's column of words (left-aligned) rather than of numbers? */
+bool tab_param_left(const struct ipc_param *p);
+
+/* A parameter's value for people: "64 B", "1000", "open, 1.00 k/s". */
+void tab_param_cell(struct grid *g, char **cell, const struct ipc_case *cs,
+		    const struct ipc_param *p);
+
+/* A column's figure of a result: "5.10 µs", "38 (9.5%)", "-". */
+void tab_col_cell(struct grid *g, char **cell, const struct ipc_column *c,
+		  const struct ipc_result *res);
+
+/* Does the result have the column's figure (IPC_COL_IF_ANY)? */
+bool tab_col_has(const struct ipc_column *c, const struct ipc_result *res);
+
+/*
+ * The columns every layout ends with, and their cells: runs, cv, the
+ * interval, CPU cost, flags, status.
+ */
+struct tab_tail {
+	bool ci, cost, cycles; /* columns shown */
+	unsigned flags;	       /* flags of the measured rows */
+	char ci_head[24];      /* "95% CI" */
+	char cpu_head[24];     /* "cpu/rt" */
+	char csw_head[24];
+	char cyc_head[24];
+	char ins_head[24];
+	int col[9]; /* grid column of each, -1 when not shown */
+};
+
+/* Look at @rows to decide which tail columns are shown. */
+void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
+		   const struct trow *const *rows, size_t n);
+
+/* Add the tail's columns to @g (in order: runs, cv, CI, cost, flags...). */
+void tab_tail_cols(struct tab_tail *tt, struct grid *g, bool cost_cols,
+		   bool flags_col);
+
+/* Fill the tail's cells of line @l for @t (measured rows). */
+void tab_tail_cells(const struct tab_tail *tt, struct grid *g,
+		    struct grid_line *l, const struct trow *t);
+
+/*
+ * A case's cells after its identifying ones: its parameters in the
+ * columns @pcol gives (one per parameter, -1: not shown), then its
+ * figures @cols in the columns @ccol gives and the tail; or, when it
+ * measured nothing, a span that says why.
+ */
+void tab_case_cells(struct grid *g, struct grid_line *l, const struct trow *t,
+		    const int *pcol, const struct ipc_column *cols,
+		    const int *ccol, const struct tab_tail *tt);
+
+/* "error: ..." or "partial: ..." or "nothing was measured" over the line. */
+void tab_span_failed(struct grid *g, struct grid_line *l, const struct trow *t);
+
+/* The cost columns' meaning, and where cycles and instructions went. */
+void tab_cost_note(FILE *out, const struct ipc_report_meta *meta,
+		   const struct tab_tail *tt, const char *unit);
+
+/* Why each flagged case has its flags, then one hint per kind. */
+void tab_flag_notes(FILE *out, const struct trow *const *rows, size_t n,
+		    unsigned flags);
+
+/* The layouts: one pattern's rows (all of one pattern), 0 or -errno. */
+int table_section_print(FILE *out, const struct ipc_report_meta *meta,
+			const struct trow *const *rows, size_t n);
+int table_pivot_print(FILE *out, const struct ipc_report_meta *meta,
+		      const struct trow *const *rows, size_t n);
+
+/*
+ * The quick suite's table of the rows whose pattern takes part in it;
+ * the others go to @rest (*nrest of them) for the usual sections.  Sets
+ * *printed when anything was printed.
+ */
+int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
+		      const struct tab *t, const struct trow **rest,
+		      size_t *nrest, bool *printed);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * The quick suite's table: one row per transport (and engine) with each
+ * suite pattern's columns side by side, the skips and failures in a notes
+ * column, under a heading that says what each pattern measured there.
+ * Which patterns take part, with which columns and words, is in their
+ * descriptions (ipc_pattern_ops.suite).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+#define MAXPAT 8 /* suite patterns */
+
+/* One row: a transport (and engine) and its notes. */
+struct srow {
+	char tp[64];
+	const char *eng;	       /* NULL for a row made by a skip */
+	const struct trow *by[MAXPAT]; /* each pattern's first result */
+	char *notes; /* "rr failed: ...; stream skipped: ..." */
+};
+
+struct suite {
+	const struct ipc_pattern_ops *pat[MAXPAT]; /* registry order */
+	size_t npat;
+	struct srow *rows;
+	size_t n, cap;
+	int err;
+};
+
+/* Which suite pattern @p is, or -1. */
+static int pat_index(const struct suite *s, const struct ipc_pattern_ops *p)
+{
+	for (size_t i = 0; i < s->npat; i++)
+		if (s->pat[i] == p)
+			return (int)i;
+	return -1;
+}
+
+static struct srow *suite_row(struct suite *s, const char *tp, const char *eng)
+{
+	struct srow *r;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->rows[i].tp, tp) &&
+		    (!eng || !s->rows[i].eng || !strcmp(s->rows[i].eng, eng))) {
+			if (!s->rows[i].eng)
+				s->rows[i].eng = eng;
+			return &s->rows[i];
+		}
+	if (tab_grow((void **)&s->rows, &s->cap, s->n, sizeof(*r))) {
+		s->err = -ENOMEM;
+		return NULL;
+	}
+	r = &s->rows[s->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->tp, sizeof(r->tp), "%s", tp);
+	r->eng = eng;
+	return r;
+}
+
+__attribute__((format(printf, 3, 4))) static void
+add_note(struct suite *s, struct srow *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *note, *all;
+
+	va_start(ap, fmt);
+	if (vasprintf(&note, fmt, ap) < 0) {
+		va_end(ap);
+		s->err = -ENOMEM;
+		return;
+	}
+	va_end(ap);
+	if (!r->notes) {
+		r->notes = note;
+		return;
+	}
+	if (asprintf(&all, "%s; %s", r->notes, note) < 0) {
+		s->err = -ENOMEM;
+		free(note);
+		return;
+	}
+	free(note);
+	free(r->notes);
+	r->notes = all;
+}
+
+static void note_status(struct suite *s, struct srow *r, const struct trow *t)
+{
+	const struct ipc_result *res = &t->res;
+
+	if (res->status == IPC_STATUS_OK)
+		return;
+	add_note(s, r, "%s %s: %s", tab_pat_name(t),
+		 res->status == IPC_STATUS_PARTIAL ? "partial" : "failed",
+		 res->error[0] ? res->error : "unknown error");
+}
+
+/* "rr unstable, bimodal": a measured test's flags in the row's notes. */
+static void note_flags(struct suite *s, struct srow *r, const struct trow *t)
+{
+	char names[64] = "";
+	size_t n = 0;
+	int k;
+
+	if (!tab_measured(t) || !t->res.diag.flags)
+		return;
+	for (k = 0; k < IPC_FLAG_COUNT && n < sizeof(names); k++)
+		if (t->res.diag.flags & (1u << k))
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", n ? ", " : "",
+					      ipc_flag_name(k));
+	add_note(s, r, "%s %s", tab_pat_name(t), names);
+}
+
+/*
+ * The transport a skip is about, from its words: "transport tcp6", "epoll
+ * on fifo", or a case ("stream udp size=64K").  On success @label says
+ * what was skipped ("skipped", "epoll skipped", "stream skipped").
+ * Returns false for skips of no one transport ("engine io_uring").
+ */
+static bool skip_transport(const char *what, char *tp, size_t tplen,
+			   char *label, size_t labellen)
+{
+	const char *w[3];
+	int n[3], i;
+
+	for (i = 0; i < 3; i++) {
+		what += strspn(what, " ");
+		w[i] = what;
+		n[i] = (int)strcspn(what, " ");
+		what += n[i];
+	}
+	if (!n[0] || !n[1])
+		return false;
+	if (n[0] == 6 && !strncmp(w[0], "engine", 6))
+		return false;
+	if (n[0] == 9 && !strncmp(w[0], "transport", 9)) {
+		snprintf(label, labellen, "skipped");
+		snprintf(tp, tplen, "%.*s", n[1], w[1]);
+		return true;
+	}
+	snprintf(label, labellen, "%.*s skipped", n[0], w[0]);
+	if (n[1] == 2 && !strncmp(w[1], "on", 2)) {
+		if (!n[2])
+			return false;
+		snprintf(tp, tplen, "%.*s", n[2], w[2]);
+	} else {
+		snprintf(tp, tplen, "%.*s", n[1], w[1]);
+	}
+	return true;
+}
+
+/*
+ * The first result of suite pattern @k that completed a run (it says how
+ * many runs of how many samples), else the first at all.
+ */
+static const struct trow *suite_ref(const struct suite *s, size_t k)
+{
+	const struct trow *any = NULL, *t;
+
+	for (size_t i = 0; i < s->n; i++) {
+		t = s->rows[i].by[k];
+		if (t && t->res.nruns)
+			return t;
+		if (t && !any)
+			any = t;
+	}
+	return any;
+}
+
+/*
+ * The suite's heading: where the peer ran, then one line per pattern
+ * saying what it measures and how many runs of how many samples it took.
+ * Those come from the results, because the suite runs fewer stream
+ * batches than the options say (each batch is large).
+ */
+static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
+			  const struct suite *s, const char *eng)
+{
+	const struct ipc_runopts *ro = meta ? meta->ro : NULL;
+	char buf[256], words[256];
+	int w = 0;
+
+	buf[0] = '\0';
+	if (ro) {
+		tab_appendf(buf, sizeof(buf), " — ");
+		tab_where(buf, sizeof(buf), ro);
+	}
+	if (eng && strcmp(eng, "blocking"))
+		tab_appendf(buf, sizeof(buf), ", engine %s", eng);
+	fprintf(out, "quick suite%s\n", buf);
+	for (size_t k = 0; k < s->npat; k++)
+		if ((int)strlen(s->pat[k]->name) > w)
+			w = (int)strlen(s->pat[k]->name);
+	for (size_t k = 0; k < s->npat; k++) {
+		const struct ipc_pattern_ops *p = s->pat[k];
+		const struct trow *ref = suite_ref(s, k);
+
+		if (!ref)
+			continue;
+		buf[0] = '\0';
+		if (ref->res.nruns) {
+			tab_appendf(buf, sizeof(buf), " — ");
+			tab_how_many(buf, sizeof(buf), ro, ref->res.nruns,
+				     ref->run_iters, p->sample, p->samples);
+		}
+		/* "1 B request, 1 B response" says less as "1 B each way". */
+		if (tab_words(words, sizeof(words), p->suite->words, p, &ref,
+			      1) &&
+		    p->suite->words_same)
+			tab_words(words, sizeof(words), p->suite->words_same, p,
+				  &ref, 1);
+		fprintf(out, "  %s:%*s %s%s\n", p->name,
+			w - (int)strlen(p->name), "", words, buf);
+	}
+}
+
+static void suite_line(struct grid *g, const struct suite *s,
+		       const struct srow *r, bool multi)
+{
+	struct grid_line *l = grid_line(g);
+	size_t c = 0;
+
+	if (!l)
+		return;
+	grid_set(g, &l->cell[c++], "%s", r->tp);
+	if (multi)
+		grid_set(g, &l->cell[c++], "%s", r->eng ? r->eng : "-");
+	for (size_t k = 0; k < s->npat; k++) {
+		const struct trow *t = r->by[k];
+
+		for (const struct ipc_column *col = s->pat[k]->suite->cols;
+		     col->head; col++, c++) {
+			if (t && tab_measured(t))
+				tab_col_cell(g, &l->cell[c], col, &t->res);
+			else
+				grid_set(g, &l->cell[c], "-");
+		}
+	}
+	grid_set(g, &l->cell[c], "%s", r->notes ? r->notes : "");
+}
+
+/* Gather the suite's rows from the results and skips of @t. */
+static void gather(struct suite *s, const struct tab *t,
+		   const struct trow **rest, size_t *nrest, bool *multi,
+		   bool *zero, unsigned *flags, const char **eng0)
+{
+	char tp[64], label[64];
+	size_t i;
+
+	for (i = 0; i < t->nrows && !s->err; i++) {
+		const struct trow *tr = &t->rows[i];
+		int k = pat_index(s, tr->res.cs.pat);
+		struct srow *r;
+
+		if (k < 0) {
+			rest[(*nrest)++] = tr;
+			continue;
+		}
+		if (!*eng0)
+			*eng0 = tab_eng_name(tr);
+		*multi |= !!strcmp(*eng0, tab_eng_name(tr));
+		r = suite_row(s, tab_tp_name(tr), tab_eng_name(tr));
+		if (!r)
+			break;
+		if (!r->by[k])
+			r->by[k] = tr;
+		note_status(s, r, tr);
+		note_flags(s, r, tr);
+		if (tab_measured(tr))
+			*flags |= tr->res.diag.flags;
+		*zero |= tab_zero_on_stream(tr);
+	}
+	for (i = 0; i < t->nskips && !s->err; i++) {
+		const struct ipc_skip *sk = &t->skips[i];
+		struct srow *r;
+
+		if (!skip_transport(sk->what, tp, sizeof(tp), label,
+				    sizeof(label)))
+			continue;
+		r = suite_row(s, tp, NULL);
+		if (!r)
+			break;
+		add_note(s, r, "%s: %s", label, sk->why);
+	}
+}
+
+int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
+		      const struct tab *t, const struct trow **rest,
+		      size_t *nrest, bool *printed)
+{
+	struct suite s = {0};
+	struct grid g = {0};
+	char tp[64], label[64];
+	bool multi = false, zero = false;
+	unsigned flags = 0;
+	const char *eng0 = NULL;
+	size_t i;
+	int err;
+
+	*nrest = 0;
+	for (i = 0; ipc_patterns[i] && s.npat < MAXPAT; i++)
+		if (ipc_patterns[i]->suite)
+			s.pat[s.npat++] = ipc_patterns[i];
+	gather(&s, t, rest, nrest, &multi, &zero, &flags, &eng0);
+
+	grid_col(&g, "transport", true);
+	if (multi)
+		grid_col(&g, "engine", true);
+	for (size_t k = 0; k < s.npat; k++)
+		for (const struct ipc_column *c = s.pat[k]->suite->cols;
+		     c->head; c++)
+			grid_col(&g, c->head, false);
+	grid_col(&g, "notes", true);
+	grid_ids(&g);
+	for (i = 0; i < s.n; i++)
+		suite_line(&g, &s, &s.rows[i], multi);
+
+	err = s.err ? s.err : g.err;
+	*printed = false;
+	if (!err && s.n) {
+		suite_heading(out, meta, &s, multi ? NULL : eng0);
+		grid_print(&g, out);
+		if (zero)
+			fprintf(out, "%s\n", tab_zero_note);
+		for (int k = 0; k < IPC_FLAG_COUNT; k++)
+			if (flags & (1u << k))
+				fprintf(out, "hint for %s: %s\n",
+					ipc_flag_name(k), ipc_flag_hint(k));
+		*printed = true;
+	}
+	for (i = 0; i < t->nskips && !err; i++) {
+		if (skip_transport(t->skips[i].what, tp, sizeof(tp), label,
+				   sizeof(label)))
+			continue;
+		fprintf(out, "skipped: %s: %s\n", t->skips[i].what,
+			t->skips[i].why);
+		*printed = true;
+	}
+	for (i = 0; i < s.n; i++)
+		free(s.rows[i].notes);
+	free(s.rows);
+	grid_free(&g);
+	return err;
+}

@@ -1,0 +1,295 @@
+/*
+ * The columns every table ends with, and what is written under a table:
+ * the runs, their spread and the interval of the metric (its half-width
+ * from the diagnosis), the CPU cost of both sides, the flags and the
+ * status; a case that measured nothing says why across its line; the
+ * cost columns' meaning and the flags' reasons and hints below.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
+		   const struct trow *const *rows, size_t n)
+{
+	const char *u = pat && pat->cost_abbr ? pat->cost_abbr : "msg";
+
+	memset(tt, 0, sizeof(*tt));
+	for (size_t i = 0; i < n; i++) {
+		const struct ipc_result *r = &rows[i]->res;
+
+		if (!tab_measured(rows[i]))
+			continue;
+		tt->flags |= r->diag.flags;
+		tt->cost |= r->diag.client.valid && r->diag.server.valid;
+		tt->cycles |= r->diag.client.cycles >= 0 &&
+			      r->diag.server.cycles >= 0;
+		/* The column is named after the first interval's level. */
+		if (!tt->ci && r->metric.have_ci && r->nruns >= 2) {
+			tt->ci = true;
+			snprintf(tt->ci_head, sizeof(tt->ci_head), "%.0f%% CI",
+				 isfinite(r->metric.ci_level)
+					 ? r->metric.ci_level * 100
+					 : 0.0);
+		}
+	}
+	/* "cpu/rt": per round trip, per message, per chunk. */
+	snprintf(tt->cpu_head, sizeof(tt->cpu_head), "cpu/%s", u);
+	snprintf(tt->csw_head, sizeof(tt->csw_head), "csw/%s", u);
+	snprintf(tt->cyc_head, sizeof(tt->cyc_head), "cycles/%s", u);
+	snprintf(tt->ins_head, sizeof(tt->ins_head), "instr/%s", u);
+	for (size_t k = 0; k < sizeof(tt->col) / sizeof(tt->col[0]); k++)
+		tt->col[k] = -1;
+}
+
+enum { T_RUNS, T_CV, T_CI, T_CPU, T_CSW, T_CYC, T_INS, T_FLAGS, T_STATUS };
+
+void tab_tail_cols(struct tab_tail *tt, struct grid *g, bool cost_cols,
+		   bool flags_col)
+{
+	tt->col[T_RUNS] = grid_col(g, "runs", false);
+	tt->col[T_CV] = grid_col(g, "cv", false);
+	if (tt->ci)
+		tt->col[T_CI] = grid_col(g, tt->ci_head, false);
+	if (cost_cols && tt->cost) {
+		tt->col[T_CPU] = grid_col(g, tt->cpu_head, false);
+		tt->col[T_CSW] = grid_col(g, tt->csw_head, false);
+		if (tt->cycles) {
+			tt->col[T_CYC] = grid_col(g, tt->cyc_head, false);
+			tt->col[T_INS] = grid_col(g, tt->ins_head, false);
+		}
+	}
+	if (flags_col && tt->flags)
+		tt->col[T_FLAGS] = grid_col(g, "flags", true);
+	tt->col[T_STATUS] = grid_col(g, "status", true);
+}
+
+/* The cell of tail column @k of line @l, or NULL when not shown. */
+static char **tcell(const struct tab_tail *tt, struct grid_line *l, int k)
+{
+	return tt->col[k] >= 0 ? &l->cell[tt->col[k]] : NULL;
+}
+
+/* A count people can read at a glance: 812, 12.1k, 3.40M. */
+static void count_word(double v, char *buf, size_t len)
+{
+	if (v < 999.5)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 999500)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3gM", v / 1e6);
+}
+
+/* "12.1k+11.8k", or "-" when a side did not count it. */
+static void cell_counts(struct grid *g, char **dst, double a, double b)
+{
+	char x[24], y[24];
+
+	if (a < 0 || b < 0) {
+		grid_set(g, dst, "-");
+		return;
+	}
+	count_word(a, x, sizeof(x));
+	count_word(b, y, sizeof(y));
+	grid_set(g, dst, "%s+%s", x, y);
+}
+
+typedef char *(*fmt_fn)(double v, char *buf, size_t len);
+
+/*
+ * "4.80–5.02 µs" when both ends share a unit, else "980 ns–1.02 µs"; "a+b"
+ * likewise with @sep "+".  The unit is what follows the last space.
+ */
+static void pair(struct grid *g, char **dst, fmt_fn fmt, double lo, double hi,
+		 const char *sep)
+{
+	char a[32], b[32];
+	const char *ua, *ub;
+
+	fmt(lo, a, sizeof(a));
+	fmt(hi, b, sizeof(b));
+	ua = strrchr(a, ' ');
+	ub = strrchr(b, ' ');
+	if (ua && ub && !strcmp(ua, ub))
+		grid_set(g, dst, "%.*s%s%s", (int)(ua - a), a, sep, b);
+	else
+		grid_set(g, dst, "%s%s%s", a, sep, b);
+}
+
+/* "2.10+1.95 µs": client + server CPU (user + system) per message. */
+static void cost_cells(const struct tab_tail *tt, struct grid *g,
+		       struct grid_line *l, const struct ipc_diag *d)
+{
+	const struct ipc_cost *cl = &d->client, *sv = &d->server;
+
+	if (!cl->valid || !sv->valid) {
+		grid_set(g, tcell(tt, l, T_CPU), "-");
+		grid_set(g, tcell(tt, l, T_CSW), "-");
+		grid_set(g, tcell(tt, l, T_CYC), "-");
+		grid_set(g, tcell(tt, l, T_INS), "-");
+		return;
+	}
+	if (tt->col[T_CPU] >= 0)
+		pair(g, tcell(tt, l, T_CPU), ipc_fmt_ns,
+		     cl->user_ns + cl->sys_ns, sv->user_ns + sv->sys_ns, "+");
+	grid_set(g, tcell(tt, l, T_CSW), "%.2g+%.2g", cl->vcsw + cl->ivcsw,
+		 sv->vcsw + sv->ivcsw);
+	if (tt->col[T_CYC] >= 0) {
+		cell_counts(g, tcell(tt, l, T_CYC), cl->cycles, sv->cycles);
+		cell_counts(g, tcell(tt, l, T_INS), cl->instructions,
+			    sv->instructions);
+	}
+}
+
+/* The interval of the metric with its half-width: "4.80–5.02 µs ±2.3%". */
+static void ci_cell(struct grid *g, char **cell, const struct trow *t)
+{
+	const struct ipc_runs_stats *m = &t->res.metric;
+	const struct ipc_metric *mt = ipc_result_metric(&t->res);
+	double half = t->res.diag.half_pct;
+	fmt_fn fmt = mt->fmt == IPC_FMT_RATE  ? ipc_fmt_rate
+		     : mt->fmt == IPC_FMT_BPS ? ipc_fmt_bps
+					      : ipc_fmt_ns;
+
+	if (!cell)
+		return;
+	if (!m->have_ci || t->res.nruns < 2) {
+		grid_set(g, cell, "-");
+		return;
+	}
+	if (!isfinite(m->ci_low) || !isfinite(m->ci_high) || m->ci_low < 0 ||
+	    m->ci_high < 0)
+		grid_set(g, cell, "-");
+	else
+		pair(g, cell, fmt, m->ci_low, m->ci_high, "–");
+	if (half >= 0 && *cell)
+		grid_set(g, cell, "%s ±%.*f%%", *cell,
+			 half < 10 ? 2 - (half >= 1) : 0, half);
+}
+
+void tab_tail_cells(const struct tab_tail *tt, struct grid *g,
+		    struct grid_line *l, const struct trow *t)
+{
+	const struct ipc_result *r = &t->res;
+	char **flags = tcell(tt, l, T_FLAGS);
+	size_t n = 0;
+
+	grid_set(g, tcell(tt, l, T_RUNS), "%zu", r->nruns);
+	if (r->nruns >= 2 && isfinite(r->metric.cv) && r->metric.cv >= 0)
+		grid_set(g, tcell(tt, l, T_CV), "%.1f%%", r->metric.cv * 100);
+	else
+		grid_set(g, tcell(tt, l, T_CV), "-");
+	ci_cell(g, tcell(tt, l, T_CI), t);
+	cost_cells(tt, g, l, &r->diag);
+	grid_set(g, flags, "%s", "");
+	for (int k = 0; flags && k < IPC_FLAG_COUNT; k++) {
+		if (!(r->diag.flags & (1u << k)) || !*flags)
+			continue;
+		grid_set(g, flags, "%s%s%s", *flags, n ? "," : "",
+			 ipc_flag_name(k));
+		n++;
+	}
+	if (r->status == IPC_STATUS_OK)
+		grid_set(g, tcell(tt, l, T_STATUS), "ok");
+	else
+		grid_set(g, tcell(tt, l, T_STATUS), "%s: %s",
+			 r->status == IPC_STATUS_PARTIAL ? "partial" : "error",
+			 r->error[0] ? r->error : "unknown error");
+}
+
+void tab_case_cells(struct grid *g, struct grid_line *l, const struct trow *t,
+		    const int *pcol, const struct ipc_column *cols,
+		    const int *ccol, const struct tab_tail *tt)
+{
+	const struct ipc_result *r = &t->res;
+	size_t k = 0;
+
+	for (const struct ipc_param *p = r->cs.pat->params; p && p->key;
+	     p++, k++)
+		if (pcol[k] >= 0)
+			tab_param_cell(g, &l->cell[pcol[k]], &r->cs, p);
+	if (!tab_measured(t)) {
+		tab_span_failed(g, l, t);
+		return;
+	}
+	for (k = 0; cols && cols[k].head; k++)
+		if (ccol[k] >= 0)
+			tab_col_cell(g, &l->cell[ccol[k]], &cols[k], r);
+	tab_tail_cells(tt, g, l, t);
+}
+
+void tab_span_failed(struct grid *g, struct grid_line *l, const struct trow *t)
+{
+	const struct ipc_result *r = &t->res;
+
+	if (r->status == IPC_STATUS_OK)
+		grid_set(g, &l->span, "nothing was measured");
+	else
+		grid_set(g, &l->span, "%s: %s",
+			 r->status == IPC_STATUS_PARTIAL ? "partial" : "error",
+			 r->error[0] ? r->error : "unknown error");
+}
+
+void tab_cost_note(FILE *out, const struct ipc_report_meta *meta,
+		   const struct tab_tail *tt, const char *unit)
+{
+	const struct ipc_host *h = meta ? meta->host : NULL;
+	bool asked = meta && meta->ro && meta->ro->perf;
+
+	fprintf(out,
+		"%s: CPU time (user + system) per %s, client+server; "
+		"%s: their context switches",
+		tt->cpu_head, unit, tt->csw_head);
+	if (tt->cycles)
+		fprintf(out, "; %s, %s: perf counts", tt->cyc_head,
+			tt->ins_head);
+	else if (!asked)
+		fprintf(out, "; --perf adds cycles and instructions");
+	fputc('\n', out);
+	if (!tt->cycles && asked)
+		fprintf(out, "%s\n",
+			h && h->perf[0]
+				? h->perf
+				: "cycles and instructions: not counted");
+}
+
+/* At most this many "case: flag: why" lines under a table. */
+#define MAX_WHY_LINES 12
+
+void tab_flag_notes(FILE *out, const struct trow *const *rows, size_t n,
+		    unsigned flags)
+{
+	char what[128], why[256];
+	size_t i, lines = 0, more = 0;
+	int k;
+
+	if (!flags)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!tab_measured(rows[i]))
+			continue;
+		for (k = 0; k < IPC_FLAG_COUNT; k++) {
+			if (!(rows[i]->res.diag.flags & (1u << k)))
+				continue;
+			if (lines++ >= MAX_WHY_LINES) {
+				more++;
+				continue;
+			}
+			fprintf(out, "%s: %s: %s\n",
+				ipc_case_describe(&rows[i]->res.cs, what,
+						  sizeof(what)),
+				ipc_flag_name(k),
+				ipc_flag_why(&rows[i]->res, k, why,
+					     sizeof(why)));
+		}
+	}
+	if (more)
+		fprintf(out, "... and %zu more (-f json has them all)\n", more);
+	for (k = 0; k < IPC_FLAG_COUNT; k++)
+		if (flags & (1u << k))
+			fprintf(out, "hint for %s: %s\n", ipc_flag_name(k),
+				ipc_flag_hint(k));
+}
