@@ -6,7 +6,8 @@
 #   make valgrind      the unit tests under valgrind (must be clean)
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR=
-#   make lint          cppcheck and clang-format --dry-run
+#   make lint          includes point down the layers, cppcheck,
+#                      clang-format --dry-run
 #   make fuzz          the libFuzzer targets, FUZZ_TIME seconds each (60)
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
@@ -18,13 +19,20 @@ DESTDIR ?=
 SAN ?=
 V ?=
 
+# CFLAGS holds what a user may replace (make CFLAGS=-O0): the optimisation
+# level and debug information.  Everything the project needs (the warnings,
+# -Werror, -pthread, dependency files, the sanitizers of SAN=1) is added
+# with override below, so a user's CFLAGS adds to the project's flags and
+# never removes one.
 ifeq ($(SAN),1)
 BUILD := build/san
-OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+CFLAGS ?= -O1 -g
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 else
 BUILD := build
-OPT := -O2
+CFLAGS ?= -O2 -g
+SANFLAGS :=
 endif
 
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
@@ -44,20 +52,26 @@ HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
 endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef
-CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE \
-	-DIPCPERF_VERSION='"$(VERSION)"' \
-	-DIPCPERF_CFLAGS='"$(OPT)"' \
-	-DIPC_HAVE_URING=$(if $(HAVE_URING),1,0)
-CFLAGS ?=
-CFLAGS += -std=gnu11 -g $(OPT) $(WARN) -pthread -MMD -MP \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDFLAGS += $(filter -f%,$(OPT)) -pthread
+override CFLAGS += -std=gnu11 $(WARN) $(SANFLAGS) -pthread -MMD -MP \
+	$(PKG_CFLAGS)
+override LDFLAGS += $(SANFLAGS) -pthread
 # Debian's http_parser ships no pkg-config file.
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) \
-	-lhttp_parser -lm
+override LDLIBS += $(PKG_LIBS) -lhttp_parser -lm
+
+# The flags every object is compiled with, recorded in each report's
+# "build" field (as a C string: backslashes and quotes escaped, and the
+# whole in shell single quotes).
+CFLAGS_USED := $(strip $(CFLAGS))
+CFLAGS_CSTR := $(subst ','\'',$(subst ",\",$(subst \,\\,$(CFLAGS_USED))))
+override CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE \
+	-DIPCPERF_VERSION='"$(VERSION)"' \
+	-DIPCPERF_CFLAGS='"$(CFLAGS_CSTR)"' \
+	-DIPC_HAVE_URING=$(if $(HAVE_URING),1,0)
 
 ifeq ($(V),1)
 Q :=
@@ -67,9 +81,10 @@ Q := @
 msg = @printf '  %-5s %s\n' $(1) $(2)
 endif
 
-LIB_SRC := $(sort $(wildcard src/transport/*.c src/engine/*.c \
-	src/pattern/*.c src/stats/*.c src/run/*.c src/report/*.c \
-	src/framing/*.c src/link/*.c src/remote/*.c))
+# The library is every layer folder under src/ but the CLI's, so a new
+# layer (src/remote/, say) is built once it exists; scripts/layers.sh
+# refuses a folder it does not know the place of.
+LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 ifneq ($(HAVE_URING),1)
 LIB_SRC := $(filter-out src/engine/io_uring.c,$(LIB_SRC))
 endif
@@ -77,46 +92,73 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c))
 CLI_MAIN := src/cli/main.c
 CLI_LIBSRC := $(filter-out $(CLI_MAIN),$(CLI_SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
-HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
+SERVER_SRC := $(sort $(wildcard tests/servers/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_LIBSRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(CLI_MAIN:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HELPER_BIN := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
+SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
+LIB_RELOC := $(BUILD)/obj/libipcperf.o
+# The same objects with every name visible, for the unit tests only: a test
+# may check a layer's internals through its private header (as
+# HdrHistogram's tests do), while the program and any other user link the
+# library, which exports ipc_* alone.
+LIB_TEST := $(BUILD)/obj/libipcperf-test.a
+OBJCOPY ?= objcopy
 BIN := $(BUILD)/ipcperf
 
-.PHONY: all run check valgrind bench install uninstall lint clean fuzz
+FLAGS_STAMP := $(BUILD)/flags
+
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
 
 all: $(BIN) $(LIB)
 
-$(BUILD)/obj/%.o: %.c
+# Rewritten only when the compiler or its flags change, and every object
+# depends on it: make CFLAGS=-O0 rebuilds everything, so the build field
+# of a report always names the flags its objects were compiled with.
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(CC) $(CFLAGS_CSTR)' | cmp -s - $@ || \
+		printf '%s\n' '$(CC) $(CFLAGS_CSTR)' >$@
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The library exports only its public names, ipc_*: its objects are linked
+# into one relocatable object whose other global symbols (the layers'
+# internal helpers, tp_*, eng_*, msg_*, ...) objcopy makes local, the
+# static archive's equivalent of a version script.  scripts/exports.sh
+# checks the result (make check).
 $(LIB): $(LIB_OBJ)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)$(LD) -r -o $(LIB_RELOC) $^
+	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='ipc_*' $(LIB_RELOC)
+	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_RELOC)
+
+$(LIB_TEST): $(LIB_OBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
-# Programs the end-to-end tests run (a misbehaving server ...).
-$(BUILD)/tests/helpers/%: $(BUILD)/obj/tests/helpers/%.o $(LIB)
+# Servers the end-to-end tests run (a misbehaving HTTP server).
+$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -129,7 +171,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN) $(HELPER_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+check: $(BIN) $(TEST_BIN) $(SERVER_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -193,11 +235,12 @@ fuzz:
 
 lint:
 	$(Q)sh scripts/deps.sh lint
+	sh scripts/layers.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/helpers bench
+		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(HELPER_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
+		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
 		include/ipcperf/*.h
 
 clean:

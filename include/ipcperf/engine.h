@@ -14,6 +14,10 @@
 
 #include "transport.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Capability bits of an engine (struct ipc_engine_ops.caps). */
 #define IPC_ENG_NEEDS_FD (1u << 0) /* only drives IPC_TP_FD transports */
 #define IPC_ENG_NEEDS_RW (1u << 1) /* does its own I/O: IPC_TP_RW only */
@@ -160,5 +164,9 @@ const struct ipc_engine_ops *ipc_engine_find(const char *name);
 int ipc_engine_can_drive(const struct ipc_engine_ops *eng,
 			 const struct ipc_transport_ops *tp, char *why,
 			 size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a decoder found (the frame_feed result in *ev). */
 enum ipc_frame_ev {
 	IPC_FRAME_MORE = 0,   /* everything was consumed, nothing complete */
@@ -197,7 +201,10 @@ struct ipc_http_msg {
  * users of this header need not have http_parser.h.
  */
 struct ipc_http_parser {
-	_Alignas(8) unsigned char impl[48];
+	union {
+		unsigned char bytes[48];
+		uint64_t align;
+	} impl; /* http_parser (private) */
 	struct ipc_http_msg msg;
 	bool request;	 /* parses requests (else responses) */
 	bool head;	 /* response: it answers a HEAD (no body follows) */
@@ -325,5 +332,9 @@ struct ipc_http_url {
  */
 int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		       size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

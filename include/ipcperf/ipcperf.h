@@ -5,6 +5,7 @@
 #ifndef IPCPERF_IPCPERF_H
 #define IPCPERF_IPCPERF_H
 
+#include "base.h"
 #include "engine.h"
 #include "framing.h"
 #include "link.h"

@@ -16,6 +16,10 @@
 
 #include "transport.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IPC_LINK_NAME 80
 
 /*
@@ -86,7 +90,7 @@ struct ipc_shaper {
 	const struct ipc_link *l;
 	uint64_t busy_until_ns; /* the line is busy until then */
 	uint64_t last_due_ns;	/* when the previous piece left */
-	uint64_t rng;		/* xorshift64 state for jitter and loss */
+	uint64_t rng;		/* ipc_rng_next state for jitter and loss */
 	uint64_t frac;		/* sub-ns remainder of the line time, in
 				   units of 1/rate_bps ns */
 };
@@ -142,5 +146,9 @@ void ipc_relay_get_stats(const struct ipc_relay *r, struct ipc_relay_stats *st);
 
 /* Tear down the client channel and free; after stop.  NULL-safe. */
 void ipc_relay_free(struct ipc_relay *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

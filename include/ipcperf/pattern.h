@@ -12,12 +12,50 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
 #include "engine.h"
+#include "framing.h"
+#include "link.h"
 #include "stats.h"
 #include "transport.h"
 
-struct ipc_case;
-struct ipc_runopts;
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ipc_pattern_ops;
+
+/*
+ * One measurement: a pattern over a transport through an engine, sized.
+ * Defined here, with the patterns that read it, so that they need nothing
+ * from the run layer above them; the runner and the plan fill it.
+ */
+struct ipc_case {
+	const struct ipc_pattern_ops *pat;
+	const struct ipc_transport_ops *tp;
+	const struct ipc_engine_ops *eng;
+	size_t req_size;   /* rr: request bytes */
+	size_t resp_size;  /* rr: response bytes */
+	size_t msg_size;   /* stream: bytes per message */
+	uint64_t count;	   /* stream: messages per batch */
+	uint64_t total;	   /* bulk: bytes per transfer */
+	size_t chunk_size; /* bulk: bytes per message */
+	uint64_t flows;	   /* load: concurrent flows (connections) */
+	unsigned threads;  /* load: client threads the flows are spread on */
+	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
+	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
+	bool framing_noack;		       /* gdb-rsp without '+' acks */
+	const struct ipc_link *link;	       /* emulated link, NULL: none */
+	const struct ipc_trace *trace;	       /* replay: the conversation */
+	const void *cfg; /* the pattern's own parameters (its cfg_size
+			    bytes, described with IPC_IN_CFG), or NULL */
+};
+
+/* Where the peer runs (a pattern's needs can depend on it). */
+enum ipc_placement {
+	IPC_PLACE_PROCESS = 0, /* the peer is a forked process */
+	IPC_PLACE_THREAD = 1,  /* the peer is a thread of this process */
+};
 
 /*
  * Bits of struct ipc_pattern_ops.flags.  OWN_EP: it opens and closes its
@@ -79,10 +117,6 @@ struct ipc_faults {
 	uint64_t stall_every; /* rr, crr, load: every Nth request ... */
 	uint64_t stall_ns;    /* ... waits this long before its answer */
 };
-struct ipc_link;
-struct ipc_result;
-struct ipc_trace;
-
 /*
  * What a pattern says about itself, so that the report, the planner and
  * the command line never ask for a pattern by name: its sample unit, the
@@ -334,6 +368,21 @@ struct ipc_pctx {
 	struct ipc_hist *xhist; /* replay client: one sample per exchange */
 };
 
+/*
+ * A case's summary as a pattern may see and change it once the runs are
+ * done.  The runner fills it from the result, calls summarize, and copies
+ * the outputs back, so that a pattern never reads the result record (the
+ * run layer's).
+ */
+struct ipc_psum {
+	size_t runs;	     /* in: runs completed */
+	uint64_t iterations; /* in: iterations of every run */
+	struct ipc_lat lat;  /* in: every run's samples summarized, ns */
+	uint64_t elapsed_ns; /* in/out: the summary's elapsed time */
+	double extra[IPC_EXTRA_MAX]; /* in/out: the summary's extras (the
+					pattern's struct ipc_extra) */
+};
+
 struct ipc_pattern_ops {
 	const char *name; /* the command: rr, stream, bulk */
 	const char *help; /* one line for `ipcperf list` and --help */
@@ -360,12 +409,12 @@ struct ipc_pattern_ops {
 	size_t cfg_size; /* bytes of its own parameter block, 0: none */
 
 	/*
-	 * Optional: can @cs run with @ro at all?  0 if so; otherwise -errno
-	 * and one sentence in @why, for the plan-time refusal (an engine
-	 * without flow sets for load, a transport without connections for
-	 * crr, more descriptors than the limit allows).
+	 * Optional: can @cs run with its peer at @placement at all?  0 if
+	 * so; otherwise -errno and one sentence in @why, for the plan-time
+	 * refusal (an engine without flow sets for load, a transport without
+	 * connections for crr, more descriptors than the limit allows).
 	 */
-	int (*check)(const struct ipc_case *cs, const struct ipc_runopts *ro,
+	int (*check)(const struct ipc_case *cs, enum ipc_placement placement,
 		     char *why, size_t why_len);
 
 	/* Bytes of buffer each side needs for @cs. */
@@ -384,11 +433,11 @@ struct ipc_pattern_ops {
 	int (*server)(struct ipc_pctx *c);
 
 	/*
-	 * After the runner summarized @res: fill what is particular to this
-	 * pattern, such as its per-result extras in res->summary.extra[].
-	 * May be NULL.
+	 * After the runner summarized the runs of @cs into @ps: change what
+	 * is particular to this pattern, such as its per-result extras in
+	 * ps->extra[] (see struct ipc_psum).  May be NULL.
 	 */
-	void (*summarize)(struct ipc_result *res);
+	void (*summarize)(const struct ipc_case *cs, struct ipc_psum *ps);
 };
 
 extern const struct ipc_pattern_ops ipc_pattern_rr;
@@ -528,9 +577,13 @@ void ipc_http_serve_stats(const struct ipc_http_server *s,
 void ipc_http_serve_free(struct ipc_http_server *s);
 
 /*
- * The page's bytes: @len bytes of an HTML page of numbered lines, the
- * same for every length's prefix that fits the closing tags.
+ * The page's bytes: @len bytes of an HTML page of numbered lines (below
+ * 85 bytes, the lines alone, without the page's tags).
  */
 void ipc_http_page_fill(char *dst, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

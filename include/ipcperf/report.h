@@ -10,7 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base.h"
 #include "run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define IPC_JSON_SCHEMA 1
 
@@ -169,14 +174,9 @@ int ipc_outfile_commit(struct ipc_outfile *of);
 void ipc_outfile_abort(struct ipc_outfile *of);
 
 /*
- * Human units for the table: "812 ns", "4.91 µs", "1.25 ms", "3.2 s";
- * "64 B", "4 KiB", "1.5 MiB"; "18.4 k/s", "2.1 M/s"; rates of bytes as
- * "812 MiB/s".  Each writes into @buf and returns it.
+ * Human units for the table (ipc_fmt_ns, ipc_fmt_bytes, ipc_fmt_rate,
+ * ipc_fmt_bps) are in base.h, with the parser of the same units.
  */
-char *ipc_fmt_ns(double ns, char *buf, size_t len);
-char *ipc_fmt_bytes(double bytes, char *buf, size_t len);
-char *ipc_fmt_rate(double per_s, char *buf, size_t len);
-char *ipc_fmt_bps(double bytes_per_s, char *buf, size_t len);
 
 /* A value of @res's metric in its unit: "5.10 µs", "812 MiB/s", "18 k/s". */
 char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
@@ -203,5 +203,9 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
  * pattern's cost_per).
  */
 const char *ipc_cost_unit(const struct ipc_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

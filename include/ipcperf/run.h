@@ -19,32 +19,9 @@
 #include "stats.h"
 #include "transport.h"
 
-/* One measurement: a pattern over a transport through an engine, sized. */
-struct ipc_case {
-	const struct ipc_pattern_ops *pat;
-	const struct ipc_transport_ops *tp;
-	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
-	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
-	bool framing_noack;		       /* gdb-rsp without '+' acks */
-	const struct ipc_link *link;	       /* emulated link, NULL: none */
-	const struct ipc_trace *trace;	       /* replay: the conversation */
-	const void *cfg; /* the pattern's own parameters (its cfg_size
-			    bytes, described with IPC_IN_CFG), or NULL */
-};
-
-enum ipc_placement {
-	IPC_PLACE_PROCESS = 0, /* the peer is a forked process */
-	IPC_PLACE_THREAD = 1,  /* the peer is a thread of this process */
-};
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* How every run of every case is done. */
 struct ipc_runopts {
@@ -223,15 +200,6 @@ void ipc_result_free(struct ipc_result *res);
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
 
 /*
- * Run every run of @cs with @ro into @res.  Returns 0 when every run
- * completed; otherwise -errno of the first failure, with res->status and
- * res->error saying what happened (runs that completed stay in @res).
- * Always leaves no peer, descriptor or file behind.
- */
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res);
-
-/*
  * One case run by run, for a scheduler that interleaves cases: _begin
  * prepares @res for @cs (which must outlive the state), each _once does one
  * more run on a fresh channel and peer and appends it to @res, _end
@@ -239,7 +207,7 @@ int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
  * res->status and frees the state.  _once returns 0, or -errno after
  * recording the failure in @res (the case should then end).  _begin
  * returns 0 or -errno (res->status and res->error say so; call nothing
- * else).  Like ipc_run_case, nothing is left behind.
+ * else).  Whatever happens, no peer, descriptor or file is left behind.
  */
 struct ipc_case_state;
 
@@ -292,6 +260,14 @@ double ipc_result_value(const struct ipc_result *res,
  */
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 			 double loadavg);
+
+/*
+ * Let @res's pattern change what is particular to it in the summary (its
+ * summarize hook, through a struct ipc_psum filled from and copied back
+ * to res->summary).  Done by ipc_case_end after the diagnosis; exposed for
+ * tests that make results up.  Nothing when the pattern has no hook.
+ */
+void ipc_result_pattern_summary(struct ipc_result *res);
 
 /*
  * The scheduler, apart from what a run is, so that it can be tested with
@@ -378,16 +354,6 @@ int ipc_tmpdir_create(void);
 const char *ipc_tmpdir(void);
 void ipc_tmpdir_remove(void);
 
-/*
- * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to
- * its hard limit, for patterns with many flows.  Returns the soft limit in
- * force afterwards; *hard (if not NULL) gets the hard limit.
- */
-uint64_t ipc_nofile_raise(uint64_t *hard);
-
-/* The hard limit on open descriptors, without changing anything. */
-uint64_t ipc_nofile_hard(void);
-
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
 	char kernel[160]; /* uname -sr */
@@ -426,13 +392,8 @@ double ipc_loadavg_1m(void);
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
 
-/* CLOCK_MONOTONIC now, in ns. */
-static inline uint64_t ipc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#ifdef __cplusplus
 }
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Histogram layout (HDR-style, log-linear):
  *
@@ -215,5 +219,40 @@ int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
  */
 double ipc_mann_whitney_p(const double *a, size_t na, const double *b,
 			  size_t nb, bool *exact);
+
+/*
+ * The one random number generator (splitmix64): small and fast, any seed
+ * works (0 too), and a seed gives the same sequence on every machine, so
+ * the bootstrap, the shuffle of interleaved runs, the link's jitter and
+ * loss, and the tests are reproducible.  Not for anything secret.  The
+ * caller owns the state, one per user: nothing is shared between threads.
+ */
+static inline uint64_t ipc_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A draw in [0, @n) (0 when @n is 0): the high half of a 128-bit product,
+ * so the bias is below n / 2^64 and no draw is thrown away.
+ */
+static inline uint64_t ipc_rng_below(uint64_t *state, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)ipc_rng_next(state) * n) >> 64);
+}
+
+/* A draw in (0, 1): 53 random bits, never exactly 0 or 1 (log-safe). */
+static inline double ipc_rng_unit(uint64_t *state)
+{
+	return ((double)(ipc_rng_next(state) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

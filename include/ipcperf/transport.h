@@ -14,6 +14,10 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Capability bits of a transport (struct ipc_transport_ops.caps). */
 #define IPC_TP_STREAM (1u << 0)	   /* byte stream: boundaries not kept */
 #define IPC_TP_MSG (1u << 1)	   /* each send arrives as one message */
@@ -233,5 +237,9 @@ int ipc_fd_set_nonblock(int fd, bool on);
  */
 int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
 			bool lossy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

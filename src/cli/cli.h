@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "ipcperf/ipcperf.h"
-#include "units.h"
 
 /* Exit codes (DESIGN.md). */
 #define EXIT_OK 0
@@ -41,7 +40,7 @@ struct cli_config {
 	const char *cmd_name;	/* "suite", "rr", ... */
 	const char *transports; /* -t as given, "all" by default */
 	const char *engines;	/* -e as given */
-	struct u64_list req, resp, size, count;
+	struct ipc_u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
 	const char *format; /* table, json, csv */
@@ -64,7 +63,7 @@ struct cli_config {
 	size_t nlinks;			       /* 0: no link */
 	const struct ipc_framing_ops *framing; /* --framing (rr) */
 	bool no_ack;			       /* --no-ack (gdb-rsp) */
-	struct u64_list max_packet;	       /* --max-packet (replay) */
+	struct ipc_u64_list max_packet;	       /* --max-packet (replay) */
 	char **files;			       /* replay: the trace files */
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
@@ -145,8 +144,20 @@ extern const struct cli_optgroup cli_opts_link;
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);
 
-/* Scratch space for the parsers' one-sentence errors (units.h). */
+/* Scratch space for the parsers' one-sentence errors. */
 extern char cli_err[256];
+
+/* The command line's limits on numbers (the syntax is base.h's). */
+#define CLI_SIZE_MAX (1ull << 30)		/* a size: 1 GiB */
+#define CLI_COUNT_MAX (UINT64_MAX / 2)		/* a count */
+#define CLI_TIME_MAX (86400ull * 1000000000ull) /* a time: 24 hours, ns */
+
+/*
+ * Parse @a as a number of @kind in [@min, @max] into *out with
+ * ipc_units_parse; 0, or -EINVAL with the sentence in cli_err.
+ */
+int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
+	      uint64_t max, uint64_t *out);
 
 /*
  * Parse argv into @cfg (defaults applied, values validated).  Returns
@@ -177,8 +188,8 @@ void cli_plan_free(struct cli_plan *plan);
 int cli_list(void);
 
 /* Messages: "ipcperf: ..." on stderr. */
-__attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void cli_warn(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int cli_error(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int usage_error(const char *hint,
 						      const char *fmt, ...);
 

@@ -21,7 +21,7 @@ static int load(const char *path, struct ipc_doc **doc)
 	int rc = ipc_doc_read(path, doc, err, sizeof(err));
 
 	if (rc == -ENOMEM)
-		return error("%s", err);
+		return cli_error("%s", err);
 	if (rc)
 		return usage_error(rc == -EPROTO
 					   ? "use the ipcperf that wrote it"
@@ -50,7 +50,7 @@ static int print(const struct cli_config *cfg, const struct ipc_comparison *c)
 	else
 		ipc_outfile_abort(&of);
 	if (err) {
-		error("cannot write the comparison: %s", strerror(-err));
+		cli_error("cannot write the comparison: %s", strerror(-err));
 		return EXIT_MEASURE;
 	}
 	return EXIT_OK;
@@ -86,7 +86,7 @@ int cli_compare(const struct cli_config *cfg)
 		goto out;
 	}
 	if (err) {
-		error("out of memory");
+		cli_error("out of memory");
 		rc = EXIT_MEASURE;
 		goto out;
 	}

@@ -61,8 +61,9 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 	}
 	if (res->status != IPC_STATUS_OK) {
 		progress(m->show, 0, 0, NULL, 0);
-		error("%s: %s", ipc_case_describe(&res->cs, what, sizeof(what)),
-		      res->error);
+		cli_error("%s: %s",
+			  ipc_case_describe(&res->cs, what, sizeof(what)),
+			  res->error);
 		m->status = EXIT_MEASURE;
 	}
 	return ipc_report_result(m->rep, res);
@@ -99,7 +100,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	if (err) {
 		ipc_outfile_abort(&of);
 		cli_plan_free(&plan);
-		error("cannot prepare: %s", strerror(-err));
+		cli_error("cannot prepare: %s", strerror(-err));
 		return EXIT_MEASURE;
 	}
 	atexit(ipc_tmpdir_remove);
@@ -153,9 +154,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	else
 		ipc_outfile_abort(&of);
 	if (err) {
-		error("cannot write the report%s%s: %s",
-		      cfg->output ? " to " : "", cfg->output ? cfg->output : "",
-		      strerror(-err));
+		cli_error("cannot write the report%s%s: %s",
+			  cfg->output ? " to " : "",
+			  cfg->output ? cfg->output : "", strerror(-err));
 		status = EXIT_MEASURE;
 	}
 	cli_plan_free(&plan);

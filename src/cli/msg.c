@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-void warn(const char *fmt, ...)
+void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -15,7 +15,7 @@ void warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int error(const char *fmt, ...)
+int cli_error(const char *fmt, ...)
 {
 	va_list ap;
 

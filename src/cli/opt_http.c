@@ -26,27 +26,20 @@ static int set_serve(struct cli_config *c, const char *a)
 
 static int set_page(struct cli_config *c, const char *a)
 {
-	if (parse_size(a, &c->serve.page_bytes, cli_err, sizeof(cli_err)) &&
-	    strcmp(a, "0"))
+	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->serve.page_bytes))
 		return usage_error("give a size such as 16294 or 1M (at most "
 				   "1G)",
 				   "--page: %s", cli_err);
-	if (!strcmp(a, "0"))
-		c->serve.page_bytes = 0;
 	c->set |= SET_PAGE;
 	return 0;
 }
 
 static int set_chunk(struct cli_config *c, const char *a)
 {
-	if (!strcmp(a, "0")) {
-		c->serve.chunk_bytes = 0;
-	} else if (parse_size(a, &c->serve.chunk_bytes, cli_err,
-			      sizeof(cli_err))) {
+	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->serve.chunk_bytes))
 		return usage_error("give a size such as 4k, or 0 for the whole "
 				   "body in one write",
 				   "--chunk: %s", cli_err);
-	}
 	c->set |= SET_CHUNK;
 	return 0;
 }
@@ -60,7 +53,7 @@ static int set_chunked(struct cli_config *c, const char *a)
 
 static int set_time(const char *opt, const char *a, uint64_t *ns)
 {
-	if (parse_duration(a, ns, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
 		return usage_error("give a time such as 30s, 500ms or 2m",
 				   "%s: %s", opt, cli_err);
 	return 0;
@@ -85,9 +78,9 @@ static int set_max_conns(struct cli_config *c, const char *a)
 {
 	uint64_t n;
 
-	if (parse_count(a, &n, cli_err, sizeof(cli_err)) || n > CONNS_MAX)
+	if (cli_units(IPC_UNIT_COUNT, a, 1, CONNS_MAX, &n))
 		return usage_error("give a number from 1 to 1000000",
-				   "--max-conns: bad number '%s'", a);
+				   "--max-conns: %s", cli_err);
 	c->serve.max_conns = (uint32_t)n;
 	return 0;
 }
@@ -192,7 +185,7 @@ int cli_http_serve(const struct cli_config *c)
 
 	stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (stop_efd < 0) {
-		error("http --serve: eventfd: %s", strerror(errno));
+		cli_error("http --serve: eventfd: %s", strerror(errno));
 		return EXIT_MEASURE;
 	}
 	o.stop_fd = stop_efd;
@@ -201,7 +194,7 @@ int cli_http_serve(const struct cli_config *c)
 		close(stop_efd);
 		if (rc == -EINVAL)
 			return usage_error(NULL, "--serve: %s", why);
-		error("--serve: %s", why);
+		cli_error("--serve: %s", why);
 		return EXIT_MEASURE;
 	}
 	sigemptyset(&sa.sa_mask);
@@ -225,8 +218,8 @@ int cli_http_serve(const struct cli_config *c)
 	signal(SIGTERM, SIG_DFL);
 	close(stop_efd);
 	if (rc < 0) {
-		error("--serve %s: the event loop failed: %s", addr,
-		      strerror(-rc));
+		cli_error("--serve %s: the event loop failed: %s", addr,
+			  strerror(-rc));
 		return EXIT_MEASURE;
 	}
 	printf("served %llu requests (%llu keep-alive) on %llu connections; "

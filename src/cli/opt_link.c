@@ -44,8 +44,9 @@ static int set_noack(struct cli_config *c, const char *a)
 
 static int set_max_packet(struct cli_config *c, const char *a)
 {
-	u64_list_free(&c->max_packet);
-	if (parse_size_list(a, &c->max_packet, cli_err, sizeof(cli_err)))
+	ipc_u64_list_free(&c->max_packet);
+	if (ipc_units_parse_list(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX,
+				 &c->max_packet, cli_err, sizeof(cli_err)))
 		return usage_error("give packet body sizes such as 256 or "
 				   "0,256 (0: as recorded)",
 				   "--max-packet: %s", cli_err);
@@ -82,7 +83,7 @@ static int add_trace(struct cli_config *c, struct ipc_trace *t)
 
 	if (!p) {
 		ipc_trace_free(t);
-		return error("out of memory");
+		return cli_error("out of memory");
 	}
 	c->traces = p;
 	c->traces[c->ntraces++] = t;
@@ -101,7 +102,7 @@ static int load_traces(struct cli_config *c)
 	if (!c->max_packet.n) {
 		c->max_packet.v = calloc(1, sizeof(*c->max_packet.v));
 		if (!c->max_packet.v)
-			return error("out of memory");
+			return cli_error("out of memory");
 		c->max_packet.n = 1;
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
@@ -111,7 +112,7 @@ static int load_traces(struct cli_config *c)
 
 		rc = ipc_trace_load(c->files[i], &t, err, sizeof(err));
 		if (rc == -ENOMEM)
-			return error("%s", err);
+			return cli_error("%s", err);
 		if (rc)
 			return usage_error("see docs/replay.md for the GDB "
 					   "remotelogfile and native formats",
@@ -123,7 +124,7 @@ static int load_traces(struct cli_config *c)
 			} else if (ipc_trace_split(t,
 						   (uint32_t)c->max_packet.v[k],
 						   &v)) {
-				rc = error("out of memory");
+				rc = cli_error("out of memory");
 			} else {
 				rc = add_trace(c, v);
 			}
@@ -173,5 +174,5 @@ void cli_link_fini(struct cli_config *c)
 	free(c->traces);
 	c->traces = NULL;
 	c->ntraces = 0;
-	u64_list_free(&c->max_packet);
+	ipc_u64_list_free(&c->max_packet);
 }

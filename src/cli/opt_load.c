@@ -14,30 +14,27 @@
 
 static int set_flows(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->flows, cli_err, sizeof(cli_err)) ||
-	    c->flows > FLOWS_MAX)
+	if (cli_units(IPC_UNIT_COUNT, a, 1, FLOWS_MAX, &c->flows))
 		return usage_error("give a number of flows from 1 to 1000000, "
 				   "such as -c 100 or -c 10k",
-				   "--flows: bad number '%s'", a);
+				   "--flows: %s", cli_err);
 	return 0;
 }
 
 static int set_threads(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->threads, cli_err, sizeof(cli_err)) ||
-	    c->threads > THREADS_MAX)
+	if (cli_units(IPC_UNIT_COUNT, a, 1, THREADS_MAX, &c->threads))
 		return usage_error("give a number of threads from 1 to 1024",
-				   "--threads: bad number '%s'", a);
+				   "--threads: %s", cli_err);
 	return 0;
 }
 
 static int set_rate(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->rate, cli_err, sizeof(cli_err)) ||
-	    c->rate > 1000000000u)
+	if (cli_units(IPC_UNIT_COUNT, a, 1, 1000000000u, &c->rate))
 		return usage_error("give requests per second in total, such "
 				   "as --rate 20000 or --rate 20k",
-				   "--rate: bad rate '%s'", a);
+				   "--rate: %s", cli_err);
 	return 0;
 }
 

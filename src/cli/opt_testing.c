@@ -37,9 +37,9 @@ static int set_stall(struct cli_config *c, const char *a)
 		goto bad;
 	memcpy(num, a, (size_t)(colon - a));
 	num[colon - a] = '\0';
-	if (parse_count(num, &every, cli_err, sizeof(cli_err)) ||
-	    parse_duration(colon + 1, &c->ro.faults.stall_ns, cli_err,
-			   sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_COUNT, num, 1, CLI_COUNT_MAX, &every) ||
+	    cli_units(IPC_UNIT_TIME, colon + 1, 1, CLI_TIME_MAX,
+		      &c->ro.faults.stall_ns))
 		goto bad;
 	c->ro.faults.stall_every = every;
 	return 0;

@@ -36,7 +36,7 @@ static int set_shm_size(struct cli_config *c, const char *a)
 {
 	uint64_t v;
 
-	if (parse_size(a, &v, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &v))
 		return usage_error("give a power of two such as 64k, 1M or "
 				   "16M",
 				   "--shm-size: %s", cli_err);
@@ -49,16 +49,11 @@ static int sock_buf(const char *opt, const char *a, int *out)
 {
 	uint64_t v;
 
-	if (parse_size(a, &v, cli_err, sizeof(cli_err)) || v == 0 ||
-	    v > INT_MAX) {
-		if (v == 0)
-			snprintf(cli_err, sizeof(cli_err), "'%s' is 0 bytes",
-				 a);
+	if (cli_units(IPC_UNIT_SIZE, a, 1, CLI_SIZE_MAX, &v))
 		return usage_error("give a size such as 64k or 4M (the "
 				   "kernel doubles it and caps it at "
 				   "net.core.wmem_max/rmem_max)",
 				   "%s: %s", opt, cli_err);
-	}
 	*out = (int)v;
 	return 0;
 }
@@ -89,15 +84,12 @@ static int set_no_nodelay(struct cli_config *c, const char *a)
 
 static int set_busy_poll(struct cli_config *c, const char *a)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(a, &end, 10);
-	if (errno || end == a || *end || v < 0 || v > BUSY_POLL_MAX)
+	if (cli_units(IPC_UNIT_COUNT, a, 0, BUSY_POLL_MAX, &v))
 		return usage_error("give microseconds from 0 to 1000000, "
 				   "such as 50",
-				   "--busy-poll: bad value '%s'", a);
+				   "--busy-poll: %s", cli_err);
 	c->ro.tp.busy_poll_us = (int)v;
 	return 0;
 }
@@ -130,14 +122,11 @@ static int set_device(struct cli_config *c, const char *a)
 
 static int set_baud(struct cli_config *c, const char *a)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(a, &end, 10);
-	if (errno || end == a || *end || *a == '-' || v == 0 || v > UINT_MAX)
+	if (cli_units(IPC_UNIT_COUNT, a, 1, UINT_MAX, &v))
 		return usage_error("give a line speed such as 9600 or 115200",
-				   "--baud: bad value '%s'", a);
+				   "--baud: %s", cli_err);
 	c->ro.tp.baud = (unsigned)v;
 	return 0;
 }
@@ -218,9 +207,9 @@ static int tp_validate(struct cli_config *c)
 				   "--shm-size: %s", why);
 	if (c->ro.tp.shm_wait == IPC_SHM_SPIN && c->ro.pin_client >= 0 &&
 	    c->ro.pin_client == c->ro.pin_server)
-		warn("--shm-wait spin with both sides on CPU %d: each wait "
-		     "spins until it yields its time slice",
-		     c->ro.pin_client);
+		cli_warn("--shm-wait spin with both sides on CPU %d: each wait "
+			 "spins until it yields its time slice",
+			 c->ro.pin_client);
 	if (check_busy_poll(c->ro.tp.busy_poll_us))
 		return EXIT_USAGE;
 	if (!c->ro.tp.device[0] && !c->ro.tp.baud) {

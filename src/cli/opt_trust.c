@@ -67,7 +67,7 @@ static int set_max_runs(struct cli_config *c, const char *a)
 {
 	uint64_t n;
 
-	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_COUNT, a, 1, CLI_COUNT_MAX, &n))
 		return usage_error("give a whole number of runs, such as 50",
 				   "--max-runs: %s", cli_err);
 	if (n > 100000)
@@ -85,7 +85,7 @@ static int set_max_runs(struct cli_config *c, const char *a)
 
 static int set_budget(struct cli_config *c, const char *a)
 {
-	if (parse_duration(a, &c->ro.budget_ns, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.budget_ns))
 		return usage_error("give a time such as 30, 30s or 2m",
 				   "--budget: %s", cli_err);
 	c->set |= SET_BUDGET;

@@ -20,6 +20,13 @@
 
 char cli_err[256];
 
+int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
+	      uint64_t max, uint64_t *out)
+{
+	return ipc_units_parse(kind, a, min, max, out, cli_err,
+			       sizeof(cli_err));
+}
+
 static int bad(const char *opt, const char *hint)
 {
 	return usage_error(hint, "%s: %s", opt, cli_err);
@@ -41,7 +48,7 @@ static int set_engine(struct cli_config *c, const char *a)
 
 static int set_iter(struct cli_config *c, const char *a)
 {
-	if (parse_count(a, &c->ro.iterations, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_COUNT, a, 1, CLI_COUNT_MAX, &c->ro.iterations))
 		return bad("--iterations", "give a whole number such as 1000 "
 					   "or 100k");
 	c->set |= SET_ITER;
@@ -50,7 +57,7 @@ static int set_iter(struct cli_config *c, const char *a)
 
 static int set_dur(struct cli_config *c, const char *a)
 {
-	if (parse_duration(a, &c->ro.duration_ns, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.duration_ns))
 		return bad("--duration", "give a time such as 5, 5s or 500ms");
 	c->set |= SET_DUR;
 	return 0;
@@ -65,13 +72,9 @@ static int set_runs(struct cli_config *c, const char *a)
 		c->set |= SET_RUNS;
 		return 0;
 	}
-	if (parse_count(a, &n, cli_err, sizeof(cli_err)))
-		return bad("--runs", "give a whole number of runs, such as 5");
-	if (n > 100000) {
-		snprintf(cli_err, sizeof(cli_err), "'%s' is more than 100000",
-			 a);
-		return bad("--runs", NULL);
-	}
+	if (cli_units(IPC_UNIT_COUNT, a, 1, 100000, &n))
+		return bad("--runs", "give a whole number of runs from 1 to "
+				     "100000, such as 5, or auto");
 	c->ro.runs = (unsigned)n;
 	c->ro.runs_auto = false;
 	c->set |= SET_RUNS;
@@ -80,30 +83,21 @@ static int set_runs(struct cli_config *c, const char *a)
 
 static int set_warm(struct cli_config *c, const char *a)
 {
-	char *end;
-
-	errno = 0;
-	c->ro.warmup = strtoull(a, &end, 10);
-	if (errno || *end || !*a || *a == '-') {
-		uint64_t v;
-
-		/* Accept the suffixed forms -n takes, and 0. */
-		if (parse_count(a, &v, cli_err, sizeof(cli_err)))
-			return bad("--warmup",
-				   "give a whole number of iterations, 0 for "
-				   "none");
-		c->ro.warmup = v;
-	}
+	if (cli_units(IPC_UNIT_COUNT, a, 0, CLI_COUNT_MAX, &c->ro.warmup))
+		return bad("--warmup",
+			   "give a whole number of iterations, 0 for none");
 	c->set |= SET_WARM;
 	return 0;
 }
 
-static int set_list(struct u64_list *l, const char *a, const char *opt,
+static int set_list(struct ipc_u64_list *l, const char *a, const char *opt,
 		    bool counts)
 {
-	u64_list_free(l);
-	if ((counts ? parse_count_list : parse_size_list)(a, l, cli_err,
-							  sizeof(cli_err)))
+	ipc_u64_list_free(l);
+	if (ipc_units_parse_list(counts ? IPC_UNIT_COUNT : IPC_UNIT_SIZE, a,
+				 counts ? 1 : 0,
+				 counts ? CLI_COUNT_MAX : CLI_SIZE_MAX, l,
+				 cli_err, sizeof(cli_err)))
 		return bad(opt, counts ? "counts look like 1000, 100,1000,10k "
 					 "or 100..100000:x10"
 				       : "sizes look like 64, 4k, 0,4,8, "
@@ -137,19 +131,17 @@ static int set_count(struct cli_config *c, const char *a)
 
 static int set_total(struct cli_config *c, const char *a)
 {
-	if (parse_size(a, &c->total, cli_err, sizeof(cli_err)))
-		return bad("--total", "give a size such as 4M");
-	if (!c->total) {
-		snprintf(cli_err, sizeof(cli_err), "'%s' is 0 bytes", a);
-		return bad("--total", "a transfer needs at least 1 byte");
-	}
+	if (cli_units(IPC_UNIT_SIZE, a, 1, CLI_SIZE_MAX, &c->total))
+		return bad("--total",
+			   "give a size such as 4M (a transfer needs "
+			   "at least 1 byte)");
 	c->set |= SET_TOTAL;
 	return 0;
 }
 
 static int set_timeout(struct cli_config *c, const char *a)
 {
-	if (parse_duration(a, &c->ro.timeout_ns, cli_err, sizeof(cli_err)))
+	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.timeout_ns))
 		return bad("--timeout", "give a time such as 1s or 200ms");
 	return 0;
 }
@@ -462,10 +454,15 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	}
 	fprintf(f,
 		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
-		"64..4096:x4 | 0..100:+10\n"
-		"        suffixes k, M, G (1024-based)\n"
-		"COUNTS  the same forms; suffixes k, M (1000-based)\n"
-		"TIME    5 (seconds), 5s, 500ms, 100us, 2m\n"
+		"64..4096:x4 | 0..1M:+64k\n"
+		"        suffixes k, M, G (1024-based; 4k = 4kB = 4KiB)\n"
+		"COUNTS  the same forms; suffixes k, M, G (1000-based)\n"
+		"TIME    5 (seconds), 1.5s, 500ms, 100us (or µs), 250ns, 2m, "
+		"1h\n"
+		"NUMBERS decimal digits, a fraction only in times and link "
+		"rates; no sign,\n        space or hex; 0 only where it "
+		"means something (-w 0, delay=0,\n        rate=0: no rate "
+		"limit)\n"
 		"LINK    localhost (none), lan-100m, wifi-g, wan, serial-9600, "
 		"serial-115200;\n        or delay=35ms,jitter=2ms,rate=10mbit,"
 		"baud=9600,loss=1%%,mtu=1448,\n        overhead=90 (a preset "
@@ -496,13 +493,13 @@ static int check_applies(const struct cli_config *c, const bool *given)
 	return 0;
 }
 
-static int one_default(struct u64_list *l, uint64_t v)
+static int one_default(struct ipc_u64_list *l, uint64_t v)
 {
 	if (l->n)
 		return 0;
 	l->v = malloc(sizeof(*l->v));
 	if (!l->v)
-		return error("out of memory");
+		return cli_error("out of memory");
 	l->v[0] = v;
 	l->n = 1;
 	return 0;
@@ -671,9 +668,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 
 void cli_config_fini(struct cli_config *c)
 {
-	u64_list_free(&c->req);
-	u64_list_free(&c->resp);
-	u64_list_free(&c->size);
-	u64_list_free(&c->count);
+	ipc_u64_list_free(&c->req);
+	ipc_u64_list_free(&c->resp);
+	ipc_u64_list_free(&c->size);
+	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
 }

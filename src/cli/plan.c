@@ -96,7 +96,8 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	char what[128], why[192];
 
 	o.max_msg = need;
-	if (cs->pat->check && cs->pat->check(cs, ro, why, sizeof(why))) {
+	if (cs->pat->check &&
+	    cs->pat->check(cs, ro->placement, why, sizeof(why))) {
 		ipc_case_describe(cs, what, sizeof(what));
 		return add_skip(p, what, why);
 	}
@@ -292,7 +293,7 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 	return 0;
 oom:
 	cli_plan_free(p);
-	return error("out of memory");
+	return cli_error("out of memory");
 }
 
 void cli_plan_free(struct cli_plan *p)

@@ -43,8 +43,8 @@ static ssize_t bz_recv(struct ipc_io *io, void *buf, size_t len)
 		if (!io->timeout_ns)
 			continue;
 		if (!deadline)
-			deadline = eng_now_ns() + io->timeout_ns;
-		else if (eng_now_ns() >= deadline)
+			deadline = ipc_now_ns() + io->timeout_ns;
+		else if (ipc_now_ns() >= deadline)
 			return -ETIMEDOUT;
 	}
 }

@@ -7,9 +7,9 @@
 
 #include <errno.h>
 #include <stdbool.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/engine.h"
 
 extern const struct ipc_engine_ops ipc_eng_blocking;
@@ -46,15 +46,6 @@ static inline int eng_timeout_ms(uint64_t ns)
 		return -1;
 	ms = (ns + 999999) / 1000000;
 	return ms > 0x7fffffff ? 0x7fffffff : (int)ms;
-}
-
-/* CLOCK_MONOTONIC in ns, for the engines' own deadlines. */
-static inline uint64_t eng_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*

@@ -347,7 +347,7 @@ ssize_t eng_ready_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op)
 
 static int64_t left_ns(uint64_t deadline)
 {
-	uint64_t now = eng_now_ns();
+	uint64_t now = ipc_now_ns();
 
 	return now >= deadline ? 0 : (int64_t)(deadline - now);
 }
@@ -435,7 +435,7 @@ int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 	if (!max)
 		return -EINVAL;
 	if (timeout_ns > 0)
-		deadline = eng_now_ns() + (uint64_t)timeout_ns;
+		deadline = ipc_now_ns() + (uint64_t)timeout_ns;
 	for (;;) {
 		if (fs->qlen)
 			return (int)q_pop(fs, done, max);

@@ -321,7 +321,7 @@ static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 	if (!max)
 		return -EINVAL;
 	if (timeout_ns > 0)
-		deadline = eng_now_ns() + (uint64_t)timeout_ns;
+		deadline = ipc_now_ns() + (uint64_t)timeout_ns;
 	for (;;) {
 		n = reap(fs, done, max);
 		if (n)
@@ -346,7 +346,7 @@ static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 		if (timeout_ns == 0 || ret == -ETIME)
 			return 0;
 		if (timeout_ns > 0) {
-			now = eng_now_ns();
+			now = ipc_now_ns();
 			if (now >= deadline)
 				return 0;
 			left = (int64_t)(deadline - now);

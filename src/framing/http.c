@@ -16,19 +16,19 @@
 #include "ipcperf/framing.h"
 
 _Static_assert(sizeof(http_parser) <=
-		       sizeof(((struct ipc_http_parser *)0)->impl),
+		       sizeof(((struct ipc_http_parser *)0)->impl.bytes),
 	       "http_parser does not fit in struct ipc_http_parser");
 _Static_assert(IPC_HTTP_HDR_MAX == HTTP_MAX_HEADER_SIZE,
 	       "IPC_HTTP_HDR_MAX is not http_parser's limit");
 
 static http_parser *hp_of(struct ipc_http_parser *p)
 {
-	return (http_parser *)(void *)p->impl;
+	return (http_parser *)(void *)p->impl.bytes;
 }
 
 static const http_parser *hp_of_c(const struct ipc_http_parser *p)
 {
-	return (const http_parser *)(const void *)p->impl;
+	return (const http_parser *)(const void *)p->impl.bytes;
 }
 
 /*

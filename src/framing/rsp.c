@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 
+#include "escape.h"
 #include "ipcperf/framing.h"
 
 enum { S_IDLE, S_BODY, S_ESC, S_RLE, S_CS1, S_CS2 };
@@ -92,17 +93,6 @@ static void rsp_dec_init(struct ipc_frame_dec *d, uint8_t *out, size_t cap)
 	d->prev = -1;
 }
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static ssize_t rsp_dec_feed(struct ipc_frame_dec *d, const uint8_t *in,
 			    size_t len, enum ipc_frame_ev *ev)
 {
@@ -168,14 +158,14 @@ static ssize_t rsp_dec_feed(struct ipc_frame_dec *d, const uint8_t *in,
 			d->state = S_BODY;
 			break;
 		case S_CS1:
-			v = hexval(c);
+			v = esc_hexval(c);
 			if (v < 0)
 				return -EBADMSG;
 			d->want = (unsigned)v << 4;
 			d->state = S_CS2;
 			break;
 		default: /* S_CS2 */
-			v = hexval(c);
+			v = esc_hexval(c);
 			if (v < 0)
 				return -EBADMSG;
 			d->want |= (unsigned)v;

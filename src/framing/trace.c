@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "ipcperf/framing.h"
 
 /* Largest trace file read, to refuse a wrong file quickly: 256 MiB. */
@@ -157,17 +158,6 @@ static size_t rsp_unit_end(const uint8_t *b, size_t i, size_t n)
 	return j;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* GDB's markers for events that carry no bytes ("<Timeout: 2 seconds>"). */
 static size_t gdb_marker(const char *s, size_t n)
 {
@@ -186,73 +176,13 @@ static size_t gdb_marker(const char *s, size_t n)
 	return 0;
 }
 
-/*
- * Decode the data of one GDB log line (after "w " or "r ") into @out
- * (which holds @n bytes at least).  Returns the byte count or -1 with
- * @err set.
- */
-static ssize_t gdb_unescape(const char *s, size_t n, uint8_t *out, char *err,
-			    size_t err_len)
-{
-	size_t i = 0, o = 0, m;
-	int hi, lo;
-
-	while (i < n) {
-		if (s[i] == '<' && (m = gdb_marker(s + i, n - i))) {
-			i += m;
-			continue;
-		}
-		if (s[i] != '\\') {
-			out[o++] = (uint8_t)s[i++];
-			continue;
-		}
-		if (i + 1 >= n) {
-			snprintf(err, err_len, "a '\\' ends the line");
-			return -1;
-		}
-		switch (s[i + 1]) {
-		case '\\':
-			out[o++] = '\\';
-			break;
-		case 'b':
-			out[o++] = '\b';
-			break;
-		case 'f':
-			out[o++] = '\f';
-			break;
-		case 'n':
-			out[o++] = '\n';
-			break;
-		case 'r':
-			out[o++] = '\r';
-			break;
-		case 't':
-			out[o++] = '\t';
-			break;
-		case 'v':
-			out[o++] = '\v';
-			break;
-		case 'x':
-			hi = i + 2 < n ? hexval(s[i + 2]) : -1;
-			lo = i + 3 < n ? hexval(s[i + 3]) : -1;
-			if (hi < 0 || lo < 0) {
-				snprintf(err, err_len,
-					 "'\\x' needs two hex digits");
-				return -1;
-			}
-			out[o++] = (uint8_t)(hi << 4 | lo);
-			i += 2;
-			break;
-		default:
-			snprintf(err, err_len, "unknown escape '\\%c'",
-				 s[i + 1] >= 0x20 && s[i + 1] < 0x7f ? s[i + 1]
-								     : '?');
-			return -1;
-		}
-		i += 2;
-	}
-	return (ssize_t)o;
-}
+/* GDB's remotelogfile escapes: C's, and \xHH for the rest. */
+static const struct esc_table gdb_escapes = {
+	.from = "\\bfnrtv",
+	.to = "\\\b\f\n\r\t\v",
+	.n = 7,
+	.skip = gdb_marker,
+};
 
 static int parse_gdb(struct tb *b, const char *text, size_t len, char *err,
 		     size_t err_len)
@@ -290,7 +220,8 @@ static int parse_gdb(struct tb *b, const char *text, size_t len, char *err,
 			break;
 		}
 		dir = s[0] == 'w' ? IPC_C2S : IPC_S2C;
-		got = n > 2 ? gdb_unescape(s + 2, n - 2, buf, why, sizeof(why))
+		got = n > 2 ? esc_decode(&gdb_escapes, s + 2, n - 2, NULL, buf,
+					 why, sizeof(why))
 			    : 0;
 		if (got < 0) {
 			snprintf(err, err_len, "%s:%u: %s", b->t->path, line,
@@ -312,63 +243,27 @@ static int parse_gdb(struct tb *b, const char *text, size_t len, char *err,
 }
 
 /* A native-format string: "..." with \\ \" \n \r \t \0 \xHH escapes. */
+static const struct esc_table native_escapes = {
+	.from = "\\\"nrt0",
+	.to = "\\\"\n\r\t\0",
+	.n = 6,
+	.end = '"',
+};
+
 static ssize_t native_string(const char *s, size_t n, size_t *used,
 			     uint8_t *out, char *err, size_t err_len)
 {
-	size_t i = 1, o = 0;
-	int hi, lo;
+	ssize_t got;
 
 	if (!n || s[0] != '"') {
 		snprintf(err, err_len, "expected the bytes in double quotes");
 		return -1;
 	}
-	for (; i < n && s[i] != '"'; i++) {
-		if (s[i] != '\\') {
-			out[o++] = (uint8_t)s[i];
-			continue;
-		}
-		if (++i >= n)
-			break;
-		switch (s[i]) {
-		case '\\':
-		case '"':
-			out[o++] = (uint8_t)s[i];
-			break;
-		case 'n':
-			out[o++] = '\n';
-			break;
-		case 'r':
-			out[o++] = '\r';
-			break;
-		case 't':
-			out[o++] = '\t';
-			break;
-		case '0':
-			out[o++] = '\0';
-			break;
-		case 'x':
-			hi = i + 1 < n ? hexval(s[i + 1]) : -1;
-			lo = i + 2 < n ? hexval(s[i + 2]) : -1;
-			if (hi < 0 || lo < 0) {
-				snprintf(err, err_len,
-					 "'\\x' needs two hex digits");
-				return -1;
-			}
-			out[o++] = (uint8_t)(hi << 4 | lo);
-			i += 2;
-			break;
-		default:
-			snprintf(err, err_len, "unknown escape '\\%c'",
-				 s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?');
-			return -1;
-		}
-	}
-	if (i >= n) {
-		snprintf(err, err_len, "the closing '\"' is missing");
-		return -1;
-	}
-	*used = i + 1;
-	return (ssize_t)o;
+	got = esc_decode(&native_escapes, s + 1, n - 1, used, out, err,
+			 err_len);
+	if (got >= 0)
+		*used += 1; /* the opening quote */
+	return got;
 }
 
 /* "@1.25" seconds since the start, as ns. */

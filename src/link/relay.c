@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/link.h"
 
 /*
@@ -93,14 +94,6 @@ struct ipc_relay {
 	int err;	  /* first failure, -errno */
 	char what[160];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 __attribute__((format(printf, 3, 4))) static int
 fail(struct ipc_relay *r, int err, const char *fmt, ...)
@@ -220,7 +213,7 @@ static int take_in(struct ipc_relay *r, struct dir *d)
 			d->eof = true;
 			return 0;
 		}
-		t = now_ns();
+		t = ipc_now_ns();
 		if (!stream) {
 			due = ipc_shaper_due(&d->sh, t, (size_t)n, lossy,
 					     &drop);
@@ -339,7 +332,7 @@ static void relay_loop(struct ipc_relay *r)
 	for (;;) {
 		if (r->stop)
 			return;
-		now = now_ns();
+		now = ipc_now_ns();
 		for (int i = 0; i < 2; i++) {
 			rc = put_out(r, &r->d[i], now);
 			if (rc)
@@ -365,7 +358,7 @@ static void relay_loop(struct ipc_relay *r)
 		due = next_due(&r->d[0]);
 		if (next_due(&r->d[1]) < due)
 			due = next_due(&r->d[1]);
-		now = now_ns();
+		now = ipc_now_ns();
 		wake = due;
 		if (due != UINT64_MAX && due <= now) {
 			ts.tv_sec = 0;
@@ -387,12 +380,12 @@ static void relay_loop(struct ipc_relay *r)
 			 * How late this wake-up was (an average of the last
 			 * few, at most 200 us), then spin to the due time.
 			 */
-			now = now_ns();
+			now = ipc_now_ns();
 			late = now > wake ? now - wake : 0;
 			if (late > RELAY_LATE_MAX)
 				late = RELAY_LATE_MAX;
 			r->late_ns = (7 * r->late_ns + late) / 8;
-			while (now_ns() < due && !r->stop)
+			while (ipc_now_ns() < due && !r->stop)
 				;
 			continue;
 		}
@@ -497,7 +490,7 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 {
 	struct ipc_relay *r;
 	sigset_t block, old;
-	uint64_t seed = now_ns();
+	uint64_t seed = ipc_now_ns();
 	int err;
 
 	*out = NULL;

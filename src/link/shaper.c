@@ -11,18 +11,7 @@
  * line time; with delay=5ms they are due 0.505 s after they arrived.
  */
 #include "ipcperf/link.h"
-
-/* xorshift64: small, fast, good enough for jitter and loss draws. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
+#include "ipcperf/stats.h"
 
 void ipc_shaper_init(struct ipc_shaper *s, const struct ipc_link *l,
 		     uint64_t seed)
@@ -31,7 +20,7 @@ void ipc_shaper_init(struct ipc_shaper *s, const struct ipc_link *l,
 	s->busy_until_ns = 0;
 	s->last_due_ns = 0;
 	s->frac = 0;
-	s->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+	s->rng = seed;
 }
 
 /*
@@ -72,7 +61,7 @@ uint64_t ipc_shaper_due(struct ipc_shaper *s, uint64_t now_ns, size_t bytes,
 	if (l->jitter_ns) {
 		/* Uniform in [delay - jitter, delay + jitter], at least 0. */
 		uint64_t span = 2 * l->jitter_ns + 1;
-		uint64_t off = rng_next(&s->rng) % span;
+		uint64_t off = ipc_rng_below(&s->rng, span);
 
 		delay = delay + off >= l->jitter_ns ? delay + off - l->jitter_ns
 						    : 0;
@@ -83,6 +72,6 @@ uint64_t ipc_shaper_due(struct ipc_shaper *s, uint64_t now_ns, size_t bytes,
 	s->last_due_ns = due;
 	*drop = false;
 	if (may_drop && l->loss_ppm)
-		*drop = rng_next(&s->rng) % 1000000u < l->loss_ppm;
+		*drop = ipc_rng_below(&s->rng, 1000000u) < l->loss_ppm;
 	return due;
 }

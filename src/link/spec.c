@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/link.h"
 
 /*
@@ -18,6 +18,14 @@
  * timestamps).
  */
 #define LINK_MTU_DEFAULT 1448
+
+/*
+ * Limits of the parameters: a delay or jitter of a minute is beyond any
+ * link in docs/links.md; 1 Tbit/s beyond any line a relay could keep up
+ * with.  rate=0 means no rate limit (the delay alone).
+ */
+#define LINK_TIME_MAX (60 * 1000000000ull)
+#define LINK_RATE_MAX 1000000000000ull
 
 const struct ipc_link_preset ipc_link_presets[] = {
 	{"none", "", "no relay: the transport as it is"},
@@ -40,102 +48,6 @@ static void link_reset(struct ipc_link *l)
 	l->mtu = LINK_MTU_DEFAULT;
 }
 
-struct unit {
-	const char *name; /* suffix, compared without case; "" for none */
-	double mult;	  /* what one of it is in the base unit */
-};
-
-/*
- * A non-negative number followed by one of @units: its value in the base
- * unit into *x.  0, or -EINVAL for a bad number or unknown suffix.
- */
-static int parse_scaled(const char *v, const struct unit *units, size_t n,
-			double *x)
-{
-	char *end;
-
-	if (!*v || *v == '-' || *v == '+')
-		return -EINVAL;
-	*x = strtod(v, &end);
-	if (end == v || !isfinite(*x))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		if (!strcasecmp(end, units[i].name)) {
-			*x *= units[i].mult;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-/* "35ms", "2.5ms", "100us", "0", "1s": 0, -EINVAL or -ERANGE (> 60 s). */
-static int parse_time(const char *v, uint64_t *ns)
-{
-	static const struct unit units[] = {
-		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9},
-	};
-	double x;
-	int err = parse_scaled(v, units, sizeof(units) / sizeof(units[0]), &x);
-
-	if (err)
-		return err;
-	if (x > 60e9)
-		return -ERANGE;
-	*ns = (uint64_t)llround(x);
-	return 0;
-}
-
-/* "100mbit", "9600", "64kbit", "1gbit" (1000-based, bits/s). */
-static int parse_rate(const char *v, uint64_t *bps)
-{
-	static const struct unit units[] = {
-		{"", 1},       {"bit", 1},    {"kbit", 1e3},
-		{"mbit", 1e6}, {"gbit", 1e9},
-	};
-	double x;
-	int err = parse_scaled(v, units, sizeof(units) / sizeof(units[0]), &x);
-
-	if (err)
-		return err;
-	if (x > 1e12 || (x > 0 && x < 1))
-		return -ERANGE;
-	*bps = (uint64_t)llround(x);
-	return 0;
-}
-
-static int parse_uint(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	char *end;
-	unsigned long long x;
-
-	if (!*v || *v == '-' || *v == '+')
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(v, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	if (x < lo || x > hi)
-		return -ERANGE;
-	*out = x;
-	return 0;
-}
-
-/* "1%", "0.5%": parts per million. */
-static int parse_loss(const char *v, uint32_t *ppm)
-{
-	char *end;
-	double x;
-
-	if (!*v || *v == '-' || *v == '+')
-		return -EINVAL;
-	x = strtod(v, &end);
-	if (end == v || strcmp(end, "%") || !isfinite(x))
-		return -EINVAL;
-	if (x < 0 || x > 100)
-		return -ERANGE;
-	*ppm = (uint32_t)llround(x * 1e4);
-	return 0;
-}
-
 /* Apply one key=value item to @l.  0 or -EINVAL with @err filled. */
 static int apply(struct ipc_link *l, const char *item, char *err,
 		 size_t err_len)
@@ -143,31 +55,38 @@ static int apply(struct ipc_link *l, const char *item, char *err,
 	const char *eq = strchr(item, '=');
 	const char *v = eq + 1;
 	size_t klen = (size_t)(eq - item);
+	char why[200];
 	uint64_t x;
 	int rc;
 
+#define PARSE(kind, min, max, out)                                             \
+	ipc_units_parse(kind, v, min, max, out, why, sizeof(why))
+
 #define KEY(k) (klen == strlen(k) && !strncmp(item, k, klen))
 	if (KEY("delay")) {
-		rc = parse_time(v, &l->delay_ns);
+		rc = PARSE(IPC_UNIT_TIME, 0, LINK_TIME_MAX, &l->delay_ns);
 	} else if (KEY("jitter")) {
-		rc = parse_time(v, &l->jitter_ns);
+		rc = PARSE(IPC_UNIT_TIME, 0, LINK_TIME_MAX, &l->jitter_ns);
 	} else if (KEY("rate")) {
-		rc = parse_rate(v, &l->rate_bps);
-		l->bits_per_byte = 8;
+		rc = PARSE(IPC_UNIT_BITRATE, 0, LINK_RATE_MAX, &l->rate_bps);
+		if (!rc)
+			l->bits_per_byte = 8;
 	} else if (KEY("baud")) {
-		rc = parse_uint(v, 50, 100000000, &x);
+		rc = PARSE(IPC_UNIT_COUNT, 50, 100000000, &x);
 		if (!rc) {
 			l->rate_bps = x;
 			l->bits_per_byte = 10;
 		}
 	} else if (KEY("loss")) {
-		rc = parse_loss(v, &l->loss_ppm);
+		rc = PARSE(IPC_UNIT_PERCENT, 0, 1000000, &x);
+		if (!rc)
+			l->loss_ppm = (uint32_t)x;
 	} else if (KEY("mtu")) {
-		rc = parse_uint(v, 1, 1u << 20, &x);
+		rc = PARSE(IPC_UNIT_SIZE, 1, 1u << 20, &x);
 		if (!rc)
 			l->mtu = (uint32_t)x;
 	} else if (KEY("overhead")) {
-		rc = parse_uint(v, 0, 65536, &x);
+		rc = PARSE(IPC_UNIT_SIZE, 0, 65536, &x);
 		if (!rc)
 			l->overhead = (uint32_t)x;
 	} else {
@@ -178,16 +97,9 @@ static int apply(struct ipc_link *l, const char *item, char *err,
 		return -EINVAL;
 	}
 #undef KEY
-	if (rc == -ERANGE) {
-		snprintf(err, err_len, "'%s' is out of range", item);
-		return -EINVAL;
-	}
+#undef PARSE
 	if (rc) {
-		snprintf(err, err_len,
-			 "bad value in '%s' (times: 35ms, 100us; rates: "
-			 "100mbit, 64kbit; baud: 9600; loss: 1%%; mtu, "
-			 "overhead: bytes)",
-			 item);
+		snprintf(err, err_len, "%.*s: %s", (int)klen, item, why);
 		return -EINVAL;
 	}
 	l->relay = true;

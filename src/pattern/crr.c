@@ -38,10 +38,10 @@ static size_t crr_buf_bytes(const struct ipc_case *cs)
 	return crr_max_msg(cs) + 64;
 }
 
-static int crr_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
+static int crr_check(const struct ipc_case *cs, enum ipc_placement placement,
 		     char *why, size_t why_len)
 {
-	(void)ro;
+	(void)placement;
 	if (!(cs->tp->caps & IPC_TP_CONNECT)) {
 		snprintf(why, why_len,
 			 "crr makes a new connection per transaction and %s "

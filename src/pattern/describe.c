@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
-#include "ipcperf/run.h"
 
 const struct ipc_metric ipc_metric_p50 = {
 	.name = "p50_ns",

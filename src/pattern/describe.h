@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "ipcperf/pattern.h"
-#include "ipcperf/run.h"
 
 #define PARAM_REQ                                                              \
 	{                                                                      \

@@ -113,10 +113,10 @@ static uint64_t fds_needed(uint64_t flows, bool both_sides)
 	return (both_sides ? 2 : 1) * flows + 64;
 }
 
-static int ld_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
+static int ld_check(const struct ipc_case *cs, enum ipc_placement placement,
 		    char *why, size_t why_len)
 {
-	bool thread = ro->placement == IPC_PLACE_THREAD;
+	bool thread = placement == IPC_PLACE_THREAD;
 	uint64_t need = fds_needed(cs->flows, thread), hard;
 	uint64_t per = cs->req_size + cs->resp_size + 2 * SLACK;
 

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
-#include "ipcperf/run.h"
 
 /* A receive saw end of stream: the peer closed its side. */
 #define MSG_EOF (-ECONNRESET)

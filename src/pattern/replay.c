@@ -306,13 +306,11 @@ enum { RP_LINK_NS };
  * A replay's wall time: the median replay, as the seed report took it.
  * And the time the emulated link alone accounts for, when there is one.
  */
-static void rp_summarize(struct ipc_result *res)
+static void rp_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
 {
-	const struct ipc_case *cs = &res->cs;
-
-	if (res->nruns || res->summary.iterations)
-		res->summary.elapsed_ns = res->summary.lat.p50;
-	res->summary.extra[RP_LINK_NS] =
+	if (ps->runs || ps->iterations)
+		ps->elapsed_ns = ps->lat.p50;
+	ps->extra[RP_LINK_NS] =
 		cs->trace && cs->link && cs->link->relay
 			? (double)ipc_replay_link_ns(cs->trace, cs->link)
 			: NAN;

@@ -38,6 +38,24 @@ void ipc_result_free(struct ipc_result *res)
 	free(res);
 }
 
+void ipc_result_pattern_summary(struct ipc_result *res)
+{
+	struct ipc_psum ps;
+
+	if (!res->cs.pat || !res->cs.pat->summarize)
+		return;
+	ps = (struct ipc_psum){
+		.runs = res->nruns,
+		.iterations = res->summary.iterations,
+		.lat = res->summary.lat,
+		.elapsed_ns = res->summary.elapsed_ns,
+	};
+	memcpy(ps.extra, res->summary.extra, sizeof(ps.extra));
+	res->cs.pat->summarize(&res->cs, &ps);
+	res->summary.elapsed_ns = ps.elapsed_ns;
+	memcpy(res->summary.extra, ps.extra, sizeof(ps.extra));
+}
+
 /* The framing and the link, when they are not the plain ones. */
 static void describe_more(const struct ipc_case *cs, char *buf, size_t len)
 {

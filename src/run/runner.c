@@ -765,8 +765,7 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	flows_summarize(res, &res->summary.flows);
 	if (res->xhist)
 		ipc_hist_summary(res->xhist, &res->xlat);
-	if (st->cs->pat->summarize)
-		st->cs->pat->summarize(res);
+	ipc_result_pattern_summary(res);
 	if (st->err) {
 		res->status =
 			res->nruns ? IPC_STATUS_PARTIAL : IPC_STATUS_ERROR;
@@ -794,20 +793,4 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	munmap(st->ctl, sizeof(*st->ctl));
 	bufs_free(&st->b);
 	free(st);
-}
-
-int ipc_run_case(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		 struct ipc_result *res)
-{
-	struct ipc_case_state *st;
-	unsigned r;
-	int err;
-
-	err = ipc_case_begin(cs, ro, res, &st);
-	if (err)
-		return err;
-	for (r = 0; r < ro->runs && !err; r++)
-		err = ipc_case_once(st);
-	ipc_case_end(st, err ? IPC_STOP_FAILED : IPC_STOP_RUNS);
-	return err;
 }

@@ -32,27 +32,13 @@ struct sched {
 	uint64_t state; /* the shuffle's generator */
 };
 
-static uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static size_t below(uint64_t *state, size_t n)
-{
-	return (size_t)(((unsigned __int128)next_rand(state) * n) >> 64);
-}
-
 /* Fisher-Yates: every order of @a equally likely. */
 static void shuffle(size_t *a, size_t n, uint64_t *state)
 {
 	size_t i, j, t;
 
 	for (i = n; i > 1; i--) {
-		j = below(state, i);
+		j = (size_t)ipc_rng_below(state, i);
 		t = a[i - 1];
 		a[i - 1] = a[j];
 		a[j] = t;

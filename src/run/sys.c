@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -267,27 +266,4 @@ void ipc_runopts_default(struct ipc_runopts *ro)
 	ro->ci_pct = 1.0;
 	ro->budget_ns = 60 * 1000000000ull;
 	ro->interleave = true;
-}
-
-uint64_t ipc_nofile_raise(uint64_t *hard)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (hard)
-		*hard = rl.rlim_max;
-	return rl.rlim_cur;
-}
-
-uint64_t ipc_nofile_hard(void)
-{
-	struct rlimit rl;
-
-	return getrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_max;
 }

@@ -18,22 +18,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* splitmix64: small, fast, and the same sequence for the same seed. */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A draw in [0, n): the high half of a 128-bit product (bias < n / 2^64). */
-static size_t rng_below(uint64_t *state, size_t n)
-{
-	return (size_t)(((unsigned __int128)rng_next(state) * n) >> 64);
-}
-
 static double median_sorted(const double *s, size_t n)
 {
 	return n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2;
@@ -216,7 +200,7 @@ static double resample_median(const double *src, size_t n, double *tmp,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		tmp[i] = src[rng_below(state, n)];
+		tmp[i] = src[ipc_rng_below(state, n)];
 	qsort(tmp, n, sizeof(*tmp), cmp_double);
 	return median_sorted(tmp, n);
 }

@@ -40,7 +40,7 @@ usage_case "unknown transport" "'tpc'" rr -t tpc
 usage_case "unknown engine" "'epol'" rr -t pipe -e epol
 usage_case "bad size suffix" "'12x'" rr -t pipe --req 12x
 usage_case "backwards range" "'1024..64'" rr -t pipe --resp 1024..64
-usage_case "bad range step" "'x1'" stream -t pipe --size 64..4096:x1
+usage_case "bad range step" "'1' in '64..4096:x1'" stream -t pipe --size 64..4096:x1
 usage_case "zero count" "'0'" stream -t pipe --count 0
 usage_case "bad duration" "'5parsecs'" rr -t pipe -d 5parsecs
 usage_case "conflicting -n and -d" "--duration" rr -t pipe -n 100 -d 1
@@ -54,6 +54,25 @@ usage_case "pin to a missing CPU" "4096" rr -t pipe --pin 0,4096
 usage_case "bulk chunk 0" "chunk size 0" bulk -t pipe --size 0
 usage_case "zero runs" "'0'" rr -t pipe -r 0
 usage_case "message too big for udp" "65536" stream -t udp --size 64k
+# Numbers with units: one parser, one set of rules for every option and
+# --link item; a sign, a space, hex or a step that wraps is refused.
+usage_case "negative jitter after a space" "' -1ms'" rr -t pipe -n 10 --link 'delay=1ms,jitter= -1ms'
+usage_case "negative delay after a space" "' -5ms'" rr -t pipe -n 10 --link 'delay= -5ms'
+usage_case "negative delay" "'-5ms'" rr -t pipe -n 10 --link 'delay=-5ms'
+usage_case "hex delay" "'0x10'" rr -t pipe -n 10 --link delay=0x10
+usage_case "hex duration" "'0x10'" rr -t pipe -d 0x10
+usage_case "hex size" "'0x10'" rr -t pipe --req 0x10
+usage_case "negative range factor" "'-2' in '0..1024:x-2'" rr -t pipe --req '0..1024:x-2'
+usage_case "spaced range step" "' x2'" rr -t pipe --req '0..1024: x2'
+usage_case "spaced range factor" "' 2'" rr -t pipe --req '0..1024:x 2'
+usage_case "negative range step" "'-64'" rr -t pipe --req '0..1024:+-64'
+usage_case "leading space in a size" "' 64'" rr -t pipe --req ' 64'
+usage_case "leading space in a count" "' 100'" rr -t pipe -n ' 100'
+usage_case "negative warmup after a space" "' -5'" rr -t pipe -w ' -5'
+usage_case "sndbuf not a number" "'abc'" rr -t pipe --sndbuf abc
+usage_case "a link rate that rounds to 0" "'0.4'" rr -t pipe -n 10 --link rate=0.4
+usage_case "a duration of 0" "'0'" rr -t pipe -d 0
+usage_case "a fraction of a size" "'1.5k'" rr -t pipe --req 1.5k
 usage_case "unwritable output" "/nonexistent/dir/r.json" rr -t pipe -n 10 -r 1 -o /nonexistent/dir/r.json
 [ ! -e /nonexistent/dir/r.json ]
 ok $? "unwritable output: no file made"

@@ -1,11 +1,11 @@
 # The misbehaving HTTP server the http tests count failures against
-# (tests/helpers/http_bad.c) does what it says, checked with curl: the
+# (tests/servers/http_bad.c) does what it says, checked with curl: the
 # failure counts of ipcperf http are only as good as this server's
 # faults are real.
 . "$(dirname "$0")/lib.bash"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-BAD=$root/${BUILD:-build}/tests/helpers/http_bad
+BAD=$root/${BUILD:-build}/tests/servers/http_bad
 [ -x "$BAD" ] || { echo "1..0 # skip $BAD is not built (make check builds it)"; exit 77; }
 command -v curl >/dev/null || { echo "1..0 # skip curl is not installed (apt-get install curl)"; exit 77; }
 ln -s "$BAD" "$T/$TAG-bad"

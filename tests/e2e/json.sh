@@ -51,4 +51,15 @@ pkill -KILL -f "$TAG" 2>/dev/null
 rm -f "$T"/res/.out.json.* "$TMPDIR"/ipcperf.*/* 2>/dev/null
 rmdir "$TMPDIR"/ipcperf.* 2>/dev/null
 
+# The checks above cannot pass on a document without results: jqt's all()
+# needs at least one element.
+echo '{"results": []}' >"$T/empty.json"
+echo '{"results": [{"status": "ok", "runs": []}]}' >"$T/norun.json"
+! jq_true 'all(.results[]; .status == "ok")' "$T/empty.json"
+ok $? "all() over an empty results array is false"
+! jq_true 'all(.results[].runs[]; .iterations > 0)' "$T/norun.json"
+ok $? "all() over a result without runs is false"
+jq_true 'all(.results[]; .status == "ok")' "$T/norun.json"
+ok $? "all() over one ok result is true"
+
 done_testing

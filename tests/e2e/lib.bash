@@ -79,10 +79,25 @@ no_leftovers() {
 	fi
 }
 
+# What every jqt filter sees first.  all(GEN; COND) is false when GEN
+# yields nothing: a check over "every result" must fail when there are no
+# results, and jq's own all/2 is true on an empty array.  Where an empty set
+# is a pass (a result may have no flags), write `[GEN] | map(COND) | all`
+# (jq's all/0 keeps its meaning) or `any(GEN; COND | not) | not`.
+JQ_DEFS='def all(gen; cond):
+	reduce (gen | cond) as $c (null;
+		if . == false then false elif $c then true else false end)
+	| . == true;'
+
+# jq_true FILTER FILE: status 0 when the filter (with JQ_DEFS) is true.
+jq_true() {
+	jq -e "$JQ_DEFS $1" "$2" >/dev/null 2>&1
+}
+
 # jqt "description" FILTER [FILE]: the jq filter is true of the JSON.
 jqt() {
 	local d=$1 f=$2 file=${3:-$out}
-	if jq -e "$f" "$file" >/dev/null 2>&1; then
+	if jq_true "$f" "$file"; then
 		ok 0 "$d"
 	else
 		ok 1 "$d"

@@ -36,6 +36,14 @@ run rr -t tcp --link delay=5ms -n 40 -w 5 -r 1 -f json
 is_rc 0 "rr over delay=5ms"
 p50_within $((base + 10000000)) 500000 "delay=5ms adds 10 ms to the round trip within 5%"
 
+# rate=0 is no rate limit: the link keeps its delay alone.
+run rr -t pipe --link wan,rate=0,delay=1ms,jitter=0 -n 10 -w 2 -r 1 -f json
+is_rc 0 "rate=0 lifts the wan preset's rate"
+jqt "rate=0 is recorded as 0 with the delay kept" \
+	'.results[0].link_params.rate_bps == 0 and .results[0].link_params.delay_ns == 1000000 and .results[0].status == "ok"'
+jqt "with rate=0 a round trip still takes the 2 ms of delay" \
+	'.results[0].summary.latency_ns.min >= 2000000'
+
 run rr -t all --link delay=1ms -n 20 -w 2 -r 1 -f json
 is_rc 0 "every transport through the relay"
 jqt "every result ok" 'all(.results[]; .status == "ok")'
@@ -88,7 +96,7 @@ run rr -t tcp,udp --link loss=1% -n 5 -w 0 -r 1 --timeout 2s -f json
 jqt "loss on tcp is listed as skipped" '.skipped[] | select(.what == "link loss=1% on tcp") | .why | test("byte stream")'
 
 # usage: LINK-SPEC "first line names"
-for bad in "wlan:'wlan'" "delay=5parsecs:delay=5parsecs" "speed=1:'speed'" "loss=1:loss=1"; do
+for bad in "wlan:'wlan'" "delay=5parsecs:delay: bad time '5parsecs'" "speed=1:'speed'" "loss=1:loss: bad percentage '1'"; do
 	run rr -t pipe --link "${bad%%:*}"
 	is_rc 2 "--link ${bad%%:*}: exit 2"
 	check "--link ${bad%%:*}: the first line names the bad item" sh -c "head -n 1 '$err' | grep -qF -- \"${bad#*:}\""

@@ -15,7 +15,7 @@ jqt "not met means flagged unstable" '.results[0] | (.summary.target.met or ([.f
 jqt "estimate is the median of the runs' p50" \
 	'.results[0] | ([.runs[].latency_ns.p50] | sort) as $p | ($p | length) as $n | (if $n % 2 == 1 then $p[($n - 1) / 2] else ($p[$n / 2 - 1] + $p[$n / 2]) / 2 end) as $m | (.summary.estimate - $m | fabs) <= 1'
 jqt "metric named" '.results[0].summary.metric == "p50_ns"'
-jqt "flags is an array of {flag, why, hint}" 'all(.results[]; (.flags | type) == "array" and all(.flags[]; (.flag | type) == "string" and (.why | length) > 0 and (.hint | length) > 0))'
+jqt "flags is an array of {flag, why, hint}" 'all(.results[]; (.flags | type) == "array" and (.flags | map((.flag | type) == "string" and (.why | length) > 0 and (.hint | length) > 0) | all))'
 jqt "half-width recorded with an interval" '.results[0].summary | (has("ci") | not) or (.target.half_width_pct >= 0)'
 no_leftovers "auto runs"
 

@@ -15,28 +15,8 @@
 
 #include "ipcperf/report.h"
 #include "ipcperf/stats.h"
+#include "../helpers.h"
 #include "../tap.h"
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(void)
-{
-	return ((double)(rng_next() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(void)
-{
-	return sqrt(-2.0 * log(rng_unit())) * cos(2.0 * M_PI * rng_unit());
-}
 
 /*
  * The two-sided permutation p-value of the rank sum by enumerating every

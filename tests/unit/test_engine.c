@@ -19,6 +19,7 @@
 #include "ipcperf/engine.h"
 #include "ipcperf/transport.h"
 
+#include "../helpers.h"
 #include "../tap.h"
 
 /* Round-trip sizes; 300000 is larger than any default socket buffer. */
@@ -33,7 +34,7 @@ static const size_t sizes[] = {0, 1, 4095, 300000};
 /* Flows in the flow-set test. */
 #define NFLOWS 24
 
-static char dir[] = "/tmp/ipcperf-test-engine.XXXXXX";
+static char dir[256];
 static volatile sig_atomic_t no_stop;
 
 static bool is_stream(const struct ipc_transport_ops *tp)
@@ -477,28 +478,15 @@ out:
 	tp->teardown(&ch);
 }
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 int main(void)
 {
 	char why[192];
 	int fds0;
 
 	signal(SIGPIPE, SIG_IGN);
-	if (!mkdtemp(dir)) {
-		printf("1..0 # skip cannot make %s\n", dir);
+	if (tmpdir_make("engine", dir, sizeof(dir))) {
+		printf("1..0 # skip cannot make %s: %s\n", dir,
+		       strerror(errno));
 		return 77;
 	}
 	fds0 = count_fds();
@@ -566,7 +554,7 @@ int main(void)
 		}
 	}
 	is_int(count_fds(), "==", fds0, "no descriptor left open");
-	rmdir(dir);
+	is_int(tmpdir_remove(dir), "==", 0, "no file left in %s", dir);
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }

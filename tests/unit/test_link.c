@@ -70,15 +70,61 @@ static void test_parse(void)
 	   "an unknown preset is refused by name");
 	ok(!parse1("speed=10", l) && strstr(err, "'speed'"),
 	   "an unknown parameter is refused by name");
-	ok(!parse1("delay=5parsecs", l) && strstr(err, "delay=5parsecs"),
-	   "a bad time is refused");
-	ok(!parse1("loss=1", l) && strstr(err, "loss=1"),
-	   "loss needs a percent sign");
-	ok(!parse1("loss=101%", l) && strstr(err, "out of range"),
-	   "more than 100%% loss");
-	ok(!parse1("baud=0", l), "baud 0");
-	ok(!parse1("delay=-1ms", l), "a negative delay");
+	ok(!parse1("delay=5parsecs", l) && strstr(err, "delay") &&
+		   strstr(err, "'5parsecs'"),
+	   "a bad time is refused: %s", err);
+	ok(!parse1("loss=1", l) && strstr(err, "loss") && strstr(err, "%"),
+	   "loss needs a percent sign: %s", err);
+	ok(!parse1("loss=101%", l) && strstr(err, "at most 100%"),
+	   "more than 100%% loss: %s", err);
+	ok(!parse1("baud=0", l) && strstr(err, "at least 50"), "baud 0: %s",
+	   err);
 	ok(!parse1("", l), "an empty list");
+	ok(parse1("rate=0", l) && l->relay && l->rate_bps == 0,
+	   "rate=0 is a link without a rate limit");
+	ok(parse1("wan,rate=0", l) && l->rate_bps == 0 &&
+		   l->delay_ns == 35000000,
+	   "rate=0 lifts a preset's rate, keeping its delay");
+	ok(parse1("delay=1.5ms,jitter=500µs", l) && l->delay_ns == 1500000 &&
+		   l->jitter_ns == 500000,
+	   "times take fractions and µs, as the command line's do");
+	ok(parse1("mtu=1k,overhead=0", l) && l->mtu == 1024 && !l->overhead,
+	   "mtu and overhead are sizes");
+}
+
+/* A --link item that must be refused, with @why and the value named. */
+static void link_bad(const char *s, const char *value, const char *why)
+{
+	struct ipc_link l;
+
+	ok(!parse1(s, &l) && strstr(err, value) && strstr(err, why) &&
+		   !strchr(err, '\n'),
+	   "'%s' is refused, naming '%s' and '%s': %s", s, value, why, err);
+}
+
+/* The hostile review's inputs (issue 14): each is refused. */
+static void test_parse_hostile(void)
+{
+	link_bad("delay=1ms,jitter= -1ms", "' -1ms'", "space");
+	link_bad("delay= -5ms", "' -5ms'", "space");
+	link_bad("delay=-5ms", "'-5ms'", "negative");
+	link_bad("jitter=-1ms", "'-1ms'", "negative");
+	link_bad("delay=0x10", "'0x10'", "hexadecimal");
+	link_bad("delay=0x10ms", "'0x10ms'", "hexadecimal");
+	link_bad("rate=0x10", "'0x10'", "hexadecimal");
+	link_bad("rate=-1mbit", "'-1mbit'", "negative");
+	link_bad("rate= 10mbit", "' 10mbit'", "space");
+	link_bad("rate=0.4", "'0.4'", "resolution");
+	link_bad("baud= 9600", "' 9600'", "space");
+	link_bad("baud=+9600", "'+9600'", "sign");
+	link_bad("mtu=-1", "'-1'", "negative");
+	link_bad("overhead= 90", "' 90'", "space");
+	link_bad("loss= 1%", "' 1%'", "space");
+	link_bad("loss=-1%", "'-1%'", "negative");
+	link_bad("delay=61s", "'61s'", "at most 60s");
+	link_bad("delay=1e3ms", "'1e3ms'", "unknown unit");
+	link_bad("delay=nan", "'nan'", "not a number");
+	link_bad("delay=inf", "'inf'", "not a number");
 }
 
 static void test_carry(void)
@@ -292,6 +338,7 @@ int main(void)
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
+	test_parse_hostile();
 	test_carry();
 	test_shaper();
 	test_relay_stream();

@@ -196,8 +196,7 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	snprintf(res->error, sizeof(res->error), "peer closed after 3 runs");
 	res->summary.loss = res->runs[0].loss;
 	res->summary.flows = res->runs[0].flows;
-	if (pat->summarize)
-		pat->summarize(res);
+	ipc_result_pattern_summary(res);
 	for (size_t k = 0; k < ipc_pattern_nextras(pat); k++)
 		if (!(pat->extras[k].flags & IPC_EXTRA_RUN) &&
 		    !isfinite(res->summary.extra[k]))

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "ipcperf/report.h"
+#include "../helpers.h"
 #include "../tap.h"
 
 #define pat_rr ipc_pattern_rr
@@ -227,58 +228,6 @@ static size_t dwidth(const char *s, size_t len)
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			n++;
 	return n;
-}
-
-static void test_units(void)
-{
-	char b[32];
-
-	is_str(ipc_fmt_ns(0, b, sizeof(b)), "0 ns", "0 ns");
-	is_str(ipc_fmt_ns(812, b, sizeof(b)), "812 ns", "812 ns");
-	is_str(ipc_fmt_ns(999, b, sizeof(b)), "999 ns", "999 ns");
-	is_str(ipc_fmt_ns(999.4, b, sizeof(b)), "999 ns", "999.4 ns");
-	is_str(ipc_fmt_ns(999.5, b, sizeof(b)), "1.00 µs",
-	       "999.5 ns rounds up a unit");
-	is_str(ipc_fmt_ns(1000, b, sizeof(b)), "1.00 µs", "1000 ns");
-	is_str(ipc_fmt_ns(4910, b, sizeof(b)), "4.91 µs", "4.91 µs");
-	is_str(ipc_fmt_ns(9996, b, sizeof(b)), "10.0 µs",
-	       "9996 ns keeps three digits");
-	is_str(ipc_fmt_ns(12.34, b, sizeof(b)), "12.3 ns", "fraction of ns");
-	is_str(ipc_fmt_ns(999999, b, sizeof(b)), "1.00 ms", "999999 ns");
-	is_str(ipc_fmt_ns(12.3e6, b, sizeof(b)), "12.3 ms", "12.3 ms");
-	is_str(ipc_fmt_ns(1.25e9, b, sizeof(b)), "1.25 s", "1.25 s");
-	is_str(ipc_fmt_ns(3600e9, b, sizeof(b)), "3600 s", "an hour");
-	is_str(ipc_fmt_ns(NAN, b, sizeof(b)), "-", "nan ns");
-	is_str(ipc_fmt_ns(INFINITY, b, sizeof(b)), "-", "inf ns");
-	is_str(ipc_fmt_ns(-1, b, sizeof(b)), "-", "negative ns");
-
-	is_str(ipc_fmt_bytes(0, b, sizeof(b)), "0 B", "0 B");
-	is_str(ipc_fmt_bytes(64, b, sizeof(b)), "64 B", "64 B");
-	is_str(ipc_fmt_bytes(1023, b, sizeof(b)), "1023 B", "1023 B");
-	is_str(ipc_fmt_bytes(1024, b, sizeof(b)), "1 KiB", "1 KiB");
-	is_str(ipc_fmt_bytes(4096, b, sizeof(b)), "4 KiB", "4 KiB");
-	is_str(ipc_fmt_bytes(65536, b, sizeof(b)), "64 KiB", "64 KiB");
-	is_str(ipc_fmt_bytes(1536 * 1024, b, sizeof(b)), "1.5 MiB", "1.5 MiB");
-	is_str(ipc_fmt_bytes(100000, b, sizeof(b)), "97.7 KiB", "100000 B");
-	is_str(ipc_fmt_bytes(1048575, b, sizeof(b)), "1.00 MiB",
-	       "rounded sizes keep their zeros");
-	is_str(ipc_fmt_bytes(NAN, b, sizeof(b)), "-", "nan B");
-
-	is_str(ipc_fmt_rate(0, b, sizeof(b)), "0/s", "0/s");
-	is_str(ipc_fmt_rate(812, b, sizeof(b)), "812/s", "812/s");
-	is_str(ipc_fmt_rate(18400, b, sizeof(b)), "18.4 k/s", "18.4 k/s");
-	is_str(ipc_fmt_rate(2.1e6, b, sizeof(b)), "2.10 M/s", "2.10 M/s");
-	is_str(ipc_fmt_rate(999.9, b, sizeof(b)), "1.00 k/s", "999.9/s");
-	is_str(ipc_fmt_rate(-INFINITY, b, sizeof(b)), "-", "-inf/s");
-
-	is_str(ipc_fmt_bps(0, b, sizeof(b)), "0 B/s", "0 B/s");
-	is_str(ipc_fmt_bps(812 * 1024.0, b, sizeof(b)), "812 KiB/s",
-	       "812 KiB/s");
-	is_str(ipc_fmt_bps(1.21 * 1024 * 1024 * 1024, b, sizeof(b)),
-	       "1.21 GiB/s", "1.21 GiB/s");
-	is_str(ipc_fmt_bps(NAN, b, sizeof(b)), "-", "nan B/s");
-
-	is_str(ipc_fmt_ns(4910, b, 4), "4.9", "a short buffer truncates");
 }
 
 static void test_registry(void)
@@ -936,33 +885,15 @@ static void test_full_disk(void)
 	ipc_result_free(res);
 }
 
-static size_t dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	if (!d)
-		return (size_t)-1;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void test_outfile(void)
 {
-	const char *tmp = getenv("TMPDIR");
 	char dir[200], path[256], buf[64];
 	struct ipc_outfile of;
 	struct stat st;
 	FILE *f;
 	int err;
 
-	snprintf(dir, sizeof(dir), "%s/ipcperf-test-report.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
+	if (tmpdir_make("report", dir, sizeof(dir))) {
 		skip("mkdtemp: %s", strerror(errno));
 		return;
 	}
@@ -984,7 +915,7 @@ static void test_outfile(void)
 		fclose(f);
 	}
 	is_str(buf, "{\"hello\": 1}\n", "outfile: the file has it all");
-	is_int(dir_entries(dir), "==", 1, "outfile: no temp file left");
+	is_int(count_files(dir), "==", 1, "outfile: no temp file left");
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) != 0600,
 	   "outfile: the mode is not mkstemp's 0600 (umask applies)");
 
@@ -1006,7 +937,7 @@ static void test_outfile(void)
 	is_int(err, "==", 0, "outfile: open to abort");
 	fputs("never seen\n", of.fp);
 	ipc_outfile_abort(&of);
-	is_int(dir_entries(dir), "==", 0, "outfile: abort leaves nothing");
+	is_int(count_files(dir), "==", 0, "outfile: abort leaves nothing");
 
 	/* A full disk: the data goes to /dev/full instead. */
 	err = ipc_outfile_open(&of, path);
@@ -1022,7 +953,7 @@ static void test_outfile(void)
 		skip("no /dev/full");
 		ipc_outfile_abort(&of);
 	}
-	is_int(dir_entries(dir), "==", 0,
+	is_int(count_files(dir), "==", 0,
 	       "outfile: a failed commit leaves nothing");
 
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
@@ -1168,7 +1099,6 @@ static void test_diagnosis(void)
 
 int main(void)
 {
-	test_units();
 	test_registry();
 	test_json();
 	test_csv();

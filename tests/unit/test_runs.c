@@ -7,29 +7,8 @@
 #include <math.h>
 
 #include "ipcperf/stats.h"
+#include "../helpers.h"
 #include "../tap.h"
-
-/* splitmix64: a fixed-seed generator, so every run sees the same data. */
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(void)
-{
-	return ((double)(rng_next() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(void)
-{
-	return sqrt(-2.0 * log(rng_unit())) * cos(2.0 * M_PI * rng_unit());
-}
 
 static bool all_finite(const struct ipc_runs_stats *s)
 {

@@ -26,6 +26,7 @@
 
 #include "ipcperf/transport.h"
 
+#include "../helpers.h"
 #include "../tap.h"
 
 static const struct ipc_transport_ops *tp;
@@ -36,21 +37,6 @@ static int held[2] = {-1, -1}; /* keeps each slave open between runs */
 static char port[2][64];
 static int stop_pipe[2] = {-1, -1};
 static pthread_t cable;
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
 
 static int write_all(int fd, const unsigned char *p, size_t n)
 {

@@ -155,6 +155,41 @@ static void test_native(void)
 	    "a native trace where the server speaks first");
 }
 
+/*
+ * Each format's escapes, through the one decoder and each format's table:
+ * every letter it takes, \xHH in either case, and the letters it does
+ * not take (the other format's).
+ */
+static void test_escapes(void)
+{
+	struct ipc_trace *t;
+
+	t = parse("w \\\\\\b\\f\\n\\r\\t\\v\\xAb\\xcD\n");
+	ok(t && t->nunits == 1, "gdb: every escape in one write (%s)", err);
+	if (t)
+		unit_is(t, 0, IPC_C2S, "\\\b\f\n\r\t\v\xab\xcd", 9);
+	ipc_trace_free(t);
+	bad("w a\\0\n", ":1: unknown escape '\\0'",
+	    "gdb: \\0 is the native format's, not GDB's");
+	bad("w a\\\"\n", ":1: unknown escape '\\\"'",
+	    "gdb: \\\" is the native format's, not GDB's");
+	bad("w a\\\n", ":1: a '\\' ends the line", "gdb: a trailing '\\'");
+	bad("w a\\xg0\n", ":1: '\\x' needs two hex digits",
+	    "gdb: \\x with a bad digit");
+
+	t = parse("> \"\\\\\\\"\\n\\r\\t\\0\\xfF\"\n");
+	ok(t && t->nunits == 1, "native: every escape in one write (%s)", err);
+	if (t)
+		unit_is(t, 0, IPC_C2S, "\\\"\n\r\t\0\xff", 7);
+	ipc_trace_free(t);
+	bad("> \"a\\b\"\n", ":1: unknown escape '\\b'",
+	    "native: \\b is GDB's, not the native format's");
+	bad("> \"a\\\"\n", ":1: the closing '\"' is missing",
+	    "native: an escaped quote does not close the string");
+	bad("> \"a\\x1\"\n", ":1: '\\x' needs two hex digits",
+	    "native: \\x with one digit");
+}
+
 static void test_load(void)
 {
 	struct ipc_trace *t = NULL;
@@ -261,6 +296,7 @@ int main(void)
 	test_gdb();
 	test_gdb_bad();
 	test_native();
+	test_escapes();
 	test_load();
 	test_split();
 	return done_testing();

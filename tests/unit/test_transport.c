@@ -16,8 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipcperf/base.h"
 #include "ipcperf/transport.h"
 
+#include "../helpers.h"
 #include "../tap.h"
 
 /* Sizes of the round trips; 65536 is over the limit of UDP. */
@@ -41,7 +43,7 @@ static const size_t sizes[] = {0, 1, 4095, 65536};
  */
 #define RECV_WAIT_MS 5000
 
-static char dir[] = "/tmp/ipcperf-test-transport.XXXXXX";
+static char dir[256];
 
 /* The order of the registry, as documented. */
 /* clang-format off */
@@ -50,62 +52,6 @@ static const char *const names[] = {
 	"tcp", "tcp6", "udp", "udp6", "shm", "mq", "pty", "serial",
 };
 /* clang-format on */
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
-static int count_files(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
-/* After a failed run, leave no litter: unlink what is left in @path. */
-static void empty_dir(const char *path)
-{
-	char name[512];
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(name, sizeof(name), "%s/%s", path, e->d_name);
-		unlink(name);
-	}
-	closedir(d);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
 
 /*
  * A byte pattern that does not repeat within 4 GiB (xorshift32), so that a
@@ -654,10 +600,10 @@ static void test_timeout(const struct ipc_transport_ops *tp)
 	opts.timeout_ns = SHORT_TIMEOUT_NS;
 	if (pair_up(tp, &opts, "timeout", &ch, &cli, &srv) < 0)
 		return;
-	t0 = now_ns();
+	t0 = ipc_now_ns();
 	is_int(tp->recv(&cli, &c, 1), "==", -EAGAIN,
 	       "%s timeout: recv with nothing sent gives -EAGAIN", tp->name);
-	waited_ns = now_ns() - t0;
+	waited_ns = ipc_now_ns() - t0;
 	/* The kernel rounds to jiffies: allow 40 ms to 2 s for 50 ms. */
 	ok(waited_ns >= 40000000u && waited_ns < 2000000000u,
 	   "%s timeout: waited %llu ms", tp->name,
@@ -790,7 +736,7 @@ int main(void)
 	/* Writes to a dead reader must give -EPIPE, not kill the test. */
 	signal(SIGPIPE, SIG_IGN);
 	alarm(120);
-	if (!mkdtemp(dir)) {
+	if (tmpdir_make("transport", dir, sizeof(dir))) {
 		printf("Bail out! mkdtemp %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
@@ -800,7 +746,6 @@ int main(void)
 		test_transport(*tp);
 	is_int(count_files(dir), "==", 0, "directory empty at the end");
 	is_int(count_fds(), "==", fds, "descriptor count back to %d", fds);
-	empty_dir(dir);
-	rmdir(dir);
+	tmpdir_remove(dir);
 	return done_testing();
 }
