@@ -36,64 +36,13 @@
 #include <sys/prctl.h>
 
 #include "fault.h"
+#include "load.h"
 #include "msg.h"
 #include "describe.h"
 
 #define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait: how soon a stop is seen, 50 ms */
 #define SLACK 64 /* receive buffer beyond the message, to see a long one */
-
-/* A client flow. */
-struct cflow {
-	struct ipc_ep ep;
-	uint8_t *sbuf, *rbuf; /* this flow's request and response buffers */
-	uint64_t g;	      /* flow number over all threads */
-	uint64_t seq;	      /* sequence number of the current request */
-	uint64_t left;	      /* requests left in this phase */
-	uint64_t k;	      /* open loop: requests of this phase so far */
-	uint64_t t0;	      /* when the current request began (sample) */
-	uint64_t due;	      /* open loop: when the next one is due */
-	uint64_t count;	      /* measured replies */
-	uint64_t end;	      /* when its last measured reply came */
-	size_t sent, got;     /* progress of the current exchange */
-	bool busy;	      /* a request is in flight */
-};
-
-/*
- * What the client threads share.  They start behind a gate that opens once
- * every thread exists (or with abort set, when one could not be made), so
- * that the barriers count only threads that run.
- */
-struct shared {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool open;		/* the gate */
-	bool abort;		/* do not measure: a thread is missing or
-				    failed during warm-up */
-	pthread_barrier_t warm; /* every thread finished warming up */
-	pthread_barrier_t go;	/* the start time is set */
-	uint64_t start_ns;	/* start of the measured phase */
-	struct lthread *th;
-	unsigned nth;
-};
-
-/* A client thread and its flows [base, base + n). */
-struct lthread {
-	struct shared *sh;
-	struct ipc_pctx pc; /* a copy: its out is this thread's */
-	struct cflow *fl;
-	uint32_t n;
-	uint64_t base;
-	struct ipc_fset *fs;
-	struct ipc_hist *hist;
-	uint32_t *heap; /* open loop: idle flows by due time */
-	uint32_t hn;
-	uint64_t end_ns;  /* when its last reply arrived */
-	uint64_t lag_max; /* open loop: latest send after its due time */
-	uint64_t replies, warm_replies;
-	pthread_t t;
-	bool started;
-};
 
 static size_t ld_max_msg(const struct ipc_case *cs)
 {
@@ -228,8 +177,21 @@ static uint64_t due_at(const struct ipc_pctx *c, uint64_t start, uint64_t g,
 	return start + (uint64_t)(m * 1000000000u / c->cs->rate);
 }
 
+void ld_record(struct lthread *th, struct cflow *x, bool rec, uint64_t t1)
+{
+	if (rec) {
+		ipc_hist_record(th->hist, t1 - x->t0);
+		x->count++;
+		x->end = t1;
+		th->replies++;
+		th->end_ns = t1;
+	} else {
+		th->warm_replies++;
+	}
+}
+
 /* Put flow @f's next request in flight; @t0 is where its sample starts. */
-static int start_req(struct lthread *th, uint32_t f, uint64_t t0)
+static int raw_start(struct lthread *th, uint32_t f, uint64_t t0)
 {
 	const struct ipc_engine_ops *e = th->pc.io.eng;
 	const size_t req = msg_wire(th->pc.cs->req_size, th->pc.tp_caps);
@@ -252,8 +214,8 @@ static int start_req(struct lthread *th, uint32_t f, uint64_t t0)
  * One completion of flow @f.  When it finished the exchange, records the
  * sample (if @rec) and says so in *fin.  0 or -errno (with pc.out set).
  */
-static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
-		   bool *fin)
+static int raw_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
+		    bool *fin)
 {
 	const struct ipc_engine_ops *e = th->pc.io.eng;
 	const size_t req = msg_wire(th->pc.cs->req_size, th->pc.tp_caps);
@@ -292,15 +254,7 @@ static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	if (x->sent < req || x->got < resp)
 		return 0;
 	t1 = ipc_now_ns();
-	if (rec) {
-		ipc_hist_record(th->hist, t1 - x->t0);
-		x->count++;
-		x->end = t1;
-		th->replies++;
-		th->end_ns = t1;
-	} else {
-		th->warm_replies++;
-	}
+	ld_record(th, x, rec, t1);
 	x->busy = false;
 	*fin = true;
 	if (th->pc.verify) {
@@ -329,7 +283,7 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 			continue;
 		th->fl[f].left--;
 		active++;
-		err = start_req(th, f, ipc_now_ns());
+		err = th->sh->proto->start(th, f, ipc_now_ns());
 		if (err)
 			return ld_fail(&th->pc, err, "start I/O on",
 				       th->fl[f].g, th->pc.cs->flows);
@@ -345,7 +299,7 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 		for (int i = 0; i < n; i++) {
 			struct cflow *x = &th->fl[done[i].flow];
 
-			err = on_done(th, &done[i], rec, &fin);
+			err = th->sh->proto->done(th, &done[i], rec, &fin);
 			if (err)
 				return err;
 			if (!fin)
@@ -356,7 +310,8 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 				continue;
 			}
 			x->left--;
-			err = start_req(th, done[i].flow, ipc_now_ns());
+			err = th->sh->proto->start(th, done[i].flow,
+						   ipc_now_ns());
 			if (err)
 				return ld_fail(&th->pc, err, "start I/O on",
 					       x->g, th->pc.cs->flows);
@@ -381,7 +336,8 @@ static int open_next(struct lthread *th, uint32_t f, uint64_t start,
 	x->k++;
 	x->left--;
 	if (x->due <= ipc_now_ns())
-		return start_req(th, f, x->due); /* late: its wait counts */
+		return th->sh->proto->start(th, f,
+					    x->due); /* late: its wait counts */
 	heap_push(th, f);
 	return 0;
 }
@@ -412,7 +368,7 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			f = heap_pop(th);
 			if (now - th->fl[f].due > th->lag_max)
 				th->lag_max = now - th->fl[f].due;
-			err = start_req(th, f, th->fl[f].due);
+			err = th->sh->proto->start(th, f, th->fl[f].due);
 			if (err)
 				return ld_fail(&th->pc, err, "start I/O on",
 					       th->fl[f].g, th->pc.cs->flows);
@@ -432,7 +388,7 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n && !err; i++) {
-			err = on_done(th, &done[i], true, &fin);
+			err = th->sh->proto->done(th, &done[i], true, &fin);
 			if (err)
 				return err;
 			if (fin)
@@ -564,6 +520,8 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		c->out.elapsed_ns = end - sh->start_ns;
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
+	if (sh->proto->gather)
+		sh->proto->gather(c, sh);
 	if (c->out.done)
 		fairness(c, fl, c->cs->flows, sh->start_ns, rates);
 	if (first && !c->out.err) {
@@ -614,19 +572,22 @@ static size_t al16(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
-static int ld_client(struct ipc_pctx *c)
+static void raw_init_flow(struct ipc_pctx *c, struct cflow *x)
+{
+	memcpy(x->sbuf, c->expect, msg_wire(c->cs->req_size, c->tp_caps));
+}
+
+int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 {
 	const uint64_t nfl = c->cs->flows;
 	const unsigned nth = c->cs->threads ? c->cs->threads : 1;
-	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
-	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
-	const size_t ss = al16(req), rs = al16(resp + SLACK);
+	const size_t ss = al16(proto->sbuf_bytes), rs = al16(proto->rbuf_bytes);
 	const struct ipc_transport_ops *tp = c->cs->tp;
 	struct cflow *fl = calloc(nfl, sizeof(*fl));
 	uint8_t *bufs = malloc(nfl * (ss + rs));
 	uint32_t *heaps = calloc(nfl, sizeof(*heaps));
 	double *rates = calloc(nfl, sizeof(*rates));
-	struct shared sh = {.nth = nth};
+	struct shared sh = {.nth = nth, .proto = proto, .arg = proto->arg};
 	uint64_t g = 0, opened = 0;
 	bool barriers = false;
 	int err = 0;
@@ -643,8 +604,9 @@ static int ld_client(struct ipc_pctx *c)
 		fl[g].g = g;
 		fl[g].sbuf = bufs + g * (ss + rs);
 		fl[g].rbuf = fl[g].sbuf + ss;
-		memcpy(fl[g].sbuf, c->expect, req);
 		memset(fl[g].rbuf, 0, rs);
+		if (proto->init_flow)
+			proto->init_flow(c, &fl[g]);
 	}
 	for (g = 0; g < nfl; g++, opened++) {
 		if (*c->io.stop) {
@@ -702,6 +664,21 @@ out_free:
 	free(bufs);
 	free(fl);
 	return err;
+}
+
+static const struct ld_proto raw_proto = {
+	.start = raw_start,
+	.done = raw_done,
+	.init_flow = raw_init_flow,
+};
+
+static int ld_client(struct ipc_pctx *c)
+{
+	struct ld_proto p = raw_proto;
+
+	p.sbuf_bytes = msg_wire(c->cs->req_size, c->tp_caps);
+	p.rbuf_bytes = msg_wire(c->cs->resp_size, c->tp_caps) + SLACK;
+	return ld_run(c, &p);
 }
 
 /* ---- the server ---------------------------------------------------- */
