@@ -8,6 +8,7 @@
 #ifndef IPCPERF_PATTERN_H
 #define IPCPERF_PATTERN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -229,7 +230,7 @@ enum ipc_src {
 };
 
 /* Extra figures a pattern computes, in ipc_run_stats.extra[]. */
-#define IPC_EXTRA_MAX 8
+#define IPC_EXTRA_MAX 16
 
 /*
  * Bits of struct ipc_extra.flags.  RUN: the client counts it in every run
@@ -446,6 +447,28 @@ extern const struct ipc_pattern_ops ipc_pattern_bulk;
 extern const struct ipc_pattern_ops ipc_pattern_crr;
 extern const struct ipc_pattern_ops ipc_pattern_load;
 extern const struct ipc_pattern_ops ipc_pattern_replay;
+extern const struct ipc_pattern_ops ipc_pattern_http;
+
+/*
+ * The http pattern's own parameters (ipc_case.cfg): what is requested and
+ * how, and the built-in target's page when no URL is given.
+ */
+struct ipc_http_cfg {
+	char url[2048]; /* the URL measured, "" for the built-in target */
+	char host[256]; /* ... its host, port, Host field and path */
+	char port[8];
+	char authority[272];
+	char path[2048];
+	char method[24];   /* "GET" */
+	bool keepalive;	   /* false: a connection per request */
+	uint32_t pipeline; /* requests written at once per connection */
+	uint64_t body;	   /* request body bytes (Content-Length) */
+	const char *const *headers; /* -H "Name: value", in order */
+	size_t nheaders;
+	uint64_t page;	/* built-in target: the page's bytes */
+	uint64_t chunk; /* ... written this many at a time, 0: at once */
+	bool chunked;	/* ... with Transfer-Encoding: chunked */
+};
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];
@@ -527,6 +550,9 @@ struct ipc_http_serve_opts {
 	uint32_t max_conns;	    /* open connections at most (others wait
 				       in the backlog), 0: 10000 */
 	int stop_fd;		    /* readable: stop now; -1: none */
+	const volatile sig_atomic_t *stop_flag; /* nonzero: stop (looked
+						   at after each wait, which
+						   a signal breaks), or NULL */
 };
 
 /* What a server did, counted since it opened. */

@@ -30,7 +30,7 @@ enum cli_cmd {
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
-	 CMD_REPLAY)
+	 CMD_REPLAY | CMD_HTTP)
 
 #define CLI_LINKS_MAX 16 /* links in one --link list */
 
@@ -73,6 +73,9 @@ struct cli_config {
 	const char *http_url; /* the server to measure; NULL: built-in */
 	struct ipc_http_serve_opts serve; /* the built-in target */
 	bool serve_only;		  /* --serve: serve, measure nothing */
+	struct ipc_http_cfg http;	  /* the http pattern's parameters */
+	const char **headers;		  /* -H, in order */
+	const void *pat_cfg; /* the pattern's own parameters, or NULL */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -94,6 +97,7 @@ enum {
 	SET_TP = 1u << 14,
 	SET_PAGE = 1u << 15,
 	SET_CHUNK = 1u << 16,
+	SET_NO_KA = 1u << 17,
 };
 
 /*

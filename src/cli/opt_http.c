@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -16,6 +17,8 @@
 #define PAGE_DEFAULT 16294 /* the seed's page (shared/seeds/002) */
 #define CHUNK_DEFAULT 4096 /* ... written 4 KB at a time */
 #define CONNS_MAX 1000000u
+#define PIPELINE_MAX 1024u
+#define HEADERS_MAX 64
 
 static int set_serve(struct cli_config *c, const char *a)
 {
@@ -85,6 +88,84 @@ static int set_max_conns(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_no_keepalive(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->http.keepalive = false;
+	c->set |= SET_NO_KA;
+	return 0;
+}
+
+static int set_method(struct cli_config *c, const char *a)
+{
+	char why[160];
+	struct ipc_http_req_spec sp = {.method = a, .host = "h", .path = "/"};
+	char head[512];
+
+	if (strlen(a) >= sizeof(c->http.method) ||
+	    ipc_http_req_head(head, sizeof(head), &sp, why, sizeof(why)) < 0)
+		return usage_error("give a method such as GET, HEAD or POST",
+				   "--method: '%s' is not a method", a);
+	strcpy(c->http.method, a);
+	return 0;
+}
+
+static int set_header(struct cli_config *c, const char *a)
+{
+	const char **h;
+	char why[200];
+
+	if (ipc_http_header_check(a, why, sizeof(why)))
+		return usage_error(NULL, "-H: %s", why);
+	if (c->http.nheaders >= HEADERS_MAX)
+		return usage_error(NULL, "-H: more than %d headers",
+				   HEADERS_MAX);
+	h = realloc(c->headers, (c->http.nheaders + 1) * sizeof(*h));
+	if (!h)
+		return cli_error("out of memory");
+	c->headers = h;
+	h[c->http.nheaders++] = a;
+	c->http.headers = h;
+	return 0;
+}
+
+static int set_body(struct cli_config *c, const char *a)
+{
+	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->http.body))
+		return usage_error("give a size such as 1k or 0 (at most 1G)",
+				   "--body: %s", cli_err);
+	return 0;
+}
+
+static int set_pipeline(struct cli_config *c, const char *a)
+{
+	uint64_t n;
+
+	if (cli_units(IPC_UNIT_COUNT, a, 1, PIPELINE_MAX, &n))
+		return usage_error("give a depth from 1 to 1024",
+				   "--pipeline: %s", cli_err);
+	c->http.pipeline = (uint32_t)n;
+	return 0;
+}
+
+/* The URL into the pattern's parameters; EXIT_USAGE when it is bad. */
+static int take_url(struct cli_config *c)
+{
+	struct ipc_http_url u;
+	char why[256];
+
+	if (ipc_http_url_parse(c->http_url, &u, why, sizeof(why)))
+		return usage_error("ipcperf http http://HOST[:PORT]/PATH", "%s",
+				   why);
+	snprintf(c->http.url, sizeof(c->http.url), "%s", c->http_url);
+	snprintf(c->http.host, sizeof(c->http.host), "%s", u.host);
+	snprintf(c->http.port, sizeof(c->http.port), "%s", u.port);
+	snprintf(c->http.authority, sizeof(c->http.authority), "%s",
+		 u.authority);
+	snprintf(c->http.path, sizeof(c->http.path), "%s", u.path);
+	return 0;
+}
+
 static int http_validate(struct cli_config *c)
 {
 	if (c->cmd != CMD_HTTP)
@@ -100,11 +181,38 @@ static int http_validate(struct cli_config *c)
 				   "measures URL",
 				   "--serve %s and the URL %s: give one",
 				   c->serve.addr, c->http_url);
-	if (!c->serve_only)
-		return usage_error("ipcperf http --serve ADDR:PORT serves the "
-				   "page to ab, wrk or curl",
-				   "http: the load generator is not built yet "
-				   "(issue 10, phase 2)");
+	if (c->serve_only)
+		return 0;
+	if (!c->http.method[0])
+		strcpy(c->http.method, "GET");
+	if (!c->http.pipeline)
+		c->http.pipeline = 1;
+	if (!(c->set & SET_NO_KA))
+		c->http.keepalive = true;
+	if (!c->http.keepalive && c->http.pipeline > 1)
+		return usage_error("a connection per request has no room for "
+				   "a pipeline",
+				   "--no-keepalive with --pipeline %u",
+				   c->http.pipeline);
+	c->http.page = c->serve.page_bytes;
+	c->http.chunk = c->serve.chunk_bytes;
+	c->http.chunked = c->serve.chunked;
+	if (!(c->set & SET_TP))
+		c->transports = "tcp";
+	if (c->http_url) {
+		int err = take_url(c);
+
+		if (err)
+			return err;
+		if (c->set & SET_TP)
+			return usage_error("a URL says where to connect",
+					   "-t does not apply to a URL");
+	} else {
+		snprintf(c->http.path, sizeof(c->http.path), "/");
+		snprintf(c->http.authority, sizeof(c->http.authority),
+			 "localhost");
+	}
+	c->pat_cfg = &c->http;
 	return 0;
 }
 
@@ -133,6 +241,21 @@ static const struct cli_opt http_opts[] = {
 	{"idle-timeout", 0, "TIME", CMD_HTTP,
 	 "--serve: stop after TIME without a request [no limit]",
 	 set_idle_timeout},
+	{"no-keepalive", 0, NULL, CMD_HTTP,
+	 "a new connection per request, sent with Connection: close "
+	 "[keep-alive]",
+	 set_no_keepalive},
+	{"method", 0, "M", CMD_HTTP, "the request method [GET]", set_method},
+	{"header", 'H', "'NAME: VALUE'", CMD_HTTP,
+	 "a header to send (repeatable; replaces Host, User-Agent, Accept)",
+	 set_header},
+	{"body", 0, "SIZE", CMD_HTTP,
+	 "a request body of SIZE bytes with its Content-Length [none]",
+	 set_body},
+	{"pipeline", 0, "N", CMD_HTTP,
+	 "requests written at once on each connection before their "
+	 "responses are read [1]",
+	 set_pipeline},
 	{"max-conns", 0, "N", CMD_HTTP,
 	 "the built-in target's open connections at most; more wait to be "
 	 "accepted [10000]",

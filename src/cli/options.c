@@ -15,7 +15,9 @@
 #include "cli.h"
 
 #define MEAS CMD_MEASURE
-#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY)
+#define ONE                                                                    \
+	(CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY |    \
+	 CMD_HTTP)
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 
 char cli_err[256];
@@ -535,6 +537,7 @@ static int core_validate(struct cli_config *c)
 			c->ro.warmup = 10;
 		break;
 	case CMD_LOAD:
+	case CMD_HTTP:
 		break; /* from the number of flows: opt_load.c */
 	default:
 		if (!(c->set & SET_ITER))
@@ -673,4 +676,5 @@ void cli_config_fini(struct cli_config *c)
 	ipc_u64_list_free(&c->size);
 	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
+	free(c->headers);
 }

@@ -172,6 +172,8 @@ static int expand(const struct cli_config *cfg,
 	int err = 0;
 
 	cs.flows = cfg->flows;
+	if (pat->cfg_size)
+		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
 	if (pat->flags & IPC_PAT_FRAMED) {

@@ -572,8 +572,10 @@ static size_t al16(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
-static void raw_init_flow(struct ipc_pctx *c, struct cflow *x)
+static void raw_init_flow(const struct ld_proto *p, struct ipc_pctx *c,
+			  struct cflow *x)
 {
+	(void)p;
 	memcpy(x->sbuf, c->expect, msg_wire(c->cs->req_size, c->tp_caps));
 }
 
@@ -606,14 +608,15 @@ int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 		fl[g].rbuf = fl[g].sbuf + ss;
 		memset(fl[g].rbuf, 0, rs);
 		if (proto->init_flow)
-			proto->init_flow(c, &fl[g]);
+			proto->init_flow(proto, c, &fl[g]);
 	}
 	for (g = 0; g < nfl; g++, opened++) {
 		if (*c->io.stop) {
 			err = msg_fail(c, -ECANCELED, "while connecting");
 			goto out_close;
 		}
-		err = tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
+		err = proto->open_flow ? proto->open_flow(proto, c, &fl[g])
+				       : tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
 		if (err == -EINTR && *c->io.stop)
 			err = -ECANCELED; /* a signal asked us to stop */
 		if (err) {

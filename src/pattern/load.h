@@ -31,7 +31,11 @@ struct ld_proto {
 	int (*done)(struct lthread *th, const struct ipc_fdone *d, bool rec,
 		    bool *fin);
 	/* Optional: set up flow @x's buffers before its connection opens. */
-	void (*init_flow)(struct ipc_pctx *c, struct cflow *x);
+	void (*init_flow)(const struct ld_proto *p, struct ipc_pctx *c,
+			  struct cflow *x);
+	/* Optional: open flow @x's connection (default: c->ch's client). */
+	int (*open_flow)(const struct ld_proto *p, struct ipc_pctx *c,
+			 struct cflow *x);
 	/* Optional: after the threads, add what the protocol counted. */
 	void (*gather)(struct ipc_pctx *c, struct shared *sh);
 	void *arg; /* the protocol's state, in shared.arg */
@@ -90,6 +94,7 @@ struct lthread {
 	uint64_t replies, warm_replies;
 	pthread_t t;
 	bool started;
+	void *priv; /* the protocol's state of this thread */
 };
 
 /*

@@ -10,6 +10,7 @@ const struct ipc_pattern_ops *const ipc_patterns[] = {
 	&ipc_pattern_crr,
 	&ipc_pattern_load,
 	&ipc_pattern_replay,
+	&ipc_pattern_http,
 	NULL,
 };
 

@@ -176,6 +176,10 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	cs.framing = pat->flags & IPC_PAT_FRAMED ? ipc_framing_find("gdb-rsp")
 						 : NULL;
 	cs.framing_noack = true;
+	/* A pattern with parameters of its own gets a block of them. */
+	static uint64_t cfg_block[4096];
+	if (pat->cfg_size && pat->cfg_size <= sizeof(cfg_block))
+		cs.cfg = cfg_block;
 	set_params(&cs);
 	res = ipc_result_new(&cs);
 	if (!res)
