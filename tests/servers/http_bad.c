@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -262,6 +263,8 @@ int main(int argc, char **argv)
 				continue;
 			return 1;
 		}
+		/* Heads and bodies go in separate writes: no Nagle wait. */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (pthread_create(&t, NULL, conn, (void *)(intptr_t)fd)) {
 			close(fd);
 			continue;
