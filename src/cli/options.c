@@ -259,16 +259,17 @@ static int set_quiet(struct cli_config *c, const char *a)
 
 static const struct cli_opt core_opts[] = {
 	{"transport", 't', "LIST", MEAS,
-	 "transports, comma separated, or all [all; replay: tcp]",
+	 "transports, comma separated, or all [all; replay, http: tcp]",
 	 set_transport},
 	{"engine", 'e', "LIST", MEAS,
 	 "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
-	 "load: epoll]",
+	 "load, http: epoll]",
 	 set_engine},
 	{"iterations", 'n', "N", ONE,
 	 "measured iterations per run: round trips (rr), batches (stream), "
 	 "transfers (bulk), transactions (crr), requests over all flows "
-	 "(load), replays (replay) [rr 10000, crr 1000, load 10 per flow "
+	 "(load), replays (replay), responses (http) [rr 10000, crr 1000, "
+	 "load and http 10 per flow "
 	 "but 10000 at least, stream/bulk 10, replay 1]",
 	 set_iter},
 	{"duration", 'd', "TIME", ONE,
