@@ -657,7 +657,7 @@ static const struct ipc_column http_cols[] = {
 	}
 
 static const struct ipc_extra http_extras[] = {
-	[X_KEEPALIVE] = EXTRA("keepalive"),
+	[X_KEEPALIVE] = EXTRA("keepalive_requests"),
 	[X_FAILED] = EXTRA("failed"),
 	[X_F_CONNECT] = EXTRA("failed_connect"),
 	[X_F_WRITE] = EXTRA("failed_write"),

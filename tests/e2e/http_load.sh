@@ -15,7 +15,7 @@ is_rc 0 "http on the built-in target"
 jqt "built-in: ok, 2 runs of 2000 responses" \
 	'.results | length == 1 and (.[0].status == "ok" and (.[0].runs | length) == 2 and all(.[0].runs[]; .iterations == 2000))'
 jqt "built-in: every request kept alive, none failed" \
-	'.results[0].runs | length > 0 and all(.[]; .keepalive == 2000 and .failed == 0 and .non_2xx == 0)'
+	'.results[0].runs | length > 0 and all(.[]; .keepalive_requests == 2000 and .failed == 0 and .non_2xx == 0)'
 jqt "built-in: the page's bytes, every one" \
 	".results[0].runs | length > 0 and all(.[]; .body_bytes == 2000 * $PAGE and .bytes > .body_bytes)"
 jqt "built-in: p50 <= p99 <= max, rates > 0" \
@@ -32,12 +32,12 @@ jqt "thread: 1000 responses of 1000 bytes" \
 run http -c 4 -n 1000 -r 1 --pipeline 8 -f json
 is_rc 0 "--pipeline 8"
 jqt "pipeline: 1000 responses (125 batches of 8 per run), none failed" \
-	'.results[0].runs[0] | .iterations == 1000 and .failed == 0 and .keepalive == 1000'
+	'.results[0].runs[0] | .iterations == 1000 and .failed == 0 and .keepalive_requests == 1000'
 
 run http -c 2 -n 200 -r 1 --no-keepalive -f json
 is_rc 0 "--no-keepalive"
 jqt "no keep-alive: 200 responses, none kept alive, a connection each" \
-	'.results[0].runs[0] | .iterations == 200 and .keepalive == 0 and .reconnects >= 190'
+	'.results[0].runs[0] | .iterations == 200 and .keepalive_requests == 0 and .reconnects >= 190'
 
 run http -c 2 -n 100 -r 1 --method HEAD -f json
 is_rc 0 "--method HEAD"
@@ -69,7 +69,8 @@ if [ -x "$BAD" ]; then
 		run http -c 2 -n 100 -w 0 -r 1 -f json "$url"
 		unbad
 		jqt "$1 every 5th: $3" ".results[0].status == \"ok\" and (.results[0].runs[0] | $2)"
-		diag "$1: $(jq -c '.results[0].runs[0] | {iterations, failed, failed_read, failed_length, failed_protocol, non_2xx, keepalive, reconnects}' "$out")"
+		diag "$1: $(jq -c '.results[0].runs[0] | {iterations, failed, failed_read, failed_length, failed_protocol, non_2xx, status_3xx, status_4xx, status_5xx, keepalive_requests, reconnects}' "$out")"
+		[ "$(jq -r '.results[0].status' "$out")" = ok ] || diag "stderr: $(head -c 300 "$err")"
 	}
 	counts status=503 '.iterations == 100 and .failed == 20 and .non_2xx == 20 and .status_5xx == 20' \
 		"20 non-2xx (5xx), counted as failed"
@@ -81,14 +82,14 @@ if [ -x "$BAD" ]; then
 	counts bigheader '.failed == 20 and .failed_protocol == 20' "20 1 MB header lines: protocol"
 	counts reset '.failed == 20 and .failed_read == 20' "20 resets: read"
 	counts silent '.failed == 20 and .failed_read == 20' "20 closes without an answer: read"
-	counts close '.failed == 0 and .iterations == 100 and .keepalive == 80 and .reconnects >= 19' \
+	counts close '.failed == 0 and .iterations == 100 and .keepalive_requests == 80 and .reconnects >= 19' \
 		"20 Connection: close, reconnected, not failures"
 	counts interim '.failed == 0 and .iterations == 100' "100 Continue first: skipped"
 	bad http10
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	unbad
 	jqt "HTTP/1.0 to the close: 50 whole, none kept alive" \
-		'.results[0].runs[0] | .iterations == 50 and .failed == 0 and .keepalive == 0 and .body_bytes == 50000'
+		'.results[0].runs[0] | .iterations == 50 and .failed == 0 and .keepalive_requests == 0 and .body_bytes == 50000'
 	bad chunked
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	unbad

@@ -90,6 +90,7 @@ static bool cols_ok(const struct ipc_pattern_ops *pat,
 static void test_pattern(const struct ipc_pattern_ops *pat)
 {
 	static struct ipc_trace trace = {.path = "t/a.log", .name = "a"};
+	static uint64_t cfg_block[4096]; /* a pattern's own parameters */
 	struct ipc_case cs = {.pat = pat, .trace = &trace};
 	const struct ipc_param *p, *q;
 	bool keys = true, rw = true, words = true;
@@ -97,6 +98,9 @@ static void test_pattern(const struct ipc_pattern_ops *pat)
 	char buf[256], w[96], want[128];
 	uint64_t v;
 
+	memset(cfg_block, 0, sizeof(cfg_block));
+	if (pat->cfg_size && pat->cfg_size <= sizeof(cfg_block))
+		cs.cfg = cfg_block;
 	ok(nonempty(pat->name) && nonempty(pat->help), "%s: name and help",
 	   pat->name);
 	ok(nonempty(pat->sample) && nonempty(pat->samples) &&
