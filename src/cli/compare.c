@@ -12,10 +12,9 @@
 #include "cli.h"
 
 static const char hint_json[] =
-	"compare reads files written by ipcperf with -f json (-o FILE)";
+	"give files written by ipcperf with -f json (-o FILE)";
 
-/* Read @path into *doc; EXIT_USAGE after saying what is wrong with it. */
-static int load(const char *path, struct ipc_doc **doc)
+int cli_doc_load(const char *path, struct ipc_doc **doc)
 {
 	char err[512];
 	int rc = ipc_doc_read(path, doc, err, sizeof(err));
@@ -69,9 +68,9 @@ int cli_compare(const struct cli_config *cfg)
 	struct ipc_comparison *c = NULL;
 	int rc, err;
 
-	rc = load(cfg->cmp_files[0], &a);
+	rc = cli_doc_load(cfg->cmp_files[0], &a);
 	if (!rc)
-		rc = load(cfg->cmp_files[1], &b);
+		rc = cli_doc_load(cfg->cmp_files[1], &b);
 	if (rc) {
 		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
 		goto out;

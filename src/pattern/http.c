@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,16 +468,18 @@ static int http_server(struct ipc_pctx *c)
 					.page_bytes = cfg->page,
 					.chunk_bytes = cfg->chunk,
 					.chunked = cfg->chunked,
-					.stop_fd = -1,
-					.stop_flag = c->io.stop};
+					.stop_fd = ipc_cancel_fd(c->io.cancel)};
 	struct ipc_http_server *s;
 	struct ipc_http_serve_stats st;
 	char why[256];
 	int err;
 
 	if (cfg->url[0]) {
-		while (!*c->io.stop)
-			pause();
+		struct pollfd pfd = {.fd = ipc_cancel_fd(c->io.cancel),
+				     .events = POLLIN};
+
+		while (!ipc_cancelled(c->io.cancel))
+			poll(&pfd, 1, 50);
 		return 0;
 	}
 	o.listen_fd = dup(c->ch->fd[0]);

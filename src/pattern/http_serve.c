@@ -670,8 +670,6 @@ static int wait_ms(const struct ipc_http_server *s, uint64_t start)
 	if (!s->accepting && s->accept_retry_ns > s->now_ns &&
 	    s->accept_retry_ns < next)
 		next = s->accept_retry_ns;
-	if (s->o.stop_flag && next > s->now_ns + 50 * 1000000ull)
-		next = s->now_ns + 50 * 1000000ull; /* a signal may be lost */
 	if (next == UINT64_MAX)
 		return 1000; /* the date still moves on */
 	if (next <= s->now_ns)
@@ -706,8 +704,6 @@ int ipc_http_serve_run(struct ipc_http_server *s)
 			break;
 		}
 		s->now_ns = mono_ns();
-		if (s->o.stop_flag && *s->o.stop_flag)
-			end = IPC_SERVE_STOPPED;
 		if (time(NULL) != s->date_s)
 			heads_date(s, time(NULL));
 		for (int i = 0; i < n; i++) {

@@ -1,0 +1,160 @@
+/*
+ * `ipcperf report FILE.json...`: saved results rendered again by any
+ * formatter, without measuring.  One document keeps its own command line,
+ * host and options; several are rendered as one report whose heading is
+ * this command line and whose sources list each document's own.  A saved
+ * comparison is made again from the two files it names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The command every document ran, or "report" when they differ. */
+static const char *common_command(struct ipc_doc *const *docs, size_t n)
+{
+	const char *c = docs[0]->meta.command;
+
+	for (size_t i = 1; i < n; i++)
+		if (!c || !docs[i]->meta.command ||
+		    strcmp(c, docs[i]->meta.command))
+			return "report";
+	return c ? c : "report";
+}
+
+/* Every document's skips and results, in the order of the files. */
+static int render(struct ipc_report *rep, struct ipc_doc *const *docs, size_t n)
+{
+	int err = ipc_report_begin(rep);
+	size_t i, k;
+
+	for (i = 0; !err && i < n; i++) {
+		for (k = 0; !err && k < docs[i]->nskips; k++)
+			err = ipc_report_skip(rep, &docs[i]->skips[k]);
+		for (k = 0; !err && k < docs[i]->nresults; k++)
+			err = ipc_report_result(rep, docs[i]->results[k]);
+	}
+	if (!err)
+		err = ipc_report_end(rep);
+	return err;
+}
+
+/*
+ * A saved comparison: made again from its two files and options, and
+ * printed by the format's compare hook.
+ */
+static int report_comparison(const struct cli_config *cfg,
+			     const struct ipc_cmp_saved *sv)
+{
+	const struct ipc_report_ops *ops = ipc_report_find(cfg->format);
+	struct ipc_cmp_opts o = {
+		.metric = sv->metric[0] ? sv->metric : NULL,
+		.threshold_pct = sv->threshold_pct,
+		.version = IPCPERF_VERSION,
+	};
+	struct ipc_doc *a = NULL, *b = NULL;
+	struct ipc_comparison *c = NULL;
+	struct ipc_outfile of;
+	int rc, err;
+
+	if (!ops->compare)
+		return usage_error("a comparison is written as table, json, "
+				   "markdown or html",
+				   "--format: %s is not available for a "
+				   "comparison",
+				   cfg->format);
+	rc = cli_doc_load(sv->a, &a);
+	if (rc == EXIT_OK)
+		rc = cli_doc_load(sv->b, &b);
+	if (rc != EXIT_OK) {
+		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
+		goto out;
+	}
+	err = ipc_compare(a, b, &o, &c);
+	if (err) {
+		rc = err == -ENOENT ? usage_error("compare them again",
+						  "%s and %s have no case "
+						  "in common any more",
+						  sv->a, sv->b)
+				    : cli_error("out of memory");
+		rc = err == -ENOENT ? EXIT_USAGE : EXIT_MEASURE;
+		goto out;
+	}
+	rc = cli_output_open(cfg, &of);
+	if (rc == EXIT_OK)
+		rc = cli_output_close(cfg, &of, ops->compare(of.fp, c));
+out:
+	ipc_comparison_free(c);
+	ipc_doc_free(a);
+	ipc_doc_free(b);
+	return rc;
+}
+
+int cli_report(const struct cli_config *cfg, int argc, char **argv)
+{
+	struct ipc_cmp_saved sv;
+	char why[256];
+	const struct ipc_report_meta **src = NULL;
+	struct ipc_report_meta meta;
+	struct ipc_report rep = {0};
+	struct ipc_doc **docs = NULL;
+	struct ipc_outfile of;
+	size_t i, n = cfg->nfiles;
+	int rc = EXIT_OK;
+
+	if (!n)
+		return usage_error("ipcperf report FILE.json... (files written "
+				   "with -f json)",
+				   "report needs at least one result file");
+	/* A comparison is made again from the files it compared. */
+	for (i = 0; i < n; i++) {
+		if (ipc_cmp_saved_read(cfg->files[i], &sv, why, sizeof(why)))
+			continue;
+		if (n > 1)
+			return usage_error("report a comparison on its own",
+					   "%s is a comparison, not results to "
+					   "merge",
+					   cfg->files[i]);
+		return report_comparison(cfg, &sv);
+	}
+	docs = calloc(n, sizeof(*docs));
+	src = calloc(n, sizeof(*src));
+	if (!docs || !src) {
+		rc = cli_error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && rc == EXIT_OK; i++) {
+		rc = cli_doc_load(cfg->files[i], &docs[i]);
+		if (rc < 0)
+			rc = EXIT_MEASURE;
+		else if (docs[i])
+			src[i] = &docs[i]->meta;
+	}
+	if (rc != EXIT_OK)
+		goto out;
+	meta = docs[0]->meta;
+	if (n > 1) {
+		meta.command = common_command(docs, n);
+		meta.argc = argc;
+		meta.argv = argv;
+		meta.sources = src;
+		meta.nsources = n;
+	}
+	rc = cli_output_open(cfg, &of);
+	if (rc != EXIT_OK)
+		goto out;
+	rep.ops = ipc_report_find(cfg->format);
+	rep.out = of.fp;
+	rep.tty = of.is_stdout && isatty(1);
+	rep.meta = &meta;
+	rc = cli_output_close(cfg, &of, render(&rep, docs, n));
+out:
+	for (i = 0; docs && i < n; i++)
+		ipc_doc_free(docs[i]);
+	free(docs);
+	free(src);
+	return rc;
+}
