@@ -77,6 +77,10 @@ struct cli_config {
 	struct ipc_http_cfg http;	  /* the http pattern's parameters */
 	const char **headers;		  /* -H, in order */
 	const void *pat_cfg; /* the pattern's own parameters, or NULL */
+	/* The other end when it is not ours (a URL's server), or NULL. */
+	const struct ipc_peer_ops *peer;
+	const char *target;   /* ... its "HOST:PORT" */
+	char target_buf[300]; /* target's storage */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */

@@ -5,6 +5,7 @@
  * time).
  */
 #include <errno.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,25 @@ static int set_pipeline(struct cli_config *c, const char *a)
 	return 0;
 }
 
+/* Does @host resolve to an IPv4 address (or fail to resolve at all)? */
+static bool has_ipv4(const char *host)
+{
+	struct addrinfo hints = {.ai_family = AF_INET,
+				 .ai_socktype = SOCK_STREAM},
+			*res = NULL;
+	struct addrinfo h6 = {.ai_family = AF_INET6,
+			      .ai_socktype = SOCK_STREAM};
+	bool v4 = !getaddrinfo(host, NULL, &hints, &res);
+
+	if (res)
+		freeaddrinfo(res);
+	res = NULL;
+	if (v4 || getaddrinfo(host, NULL, &h6, &res))
+		return true; /* unresolvable: tcp says so in its words */
+	freeaddrinfo(res);
+	return false;
+}
+
 /* The URL into the pattern's parameters; EXIT_USAGE when it is bad. */
 static int take_url(struct cli_config *c)
 {
@@ -163,6 +183,16 @@ static int take_url(struct cli_config *c)
 	snprintf(c->http.authority, sizeof(c->http.authority), "%s",
 		 u.authority);
 	snprintf(c->http.path, sizeof(c->http.path), "%s", u.path);
+	/*
+	 * The server is already there: the external peer, reached over tcp,
+	 * or tcp6 when the host is an IPv6 address or has no IPv4 one.
+	 */
+	c->peer = &ipc_peer_external;
+	c->transports =
+		strchr(u.host, ':') || !has_ipv4(u.host) ? "tcp6" : "tcp";
+	snprintf(c->target_buf, sizeof(c->target_buf),
+		 strchr(u.host, ':') ? "[%s]:%s" : "%s:%s", u.host, u.port);
+	c->target = c->target_buf;
 	return 0;
 }
 
@@ -199,20 +229,15 @@ static int http_validate(struct cli_config *c)
 	c->http.chunked = c->serve.chunked;
 	if (!(c->set & SET_TP))
 		c->transports = "tcp";
+	c->pat_cfg = &c->http;
 	if (c->http_url) {
-		int err = take_url(c);
-
-		if (err)
-			return err;
 		if (c->set & SET_TP)
 			return usage_error("a URL says where to connect",
 					   "-t does not apply to a URL");
-	} else {
-		snprintf(c->http.path, sizeof(c->http.path), "/");
-		snprintf(c->http.authority, sizeof(c->http.authority),
-			 "localhost");
+		return take_url(c);
 	}
-	c->pat_cfg = &c->http;
+	snprintf(c->http.path, sizeof(c->http.path), "/");
+	snprintf(c->http.authority, sizeof(c->http.authority), "localhost");
 	return 0;
 }
 

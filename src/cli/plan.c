@@ -176,6 +176,8 @@ static int expand(const struct cli_config *cfg,
 		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
+	cs.peer = cfg->peer;
+	cs.target = cfg->target;
 	if (pat->flags & IPC_PAT_FRAMED) {
 		cs.framing = cfg->framing;
 		cs.framing_noack = cfg->no_ack;

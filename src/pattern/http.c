@@ -21,16 +21,13 @@
  * A response saying Connection: close (or an HTTP/1.0 one without
  * keep-alive) ends its connection: the next request opens a new one, and
  * the requests of its batch after it fail as "read".  The server side is
- * the built-in target (pattern/http_serve.c), or nothing when the case
- * measures a URL: the flows then connect to it themselves.
+ * the built-in target (pattern/http_serve.c); a URL's server is the
+ * external peer's (run.h), and the flows connect to it on the channel.
  */
 #include <errno.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "describe.h"
@@ -81,12 +78,10 @@ struct hclient {
 	const struct ipc_http_cfg *cfg;
 	char *req; /* --pipeline copies of the request */
 	size_t req_len;
-	size_t rbuf;		      /* each flow's receive buffer */
-	struct hflow *hf;	      /* per flow */
-	struct hcount *cnt;	      /* per thread */
-	struct sockaddr_storage addr; /* the URL's server */
-	socklen_t addr_len;
-	bool head; /* the method is HEAD */
+	size_t rbuf;	    /* each flow's receive buffer */
+	struct hflow *hf;   /* per flow */
+	struct hcount *cnt; /* per thread */
+	bool head;	    /* the method is HEAD */
 };
 
 static struct hclient *hc_of(struct lthread *th)
@@ -101,31 +96,20 @@ static struct hcount *cnt_of(struct lthread *th)
 
 /* ---- connections ---------------------------------------------------- */
 
-/* Connect flow @x: to the URL's server, or the built-in target's channel. */
-static int connect_flow(struct hclient *hc, struct ipc_pctx *c, struct cflow *x)
+/*
+ * Connect flow @x on the case's channel: to the built-in target, or to
+ * the URL's server (the external peer set the channel up toward it).
+ */
+static int connect_flow(struct ipc_pctx *c, struct cflow *x)
 {
-	int fd;
-
-	if (!hc->addr_len)
-		return c->cs->tp->open(c->ch, IPC_CLIENT, &x->ep);
-	fd = socket(hc->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&hc->addr, hc->addr_len)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	x->ep = (struct ipc_ep){.ops = c->cs->tp, .rfd = fd, .wfd = fd};
-	return 0;
+	return c->cs->tp->open(c->ch, IPC_CLIENT, &x->ep);
 }
 
 static int open_flow(const struct ld_proto *p, struct ipc_pctx *c,
 		     struct cflow *x)
 {
 	struct hclient *hc = p->arg;
-	int err = connect_flow(hc, c, x);
+	int err = connect_flow(c, x);
 
 	if (!err) {
 		hc->hf[x->g].conn = true;
@@ -180,7 +164,7 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 	x->busy = true;
 	x->sent = 0;
 	if (!h->conn) {
-		err = connect_flow(hc, &th->pc, x);
+		err = connect_flow(&th->pc, x);
 		if (!err)
 			err = e->fs_add(th->fs, f, &x->ep);
 		if (err)
@@ -373,20 +357,6 @@ static void gather(struct ipc_pctx *c, struct shared *sh)
 
 /* ---- the client and the server -------------------------------------- */
 
-/* Resolve the URL's server into hc->addr.  0 or -errno with c->out set. */
-static int resolve(struct hclient *hc, struct ipc_pctx *c)
-{
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res;
-	int rc = getaddrinfo(hc->cfg->host, hc->cfg->port, &hints, &res);
-
-	if (rc)
-		return msg_fail(c, -EHOSTUNREACH, "resolve the URL's host");
-	memcpy(&hc->addr, res->ai_addr, res->ai_addrlen);
-	hc->addr_len = res->ai_addrlen;
-	freeaddrinfo(res);
-	return 0;
-}
-
 /* The request, --pipeline times, with its body; 0 or -errno. */
 static int build(struct hclient *hc, struct ipc_pctx *c)
 {
@@ -441,8 +411,6 @@ static int http_client(struct ipc_pctx *c)
 		goto out;
 	}
 	err = build(&hc, c);
-	if (!err && cfg->url[0])
-		err = resolve(&hc, c);
 	if (err)
 		goto out;
 	/* An exchange is a batch of --pipeline requests. */
@@ -460,7 +428,10 @@ out:
 	return err;
 }
 
-/* The built-in target, or (for a URL) nothing but waiting for the end. */
+/*
+ * The built-in target, until the side's stop.  (A URL's server is the
+ * external peer's: no server side runs here then.)
+ */
 static int http_server(struct ipc_pctx *c)
 {
 	const struct ipc_http_cfg *cfg = c->cs->cfg;
@@ -474,14 +445,6 @@ static int http_server(struct ipc_pctx *c)
 	char why[256];
 	int err;
 
-	if (cfg->url[0]) {
-		struct pollfd pfd = {.fd = ipc_cancel_fd(c->io.cancel),
-				     .events = POLLIN};
-
-		while (!ipc_cancelled(c->io.cancel))
-			poll(&pfd, 1, 50);
-		return 0;
-	}
 	o.listen_fd = dup(c->ch->fd[0]);
 	if (o.listen_fd < 0)
 		return msg_fail(c, -errno, "take the listening socket");
@@ -513,10 +476,14 @@ static int http_check(const struct ipc_case *cs, enum ipc_placement where,
 			 cs->eng->name);
 		return -EINVAL;
 	}
-	if (!cfg->url[0] && strcmp(cs->tp->name, "tcp") &&
-	    strcmp(cs->tp->name, "tcp6")) {
+	if (cfg->url[0] && (!cs->target || !cs->target[0] || !cs->peer)) {
 		snprintf(why, why_len,
-			 "the built-in target serves over tcp or tcp6");
+			 "a URL's server is reached through the external peer, "
+			 "at its HOST:PORT");
+		return -EINVAL;
+	}
+	if (strcmp(cs->tp->name, "tcp") && strcmp(cs->tp->name, "tcp6")) {
+		snprintf(why, why_len, "http runs over tcp or tcp6");
 		return -EINVAL;
 	}
 	if (cfg->pipeline > 1 && cs->rate) {

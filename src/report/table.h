@@ -123,8 +123,12 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
 		  const char *many);
 
-/* "peer in a separate process, server on CPU 2" */
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro);
+/*
+ * "peer in a separate process, server on CPU 2", or "server already
+ * running at HOST:PORT" when @target (a case's, may be NULL) is set.
+ */
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const char *target);
 
 /*
  * @tmpl with each "{key}" replaced by that parameter of @pat as @rows

@@ -145,11 +145,16 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 			    unit);
 }
 
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro)
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const char *target)
 {
-	tab_appendf(buf, len, "peer in %s",
-		    ro->placement == IPC_PLACE_THREAD ? "a thread"
-						      : "a separate process");
+	if (target && target[0])
+		tab_appendf(buf, len, "server already running at %s", target);
+	else
+		tab_appendf(buf, len, "peer in %s",
+			    ro->placement == IPC_PLACE_THREAD
+				    ? "a thread"
+				    : "a separate process");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
 	if (ro->pin_server >= 0)

@@ -1,4 +1,5 @@
-# ipcperf http end to end: the built-in target (process and thread),
+# ipcperf http end to end: the built-in target (process and thread), a
+# URL's server as the external peer (IPv4 and IPv6, one that is not there),
 # pipelining, a connection per request, failures counted by reason against
 # the misbehaving server (tests/servers/http_bad.c, every 5th request
 # faulty: exactly 20 of 100), the open loop against a stalling server
@@ -23,6 +24,28 @@ jqt "built-in: p50 <= p99 <= max, rates > 0" \
 jqt "built-in: the case says what was asked" \
 	'.results[0] | .pattern == "http" and .flows == 10 and .method == "GET" and .page_size == 16294 and .keepalive == "yes" and .pipeline == 1 and .write_size == 4096'
 no_leftovers "http, built-in target"
+
+# An IPv6 URL goes over tcp6: the built-in target serving on [::1].
+if "$IPCPERF" http --serve '[::1]:0' --max-duration 20 >"$T/serve6.out" 2>&1 &
+then
+	s6=$!
+	for i in $(seq 50); do
+		url6=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve6.out")
+		[ -n "$url6" ] && break
+		sleep 0.1
+	done
+	if [ -n "$url6" ]; then
+		run http -c 2 -n 100 -r 1 -f json "$url6"
+		is_rc 0 "an IPv6 URL ($url6)"
+		jqt "... over tcp6, 100 responses of the page" \
+			".results[0].transport == \"tcp6\" and .results[0].runs[0].iterations == 100 and .results[0].runs[0].body_bytes == 100 * $PAGE"
+	else
+		ok 0 "# skip no IPv6 loopback here: $(head -c 200 "$T/serve6.out")"
+		ok 0 "# skip no IPv6 loopback here"
+	fi
+	kill -INT $s6
+	wait $s6 2>/dev/null
+fi
 
 run http -c 4 -n 1000 -r 1 --placement thread --page 1000 --chunk 0 -f json
 is_rc 0 "the built-in target as a thread"
@@ -87,9 +110,20 @@ if [ -x "$BAD" ]; then
 	counts interim '.failed == 0 and .iterations == 100' "100 Continue first: skipped"
 	bad http10
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
-	unbad
 	jqt "HTTP/1.0 to the close: 50 whole, none kept alive" \
 		'.results[0].runs[0] | .iterations == 50 and .failed == 0 and .keepalive_requests == 0 and .body_bytes == 50000'
+	# A URL's server is the external peer: nothing of ours serves, so
+	# there is no server cost to report, and the heading says where it is.
+	jqt "a URL: tcp, and no server side of ours (no server cost)" \
+		'.results[0].transport == "tcp" and (.results[0].runs | length == 1 and all(.[]; .client != null and .server == null))'
+	run http -c 2 -n 50 -w 0 -r 1 "$url"
+	hp=${url#http://}
+	check "a URL: the heading says the server was already running there" \
+		grep -q "server already running at ${hp%/}," "$out"
+	unbad
+	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
+	is_rc 1 "a URL where nothing listens: the measurement failed"
+	jqt "... and says so in the result" '.results[0].status == "error"'
 	bad chunked
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	unbad
