@@ -113,6 +113,19 @@ struct ipc_flows {
 };
 
 /*
+ * CPU used by the threads a side's pattern started for itself (load's and
+ * http's client threads), summed over their lives; the runner adds it to
+ * the side's cost, which otherwise counts only the thread it called the
+ * pattern in.  Cycles, instructions and migrations stay that thread's.
+ */
+struct ipc_thread_cpu {
+	uint64_t user_ns; /* user CPU time */
+	uint64_t sys_ns;  /* system CPU time */
+	uint64_t vcsw;	  /* voluntary context switches */
+	uint64_t ivcsw;	  /* involuntary ones */
+};
+
+/*
  * Testing aids for the server side (--peer-drop, --peer-stall): faults
  * injected on purpose, so that tests can check that loss and stalls are
  * counted.  Zero everywhere means none.
@@ -345,7 +358,8 @@ struct ipc_pout {
 	char what[160];		/* what failed, in words ("" when err == 0) */
 	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
-	double extra[IPC_EXTRA_MAX]; /* the pattern's IPC_EXTRA_RUN figures */
+	double extra[IPC_EXTRA_MAX];   /* the pattern's IPC_EXTRA_RUN figures */
+	struct ipc_thread_cpu helpers; /* its own threads' CPU, if any */
 };
 
 /*

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "fault.h"
 #include "load.h"
@@ -402,9 +403,33 @@ static uint64_t share(uint64_t total, uint64_t nflows, uint64_t g)
 	return total / nflows + (g < total % nflows ? 1 : 0);
 }
 
+static void client_body(struct lthread *th);
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
+
+/* A client thread: its flows, and the CPU it used (for cpu/req). */
 static void *client_thread(void *arg)
 {
 	struct lthread *th = arg;
+	struct rusage a, b;
+	bool ok = !getrusage(RUSAGE_THREAD, &a);
+
+	client_body(th);
+	if (ok && !getrusage(RUSAGE_THREAD, &b)) {
+		th->cpu.user_ns = tv_ns(&b.ru_utime) - tv_ns(&a.ru_utime);
+		th->cpu.sys_ns = tv_ns(&b.ru_stime) - tv_ns(&a.ru_stime);
+		th->cpu.vcsw = (uint64_t)(b.ru_nvcsw - a.ru_nvcsw);
+		th->cpu.ivcsw = (uint64_t)(b.ru_nivcsw - a.ru_nivcsw);
+	}
+	return NULL;
+}
+
+static void client_body(struct lthread *th)
+{
 	struct shared *sh = th->sh;
 	const struct ipc_pctx *c = &th->pc;
 	const struct ipc_engine_ops *e = c->io.eng;
@@ -417,7 +442,7 @@ static void *client_thread(void *arg)
 		pthread_cond_wait(&sh->cv, &sh->mu);
 	pthread_mutex_unlock(&sh->mu);
 	if (sh->abort)
-		return NULL;
+		return;
 	prctl(PR_SET_TIMERSLACK, 1UL); /* wake at due times, not 50 us late */
 	err = e->fs_new(&th->fs, th->n, c->io.cancel);
 	for (f = 0; !err && f < th->n; f++)
@@ -458,7 +483,6 @@ static void *client_thread(void *arg)
 out:
 	e->fs_free(th->fs);
 	th->fs = NULL;
-	return NULL;
 }
 
 static int cmp_rate(const void *a, const void *b)
@@ -503,6 +527,10 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		if (!th->started)
 			continue;
 		ipc_hist_merge(c->hist, th->hist);
+		c->out.helpers.user_ns += th->cpu.user_ns;
+		c->out.helpers.sys_ns += th->cpu.sys_ns;
+		c->out.helpers.vcsw += th->cpu.vcsw;
+		c->out.helpers.ivcsw += th->cpu.ivcsw;
 		c->out.done += th->replies;
 		c->out.warmup_done += th->warm_replies;
 		if (th->replies && th->end_ns > end)

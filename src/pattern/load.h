@@ -94,7 +94,8 @@ struct lthread {
 	uint64_t replies, warm_replies;
 	pthread_t t;
 	bool started;
-	void *priv; /* the protocol's state of this thread */
+	struct ipc_thread_cpu cpu; /* what it used, over its life */
+	void *priv;		   /* the protocol's state of this thread */
 };
 
 /*

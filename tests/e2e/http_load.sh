@@ -52,6 +52,14 @@ is_rc 0 "the built-in target as a thread"
 jqt "thread: 1000 responses of 1000 bytes" \
 	'.results[0].runs[0] | .iterations == 1000 and .body_bytes == 1000000'
 
+# cpu/req counts the client threads, not only the thread that waits for
+# them: a request is at least a send and a receive (0.5 us of CPU is far
+# below what they cost anywhere; the thread that waits alone used ~0.03).
+run http -c 4 --threads 2 -n 4000 -r 1 --placement thread -f json
+jqt "client CPU includes its 2 threads (>= 0.5 us per request)" \
+	'.results[0].runs[0] | .iterations == 4000 and (.client.user_ns + .client.sys_ns) >= 0.5 * 1000 * 4000'
+diag "client CPU: $(jq -c '.results[0].runs[0].client | {user_ns, sys_ns}' "$out")"
+
 run http -c 4 -n 1000 -r 1 --pipeline 8 -f json
 is_rc 0 "--pipeline 8"
 jqt "pipeline: 1000 responses (125 batches of 8 per run), none failed" \
