@@ -479,10 +479,13 @@ struct ipc_http_cfg {
 	char port[8];
 	char authority[272];
 	char path[2048];
-	char method[24];   /* "GET" */
-	bool keepalive;	   /* false: a connection per request */
-	uint32_t pipeline; /* requests written at once per connection */
-	uint64_t body;	   /* request body bytes (Content-Length) */
+	char method[24];     /* "GET" */
+	bool keepalive;	     /* false: a connection per request */
+	uint32_t pipeline;   /* requests written at once per connection */
+	uint64_t body;	     /* request body bytes (Content-Length) */
+	uint64_t timeout_ns; /* a response not whole this long after its
+				exchange began fails as "timeout" and its
+				connection closes; 0: wait for ever */
 	const char *const *headers; /* -H "Name: value", in order */
 	size_t nheaders;
 	uint64_t page;	/* built-in target: the page's bytes */

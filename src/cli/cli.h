@@ -103,6 +103,7 @@ enum {
 	SET_PAGE = 1u << 15,
 	SET_CHUNK = 1u << 16,
 	SET_NO_KA = 1u << 17,
+	SET_REQ_TIMEOUT = 1u << 18,
 };
 
 /*

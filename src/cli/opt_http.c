@@ -17,6 +17,7 @@
 
 #define PAGE_DEFAULT 16294 /* the seed's page (shared/seeds/002) */
 #define CHUNK_DEFAULT 4096 /* ... written 4 KB at a time */
+#define REQ_TIMEOUT_DEFAULT 30000000000ull /* ab's -s default, 30 s */
 #define CONNS_MAX 1000000u
 #define PIPELINE_MAX 1024u
 #define HEADERS_MAX 64
@@ -66,6 +67,16 @@ static int set_time(const char *opt, const char *a, uint64_t *ns)
 static int set_client_timeout(struct cli_config *c, const char *a)
 {
 	return set_time("--client-timeout", a, &c->serve.client_timeout_ns);
+}
+
+static int set_request_timeout(struct cli_config *c, const char *a)
+{
+	if (cli_units(IPC_UNIT_TIME, a, 0, CLI_TIME_MAX, &c->http.timeout_ns))
+		return usage_error("give a time such as 30s or 500ms, or 0 to "
+				   "wait for ever",
+				   "--request-timeout: %s", cli_err);
+	c->set |= SET_REQ_TIMEOUT;
+	return 0;
 }
 
 static int set_max_duration(struct cli_config *c, const char *a)
@@ -219,6 +230,8 @@ static int http_validate(struct cli_config *c)
 		c->http.pipeline = 1;
 	if (!(c->set & SET_NO_KA))
 		c->http.keepalive = true;
+	if (!(c->set & SET_REQ_TIMEOUT))
+		c->http.timeout_ns = REQ_TIMEOUT_DEFAULT;
 	if (!c->http.keepalive && c->http.pipeline > 1)
 		return usage_error("a connection per request has no room for "
 				   "a pipeline",
@@ -277,6 +290,11 @@ static const struct cli_opt http_opts[] = {
 	{"body", 0, "SIZE", CMD_HTTP,
 	 "a request body of SIZE bytes with its Content-Length [none]",
 	 set_body},
+	{"request-timeout", 0, "TIME", CMD_HTTP,
+	 "a response not whole TIME after its request began fails "
+	 "(\"timeout\") and its connection closes; 0: wait for ever [30s, "
+	 "as ab]",
+	 set_request_timeout},
 	{"pipeline", 0, "N", CMD_HTTP,
 	 "requests written at once on each connection before their "
 	 "responses are read [1]",

@@ -17,6 +17,8 @@
  *   protocol  bytes that are not an HTTP response (a lying Content-Length
  *             shows here: its extra bytes are no response)
  *   non-2xx   whole responses with a status outside 200-299, by class
+ *   timeout   no whole response within --request-timeout of the start of
+ *             its exchange: the connection is closed
  *
  * A response saying Connection: close (or an HTTP/1.0 one without
  * keep-alive) ends its connection: the next request opens a new one, and
@@ -54,6 +56,7 @@ enum {
 	X_S5XX,
 	X_BODY,
 	X_RECONNECTS,
+	X_F_TIMEOUT,
 	X_COUNT
 };
 
@@ -288,6 +291,20 @@ static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
 	return err ? msg_fail(&th->pc, err, "receive") : 0;
 }
 
+/* Flow @f's exchange ran out of time: what is pending fails, it closes. */
+static void expire(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	struct hflow *h = th->fl[f].priv;
+
+	if (!h->pending) {
+		/* Answered, but the request is still being written. */
+		h->closing = true;
+		finish(th, f, fin);
+		return;
+	}
+	fail(th, f, rec, X_F_TIMEOUT, fin);
+}
+
 static int done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 		bool *fin)
 {
@@ -397,6 +414,8 @@ static int http_client(struct ipc_pctx *c)
 			     .init_flow = init_flow,
 			     .open_flow = open_flow,
 			     .gather = gather,
+			     .expire = expire,
+			     .timeout_ns = cfg->timeout_ns,
 			     .arg = &hc};
 	struct ipc_pctx pc = *c;
 	uint64_t per = RBUF_ALL / (c->cs->flows ? c->cs->flows : 1);
@@ -579,6 +598,11 @@ static const struct ipc_param http_params[] = {
 	 .off = CFG(body),
 	 .fmt = IPC_FMT_BYTES,
 	 .flags = IPC_PARAM_WORD_DFLT},
+	{.key = "request_timeout_ns",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_U64,
+	 .off = CFG(timeout_ns),
+	 .fmt = IPC_FMT_NS},
 	{.key = "page_size",
 	 .word = "page",
 	 .head = "page",
@@ -642,6 +666,7 @@ static const struct ipc_extra http_extras[] = {
 		    .fmt = IPC_FMT_BYTES,
 		    .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	[X_RECONNECTS] = EXTRA("reconnects"),
+	[X_F_TIMEOUT] = EXTRA("failed_timeout"),
 	[X_COUNT] = {0},
 };
 

@@ -267,6 +267,61 @@ static int raw_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 }
 
 /*
+ * The flows whose exchange has run the protocol's timeout_ns: the protocol
+ * gives each up; those it finished go into th->fins, their number is
+ * returned.  Looked at every timeout / 8 (10 ms at most), after a wait,
+ * so an exchange is given up at most that, plus one wait (IDLE_NS),
+ * after its time: a scan of the thread's flows, not a timer per request.
+ */
+static uint32_t expired(struct lthread *th, bool rec)
+{
+	const struct ld_proto *p = th->sh->proto;
+	uint64_t now, step;
+	uint32_t n = 0;
+
+	if (!p->timeout_ns)
+		return 0;
+	now = ipc_now_ns();
+	if (now < th->expiry_ns)
+		return 0;
+	step = p->timeout_ns / 8;
+	th->expiry_ns = now + (step < 10000000u ? step : 10000000u);
+	for (uint32_t f = 0; f < th->n; f++) {
+		struct cflow *x = &th->fl[f];
+		bool fin = false;
+
+		if (!x->busy || x->t0 > now || now - x->t0 < p->timeout_ns)
+			continue;
+		p->expire(th, f, rec, &fin);
+		if (fin)
+			th->fins[n++] = f;
+	}
+	return n;
+}
+
+/*
+ * Closed loop: flow @f's exchange is over; start its next one, or retire
+ * it (*active goes down) when it has none left or @deadline passed.
+ */
+static int closed_next(struct lthread *th, uint32_t f, uint64_t deadline,
+		       uint32_t *active)
+{
+	struct cflow *x = &th->fl[f];
+	int err;
+
+	if (!x->left || (deadline && th->end_ns >= deadline)) {
+		x->left = 0;
+		(*active)--;
+		return 0;
+	}
+	x->left--;
+	err = th->sh->proto->start(th, f, ipc_now_ns());
+	return err ? ld_fail(&th->pc, err, "start I/O on", x->g,
+			     th->pc.cs->flows)
+		   : 0;
+}
+
+/*
  * A closed-loop phase: every flow runs its x->left requests back to back,
  * or until @deadline (no new request after it).  @rec: record samples.
  */
@@ -297,25 +352,18 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n; i++) {
-			struct cflow *x = &th->fl[done[i].flow];
-
 			err = th->sh->proto->done(th, &done[i], rec, &fin);
+			if (!err && fin)
+				err = closed_next(th, done[i].flow, deadline,
+						  &active);
 			if (err)
 				return err;
-			if (!fin)
-				continue;
-			if (!x->left || (deadline && th->end_ns >= deadline)) {
-				x->left = 0;
-				active--;
-				continue;
-			}
-			x->left--;
-			err = th->sh->proto->start(th, done[i].flow,
-						   ipc_now_ns());
-			if (err)
-				return ld_fail(&th->pc, err, "start I/O on",
-					       x->g, th->pc.cs->flows);
 		}
+		n = (int)expired(th, rec);
+		for (int i = 0; i < n && !err; i++)
+			err = closed_next(th, th->fins[i], deadline, &active);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -394,6 +442,9 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			if (fin)
 				err = open_next(th, done[i].flow, start, end);
 		}
+		n = err ? 0 : (int)expired(th, true);
+		for (int i = 0; i < n && !err; i++)
+			err = open_next(th, th->fins[i], start, end);
 	}
 }
 
@@ -607,6 +658,7 @@ int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 	struct cflow *fl = calloc(nfl, sizeof(*fl));
 	uint8_t *bufs = malloc(nfl * (ss + rs));
 	uint32_t *heaps = calloc(nfl, sizeof(*heaps));
+	uint32_t *fins = calloc(nfl, sizeof(*fins));
 	double *rates = calloc(nfl, sizeof(*rates));
 	struct shared sh = {.nth = nth, .proto = proto, .arg = proto->arg};
 	uint64_t g = 0, opened = 0;
@@ -615,7 +667,7 @@ int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 
 	c->out.loss.counted = false;
 	sh.th = calloc(nth, sizeof(*sh.th));
-	if (!fl || !bufs || !heaps || !rates || !sh.th) {
+	if (!fl || !bufs || !heaps || !fins || !rates || !sh.th) {
 		err = msg_fail(c, -ENOMEM, "allocate the flows");
 		goto out_free;
 	}
@@ -660,6 +712,7 @@ int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 		th->n = (uint32_t)(hi - lo);
 		th->base = lo;
 		th->heap = heaps + lo;
+		th->fins = fins + lo;
 		th->hist = ipc_hist_new();
 		if (!th->hist) {
 			err = msg_fail(c, -ENOMEM, "allocate the histograms");
@@ -684,6 +737,7 @@ out_free:
 	free(sh.th);
 	free(rates);
 	free(heaps);
+	free(fins);
 	free(bufs);
 	free(fl);
 	return err;

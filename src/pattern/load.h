@@ -38,7 +38,14 @@ struct ld_proto {
 			 struct cflow *x);
 	/* Optional: after the threads, add what the protocol counted. */
 	void (*gather)(struct ipc_pctx *c, struct shared *sh);
-	void *arg; /* the protocol's state, in shared.arg */
+	/*
+	 * Optional, with timeout_ns: flow @f's exchange has run timeout_ns
+	 * since x->t0; give it up (its pending operations cancelled) and
+	 * say *@fin, as done would.
+	 */
+	void (*expire)(struct lthread *th, uint32_t f, bool rec, bool *fin);
+	uint64_t timeout_ns; /* 0: exchanges never expire */
+	void *arg;	     /* the protocol's state, in shared.arg */
 };
 
 /* A client flow. */
@@ -89,8 +96,10 @@ struct lthread {
 	struct ipc_hist *hist;
 	uint32_t *heap; /* open loop: idle flows by due time */
 	uint32_t hn;
-	uint64_t end_ns;  /* when its last reply arrived */
-	uint64_t lag_max; /* open loop: latest send after its due time */
+	uint32_t *fins;	    /* flows just expired, th->n entries */
+	uint64_t expiry_ns; /* when to look for expired exchanges next */
+	uint64_t end_ns;    /* when its last reply arrived */
+	uint64_t lag_max;   /* open loop: latest send after its due time */
 	uint64_t replies, warm_replies;
 	pthread_t t;
 	bool started;

@@ -12,11 +12,12 @@ url=
 # url from the line it prints.
 serve() {
 	local i
+	rm -f "$T/serve.out" # not to read the last server's address
 	"$IPCPERF" http --serve 127.0.0.1:0 "$@" >"$T/serve.out" 2>"$T/serve.err" &
 	srv_pid=$!
 	url=
 	for i in $(seq 50); do
-		url=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve.out")
+		url=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
 		[ -n "$url" ] && return 0
 		sleep 0.1
 	done
@@ -119,10 +120,11 @@ fi
 # connections held open.  The next client waits (no busy loop meanwhile)
 # and is served once some of the idle ones go.
 if have curl; then
+	rm -f "$T/serve.out"
 	(ulimit -n 12 && exec "$IPCPERF" http --serve 127.0.0.1:0) >"$T/serve.out" 2>"$T/serve.err" &
 	srv_pid=$!
 	for i in $(seq 50); do
-		url=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve.out")
+		url=$(sed -n 's|^serving \(http://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
 		[ -n "$url" ] && break
 		sleep 0.1
 	done

@@ -84,10 +84,13 @@ if [ -x "$BAD" ]; then
 	ln -s "$BAD" "$T/$TAG-bad"
 	# bad MODE [N] -> url of a misbehaving server (bad_pid)
 	bad() {
+		# The old server's port must not be read before the new one's
+		# redirection empties the file: remove it first.
+		rm -f "$T/bad.out"
 		"$T/$TAG-bad" "$@" >"$T/bad.out" 2>&1 &
 		bad_pid=$!
 		for i in $(seq 50); do
-			port=$(sed -n 's/^port //p' "$T/bad.out")
+			port=$(sed -n 's/^port //p' "$T/bad.out" 2>/dev/null)
 			[ -n "$port" ] && { url="http://127.0.0.1:$port/"; return 0; }
 			sleep 0.1
 		done
@@ -116,6 +119,18 @@ if [ -x "$BAD" ]; then
 	counts close '.failed == 0 and .iterations == 100 and .keepalive_requests == 80 and .reconnects >= 19' \
 		"20 Connection: close, reconnected, not failures"
 	counts interim '.failed == 0 and .iterations == 100' "100 Continue first: skipped"
+	# No answer to every 10th request, the connection left open: each
+	# fails after --request-timeout, and the flow goes on on a new one.
+	# (2 s: long enough that no answered request of a loaded machine
+	# times out too.)
+	bad hang 10
+	run http -c 4 -n 40 -w 0 -r 1 --request-timeout 2s -f json "$url"
+	unbad
+	jqt "hang every 10th, --request-timeout 2s: 4 timeouts, 36 answers" \
+		'.results[0].status == "ok" and (.results[0].runs[0] | .iterations == 36 and .failed == 4 and .failed_timeout == 4) and .results[0].request_timeout_ns == 2000000000'
+	diag "hang: $(jq -c '.results[0].runs[0] | {iterations, failed, failed_timeout, reconnects}' "$out")"
+	run http --request-timeout 1x
+	is_rc 2 "--request-timeout 1x: bad input"
 	bad http10
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	jqt "HTTP/1.0 to the close: 50 whole, none kept alive" \

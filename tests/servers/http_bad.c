@@ -15,6 +15,8 @@
  *   garbage       bytes that are not HTTP, then close
  *   reset         no answer: the connection is reset
  *   silent        no answer: the connection is closed
+ *   hang          no answer: the connection stays open until the client
+ *                 closes it
  *   stall=MS      the whole server stops MS milliseconds, then answers
  *   http10        HTTP/1.0, no length: the body ends at the close
  *   chunked       chunked with extensions and trailers
@@ -169,6 +171,11 @@ static int answer(int fd, unsigned long k)
 	}
 	if (!strcmp(mode, "silent"))
 		return 0;
+	if (!strcmp(mode, "hang")) {
+		while (recv(fd, buf, sizeof(buf), 0) > 0)
+			; /* until the client gives up and closes */
+		return 0;
+	}
 	if (!strcmp(mode, "http10")) {
 		say(fd, "HTTP/1.0 200 OK\r\n\r\n");
 		put(fd, body, BODY);
