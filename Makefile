@@ -8,7 +8,7 @@
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
-#   make fuzz          the libFuzzer targets, FUZZ_TIME seconds each (60)
+#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_TIME
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -40,20 +40,21 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
 
 # Check (and as root, install) the Debian packages the build needs before
 # pkg-config is asked about them below.
-ifeq ($(filter clean lint uninstall,$(MAKECMDGOALS)),)
+ifeq ($(filter clean lint uninstall fuzz,$(MAKECMDGOALS)),)
 DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error missing build dependencies: see the line above)
 endif
 endif
 
-PKGS := jansson
+PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	echo -ljansson -lsodium)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef
@@ -171,7 +172,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN) $(SERVER_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+check: $(BIN) $(TEST_BIN) $(SERVER_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -198,41 +199,6 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/ipcperf.1
 	rm -rf $(DESTDIR)$(PREFIX)/include/ipcperf
 
-# libFuzzer targets (tests/fuzz/fuzz_NAME.c), each built with clang and
-# the sanitizers from its own sources and the library files it exercises,
-# then run for FUZZ_TIME seconds from its seed corpus
-# (tests/fuzz/corpus/NAME); new inputs go to build/fuzz/corpus-NAME.
-FUZZ_CC ?= clang
-FUZZ_TIME ?= 60
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -Iinclude -Isrc -D_GNU_SOURCE
-FUZZ_http_SRC := src/framing/http.c
-FUZZ_http_LIBS := -lhttp_parser
-FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
-# make check runs each target for a few seconds where libFuzzer is here.
-ifneq ($(filter check,$(MAKECMDGOALS)),)
-HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, \
-	unsigned long n) { return 0; }' | $(FUZZ_CC) -x c \
-	-fsanitize=fuzzer -o /dev/null - 2>/dev/null && echo 1)
-endif
-
-build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(FUZZ_http_SRC)
-	@mkdir -p $(@D)
-	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_http_LIBS)
-
-fuzz:
-	$(Q)sh scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)for n in $(FUZZ_NAMES); do \
-		mkdir -p build/fuzz/corpus-$$n && \
-		build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_TIME) \
-			-max_len=65536 -artifact_prefix=build/fuzz/ \
-			build/fuzz/corpus-$$n \
-			tests/fuzz/corpus/$$n || exit 1; \
-	done
-
 lint:
 	$(Q)sh scripts/deps.sh lint
 	sh scripts/layers.sh
@@ -240,8 +206,45 @@ lint:
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(wildcard tests/fuzz/*.c) \
-		include/ipcperf/*.h
+		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
+
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/
+# fuzz_NAME/) over the library built again with clang and the fuzzer's
+# instrumentation.  Each runs FUZZ_TIME seconds; new inputs it finds go to
+# build/fuzz/corpus-fuzz_NAME.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
+	$(call msg,LINK,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
+		mkdir -p build/fuzz/corpus-$$n && \
+		echo "$$n: $(FUZZ_TIME) s" && \
+		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-print_final_stats=1 \
+			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 clean:
 	rm -rf build

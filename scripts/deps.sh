@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|browser|markdown|fuzz
+# Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
@@ -9,16 +9,20 @@ step=${1:-build}
 
 # package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config),
 # "hdr PATH" (a header under /usr/include), "file PATH" (any file) or
-# "glob PATTERN" (a file matching a shell pattern).
+# "fuzzer CC" (CC links a libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
-	libjansson-dev:pc:jansson libhttp-parser-dev:hdr:http_parser.h"
+	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium
+	libhttp-parser-dev:hdr:http_parser.h"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
-	 want="curl:cmd:curl apache2-utils:cmd:ab wrk:cmd:wrk" ;;
+	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
+	wrk:cmd:wrk" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
+	 want="" ;;
+fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
 	 want="" ;;
 # The HTML report's test: headless Chromium driven by a Python script, and
 # a font so that screenshots show text.
@@ -27,10 +31,7 @@ browser) need="chromium:cmd:chromium python3:cmd:python3
 	 want="" ;;
 # The Markdown report's test renders it with GitHub's own renderer.
 markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
-fuzz)    need="clang:cmd:clang
-	libclang-rt-14-dev:glob:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a"
-	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser, markdown, fuzz)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown)" >&2
    exit 2 ;;
 esac
 
@@ -42,7 +43,9 @@ have() {
 	pc) pkg-config --exists "$name" 2>/dev/null ;;
 	hdr) [ -e "/usr/include/$name" ] ;;
 	file) [ -e "$name" ] ;;
-	glob) ls $name >/dev/null 2>&1 ;;
+	fuzzer) echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
+		{ return d && n < 0; }' | "$name" -x c -fsanitize=fuzzer \
+		-o /dev/null - >/dev/null 2>&1 ;;
 	esac
 }
 

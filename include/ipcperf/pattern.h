@@ -28,6 +28,28 @@ struct ipc_pattern_ops;
 struct ipc_peer_ops;
 
 /*
+ * Where the two sides of a case run: a parameter of the case, not noise.
+ * On a VM a pipe round trip takes about 5 us with both sides on one CPU
+ * and about 50 us with a CPU each (a cross-CPU wake-up each way), and the
+ * scheduler picks one or the other by what else runs; so by default each
+ * local case is measured pinned both ways (docs/methodology.md).
+ */
+enum ipc_cpus {
+	IPC_CPUS_ANY = 0, /* the scheduler's choice (--pin none) */
+	IPC_CPUS_ONE,	  /* both sides pinned to one CPU */
+	IPC_CPUS_TWO,	  /* each side pinned to a CPU of its own */
+};
+
+struct ipc_place {
+	enum ipc_cpus cpus;
+	int client_cpu; /* ONE, TWO: the CPU the client is pinned to */
+	int server_cpu; /* ... and the server */
+	bool chosen;	/* ipcperf chose them (by default), not --pin */
+	int smt;	/* TWO: 1 when the two CPUs are SMT siblings (one
+			   core), 0 when not, -1 when unknown */
+};
+
+/*
  * One measurement: a pattern over a transport through an engine, sized.
  * Defined here, with the patterns that read it, so that they need nothing
  * from the run layer above them; the runner and the plan fill it.
@@ -49,13 +71,16 @@ struct ipc_case {
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
 	const struct ipc_trace *trace;	       /* replay: the conversation */
-	const void *cfg; /* the pattern's own parameters (its cfg_size
+	const void *cfg;	/* the pattern's own parameters (its cfg_size
 			    bytes, described with IPC_IN_CFG), or NULL */
+	struct ipc_place place; /* where the sides run */
 	const struct ipc_peer_ops *peer; /* the other end (run.h), NULL: a
 					    process or thread of ours, as
 					    the run's placement says */
-	const char *target; /* where the other end is when it is not ours:
+	const char *target;   /* where the other end is when it is not ours:
 			       "HOST:PORT" (IPC_PEER_ELSEWHERE, run.h) */
+	const void *peer_arg; /* the peer kind's own settings (remote: struct
+				 ipc_remote_opts), NULL: none */
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */
@@ -259,6 +284,12 @@ enum ipc_src {
  */
 #define IPC_EXTRA_RUN (1u << 0)
 #define IPC_EXTRA_INT (1u << 1)
+/*
+ * PER: a sample is this many messages (rr-stub's packets per sample);
+ * a comparison also gives its difference per message, in the extra's
+ * "per" word.
+ */
+#define IPC_EXTRA_PER (1u << 2)
 
 /*
  * An extra figure: replay's link time, and what a pattern of the future
@@ -268,7 +299,8 @@ enum ipc_src {
 struct ipc_extra {
 	const char *key; /* in JSON: "link_ns" */
 	enum ipc_fmt fmt;
-	unsigned flags; /* IPC_EXTRA_* */
+	unsigned flags;	 /* IPC_EXTRA_* */
+	const char *per; /* IPC_EXTRA_PER: what a message is, "packet" */
 };
 
 /* Bits of struct ipc_column.flags. */
@@ -491,6 +523,22 @@ struct ipc_http_cfg {
 	uint64_t page;	/* built-in target: the page's bytes */
 	uint64_t chunk; /* ... written this many at a time, 0: at once */
 	bool chunked;	/* ... with Transfer-Encoding: chunked */
+};
+
+extern const struct ipc_pattern_ops ipc_pattern_rr_stub;
+
+/*
+ * rr against a GDB stub (rr --target): its own parameters (ipc_case.cfg).
+ * The stub is cs->target ("HOST:PORT") through the external peer, or
+ * ipcperf's own stub served by the usual peer (target "ipcperf").
+ * Acks follow gdb-rsp's: cs->framing_noack asks for QStartNoAckMode.
+ */
+struct ipc_stub_cfg {
+	char target[160];    /* as given: "gdb://HOST:PORT[?addr=ADDR]" or
+				"ipcperf" */
+	uint64_t buf_addr;   /* ?addr=: the target buffer, 0: found below
+				the stopped thread's stack pointer */
+	uint64_t timeout_ns; /* longest wait for one reply, 0: 5 s */
 };
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */

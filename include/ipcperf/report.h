@@ -144,6 +144,10 @@ struct ipc_cmp_opts {
 	double threshold_pct; /* smaller changes are no difference */
 	bool fail_set;	      /* --fail-if-slower was given ... */
 	double fail_pct;      /* ... with this percentage */
+	bool drift_set;	      /* --drift was given ... */
+	double drift_pct;     /* ... the drift between invocations to
+				 allow for where it was not measured (sd, %
+				 of the value) */
 	const char *version;  /* this ipcperf's, for the document */
 };
 
@@ -159,24 +163,46 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
 
 /*
+ * The same with two levels: @na documents of A, each an invocation of the
+ * same command, against @nb of B (the arrays and documents must outlive
+ * the comparison).  A case's results in a side's documents are its
+ * invocations; with several on both sides the verdict rests on the
+ * invocations (their medians against each other), so that the drift of
+ * the machine between invocations counts; with one on a side, on the
+ * runs, and a difference the drift could explain is "undecided" unless
+ * the drift is known (measured on the other side, or o->drift_pct).
+ * docs/methodology.md has the rules.
+ */
+int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
+		     const struct ipc_doc *const *b, size_t nb,
+		     const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/*
  * What a saved comparison (compare -f json) says about how it was made:
- * the files it compared and its options, so that it can be made again
- * from them (ipcperf report of a comparison).  The file names are as
- * compare was given them, or found next to the comparison's own file.
+ * the files it compared (one or several a side) and its options, so that
+ * it can be made again from them (ipcperf report of a comparison).  The
+ * file names are as compare was given them, or found next to the
+ * comparison's own file.  ipc_cmp_saved_fini frees the names.
  */
 struct ipc_cmp_saved {
-	char a[4096], b[4096]; /* the files of A and B */
-	char metric[32];       /* "" when each case's own */
+	char **a, **b;	 /* the files of A and of B */
+	size_t na, nb;	 /* how many of each */
+	char metric[32]; /* "" when each case's own */
 	double threshold_pct;
+	bool drift_set;	  /* --drift was given: */
+	double drift_pct; /* ... its value */
 };
 
 /*
  * Read the comparison saved in @path into @out: 0; -EINVAL when it is not
  * a comparison written by compare -f json (a result document, say), with
- * @err saying why; or -errno when it cannot be read.
+ * @err saying why; -ENOMEM; or -errno when it cannot be read.  On success
+ * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
+ * nothing.
  */
 int ipc_cmp_saved_read(const char *path, struct ipc_cmp_saved *out, char *err,
 		       size_t err_len);
+void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv);
 
 /* How many pairs tripped --fail-if-slower. */
 size_t ipc_comparison_gates(const struct ipc_comparison *c);

@@ -130,6 +130,7 @@ enum ipc_flag_kind {
 	IPC_FLAG_BIMODAL,      /* the runs fall into two groups */
 	IPC_FLAG_OUTLIERS,     /* some runs lie far from the others */
 	IPC_FLAG_LOAD,	       /* other processes used the CPUs meanwhile */
+	IPC_FLAG_SHARED,       /* the remote server ran other tests meanwhile */
 	IPC_FLAG_COUNT
 };
 
@@ -187,6 +188,10 @@ struct ipc_result {
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
 	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
 	uint64_t xcount;	/* replay: exchanges in xhist */
+	/* When the other end ran on another host (the remote peer): */
+	char peer_host[1024]; /* its fingerprint, JSON text, "" otherwise */
+	uint64_t peer_others; /* most other tests it ran during one run; the
+				 shared flag when not 0 */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -306,7 +311,11 @@ struct ipc_peer {
 	struct ipc_side_cost cost; /* its CPU cost, valid false: unknown */
 	char story[176]; /* how it ended if not well ("peer killed by signal
 			    9 (Killed)"), else "" */
-	void *priv;	 /* the kind's own state between start and stop */
+	uint64_t remote_others; /* remote: other tests the server ran during
+				   the run */
+	char remote_host[1024]; /* remote: the server's fingerprint, a JSON
+				   object as text; "" when not known */
+	void *priv; /* the kind's own state between start and stop */
 };
 
 /* Bits of struct ipc_peer_ops.flags. */
@@ -343,6 +352,25 @@ struct ipc_peer_ops {
 	 */
 	void (*stop)(struct ipc_peer *p);
 };
+
+/*
+ * The server side of @cs alone, for a server whose client is on another
+ * host (ipcperf server): _begin allocates the buffers once; each _once
+ * serves one run on @ch, set up by the caller (a listening socket in
+ * slot 0, or a connected one in the server's slot), in the calling
+ * thread, which must watch @stop (ipc_cancel_watch); it returns soon
+ * after @stop is fired, or when the client closes, with the loop's
+ * figures in @out and its CPU cost in @cost.  _end frees.  @cs and @ro
+ * must outlive the state.  _begin returns 0 or -ENOMEM.
+ */
+struct ipc_serve_state;
+
+int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		    struct ipc_serve_state **st);
+void ipc_serve_once(struct ipc_serve_state *st, struct ipc_chan *ch,
+		    const struct ipc_cancel *stop, struct ipc_pout *out,
+		    struct ipc_side_cost *cost);
+void ipc_serve_end(struct ipc_serve_state *st);
 
 extern const struct ipc_peer_ops ipc_peer_process;
 extern const struct ipc_peer_ops ipc_peer_thread;
@@ -392,6 +420,30 @@ double ipc_run_metric(const struct ipc_result *res, size_t run);
 
 /* Its name in reports: "p50_ns", "bytes_per_s" or "msgs_per_s". */
 const char *ipc_metric_name(const struct ipc_result *res);
+
+/*
+ * The headline number of a result: what every format shows as the case's
+ * latency or throughput.  It is the estimate (the median of the runs'
+ * metric: p50 for rr, throughput for stream) with the interval the runs
+ * give for it, never a percentile of every run's samples pooled together:
+ * when the runs differ (a peer placed differently from run to run) the
+ * pooled p50 can lie outside that interval.  Pooled figures stay in the
+ * summary (summary.lat), labelled as pooled where they are printed.
+ */
+struct ipc_headline {
+	const struct ipc_metric *metric; /* what it is a value of */
+	bool valid;   /* some run measured it (else nothing to show) */
+	double value; /* the estimate: median of the runs' metric */
+	size_t runs;  /* the runs it is the median of */
+	bool have_ci; /* an interval (6 runs or more at 95%) */
+	double level; /* its level, 0.95 */
+	double low;   /* its bounds, in the metric's unit */
+	double high;
+	double half_pct; /* (high - low) / 2 in % of value, -1 without */
+};
+
+/* Fill @h with the headline of @res (as diagnosed or read back). */
+void ipc_result_headline(const struct ipc_result *res, struct ipc_headline *h);
 
 /*
  * The figure @src of @res in @s, which is res->summary or one of
@@ -522,6 +574,24 @@ void ipc_host_probe(struct ipc_host *h);
 
 /* Record the end time in @h (after the last case). */
 void ipc_host_finish(struct ipc_host *h);
+
+/*
+ * Two CPUs to place a case's sides on, from those this process may run
+ * on: @cpu[0] the first, @cpu[1] the next one on another core (not an SMT
+ * sibling of the first) where there is one, else the next at all.
+ * Returns how many it found (0, 1 or 2); *smt says whether @cpu[1] shares
+ * @cpu[0]'s core (1), does not (0), or the topology is unknown (-1).
+ */
+int ipc_cpus_pick(int cpu[2], int *smt);
+
+/*
+ * Are CPUs @a and @b SMT siblings (one core)?  1, 0, or -1 when the
+ * topology cannot be read.
+ */
+int ipc_cpus_siblings(int a, int b);
+
+/* " cpus=1", " cpus=2" for @pl in a case's words, "" for the scheduler's. */
+const char *ipc_place_word(const struct ipc_place *pl);
 
 /* The 1-minute load average now, or -1 when it cannot be read. */
 double ipc_loadavg_1m(void);

@@ -27,13 +27,23 @@ enum cli_cmd {
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
 	CMD_REPORT = 1u << 9,
-	CMD_HTTP = 1u << 10,
+	CMD_SERVER = 1u << 10,
+	CMD_HTTP = 1u << 11,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
 	 CMD_REPLAY | CMD_HTTP)
 
-#define CLI_LINKS_MAX 16 /* links in one --link list */
+#define CLI_LINKS_MAX 16  /* links in one --link list */
+#define CLI_TARGETS_MAX 8 /* stubs in one --target list */
+#define CLI_LISTEN_MAX 8  /* --listen addresses of a server */
+
+/* One stub of --target (opt_target.c). */
+struct cli_target {
+	struct ipc_stub_cfg cfg; /* the case's own parameters */
+	char hostport[128];	 /* gdb://HOST:PORT's HOST:PORT */
+	bool own;		 /* "ipcperf": ipcperf's own stub */
+};
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -44,6 +54,11 @@ struct cli_config {
 	struct ipc_u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
+	enum cli_pin {
+		PIN_AUTO = 0, /* each local case on one CPU and on two */
+		PIN_NONE,     /* --pin none: the scheduler's choice */
+		PIN_FIXED,    /* --pin C,S, same or split: ro's pins */
+	} pin;
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
@@ -52,7 +67,11 @@ struct cli_config {
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	/* ipcperf compare (opt_compare.c) */
-	const char *cmp_files[2]; /* A and B */
+	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
+	char **cmp_files;	  /* A's files, then B's (allocated) */
+	size_t cmp_na, cmp_nb;	  /* how many of each */
+	double cmp_drift_pct;	  /* --drift PCT */
+	bool cmp_drift_set;	  /* ... was given */
 	const char *cmp_metric;	  /* p50, p99, mean, throughput; NULL: each
 				     pattern's own */
 	double cmp_threshold_pct; /* smaller changes are no difference */
@@ -81,6 +100,28 @@ struct cli_config {
 	const struct ipc_peer_ops *peer;
 	const char *target;   /* ... its "HOST:PORT" */
 	char target_buf[300]; /* target's storage */
+
+	/* ipcperf server (opt_server.c) */
+	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
+	size_t nlisten;
+	bool once;		     /* --once */
+	uint64_t idle_timeout_ns;    /* --idle-timeout, 0: never */
+	uint64_t max_duration_ns;    /* --max-duration, 0: never */
+	uint64_t control_timeout_ns; /* --control-timeout */
+	uint64_t max_test_ns;	     /* --max-test */
+	uint64_t max_clients;	     /* --max-clients */
+	const char *key_file;	     /* --key FILE */
+	/* remote mode's client (opt_server.c) */
+	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
+	const char *server_engine; /* --server-engine */
+	char remote_target[300];   /* --remote as HOST:PORT */
+	struct ipc_rkey *key;	   /* loaded --key, NULL: none */
+	struct ipc_remote_opts remote_opts; /* for the remote peer */
+
+	/* A GDB stub at the other end (opt_target.c). */
+	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
+	size_t ntargets;			    /* 0: ipcperf's peer */
+	bool ack;				    /* --ack */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -100,10 +141,11 @@ enum {
 	SET_BUDGET = 1u << 12,
 	SET_CI = 1u << 13,
 	SET_TP = 1u << 14,
-	SET_PAGE = 1u << 15,
-	SET_CHUNK = 1u << 16,
-	SET_NO_KA = 1u << 17,
-	SET_REQ_TIMEOUT = 1u << 18,
+	SET_TIMEOUT = 1u << 15,
+	SET_PAGE = 1u << 16,
+	SET_CHUNK = 1u << 17,
+	SET_NO_KA = 1u << 18,
+	SET_REQ_TIMEOUT = 1u << 19,
 };
 
 /*
@@ -142,10 +184,14 @@ extern const struct cli_optgroup cli_opts_http;	   /* opt_http.c */
 int cli_http_serve(const struct cli_config *c);
 
 /*
- * compare's file arguments (the @n words left after the options): exactly
- * two.  EXIT_OK or EXIT_USAGE after printing why.
+ * compare's file arguments (the @n words left after the options): two, A
+ * and B, or several a side split by cli_cmp_sep (the "--" the user typed,
+ * which cli_parse replaces so that getopt does not take it for the end of
+ * the options).  EXIT_OK, EXIT_USAGE after printing why, or EXIT_MEASURE
+ * when memory ran out.
  */
 int cli_compare_args(struct cli_config *c, int n, char **words);
+extern const char cli_cmp_sep[];
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
@@ -174,6 +220,28 @@ int cli_doc_load(const char *path, struct ipc_doc **doc);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+
+/* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
+int cli_server(const struct cli_config *c);
+extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
+
+/* The results of --target's cases, kept for the side-by-side (side.c). */
+struct cli_side {
+	struct ipc_result **res; /* copies, runs included, no histograms */
+	size_t n;
+};
+
+/* Keep a copy of @res if it ran against a stub.  0 or -ENOMEM. */
+int cli_side_keep(struct cli_side *s, const struct ipc_result *res);
+
+/*
+ * With several stubs and the table format: print the first stub's cases
+ * against each other's (a comparison) to @out.  0 or -errno.
+ */
+int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
+		   const struct ipc_report_meta *meta, FILE *out);
+void cli_side_free(struct cli_side *s);
 
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);
@@ -208,6 +276,8 @@ struct cli_plan {
 	size_t ncases;
 	struct ipc_skip *skips;
 	size_t nskips;
+	struct ipc_place places[2]; /* where each case's sides run */
+	size_t nplaces;
 };
 
 /*
@@ -216,6 +286,13 @@ struct cli_plan {
  * why (unknown name, nothing left to run).
  */
 int cli_plan_build(const struct cli_config *cfg, struct cli_plan *plan);
+
+/*
+ * The options case @cs of the plan runs with: @cfg's, pinned as its
+ * placement says.
+ */
+void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
+		   struct ipc_runopts *ro);
 void cli_plan_free(struct cli_plan *plan);
 
 /* `ipcperf list`. */

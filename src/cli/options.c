@@ -145,6 +145,7 @@ static int set_timeout(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.timeout_ns))
 		return bad("--timeout", "give a time such as 1s or 200ms");
+	c->set |= SET_TIMEOUT;
 	return 0;
 }
 
@@ -188,6 +189,12 @@ static int set_pin(struct cli_config *c, const char *a)
 	long cl, sv;
 
 	c->set |= SET_PIN;
+	c->pin = PIN_FIXED;
+	if (!strcmp(a, "none")) {
+		c->pin = PIN_NONE;
+		c->ro.pin_client = c->ro.pin_server = -1;
+		return 0;
+	}
 	if (!strcmp(a, "same")) {
 		c->ro.pin_client = c->ro.pin_server = allowed_cpu(0);
 		return 0;
@@ -215,7 +222,7 @@ static int set_pin(struct cli_config *c, const char *a)
 	return 0;
 bad_form:
 	return usage_error("write --pin CLIENT,SERVER (CPU numbers, e.g. "
-			   "0,1), --pin same or --pin split",
+			   "0,1), --pin same, --pin split or --pin none",
 			   "--pin: bad value '%s'", a);
 }
 
@@ -292,16 +299,18 @@ static const struct cli_opt core_opts[] = {
 	 set_count},
 	{"total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]", set_total},
 	{"timeout", 0, "TIME", MEAS,
-	 "longest wait for a udp response or report; then it counts as lost "
-	 "[1s]",
+	 "longest wait for a udp response or report (then it counts as "
+	 "lost), or a stub's reply [1s; a stub 5s]",
 	 set_timeout},
 	{"no-verify", 0, NULL, MEAS,
 	 "do not check received payloads (checked by default)", set_noverify},
 	{"pin", 0, "C,S", MEAS,
-	 "pin client and server to CPUs C and S; or same, split", set_pin},
+	 "pin client and server to CPUs C and S; same, split; none: the "
+	 "scheduler's choice [each case twice: sides on one CPU, on two]",
+	 set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
-	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT,
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT | CMD_SERVER,
 	 "table, json, csv, markdown or html [table]", set_format},
 	{"output", 'o', "FILE", MEAS | CMD_COMPARE | CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
@@ -330,11 +339,10 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	 &cli_opts_transport,
-	&cli_opts_load,	 &cli_opts_testing,
-	&cli_opts_trust, &cli_opts_compare,
-	&cli_opts_link,	 &cli_opts_http,
-	&cli_opts_info,	 NULL,
+	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
+	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
+	&cli_opts_target,  &cli_opts_link,	&cli_opts_http,
+	&cli_opts_server,  &cli_opts_info,	NULL,
 };
 
 #define MAXOPTS 128
@@ -375,10 +383,12 @@ static const struct {
 	 "only"},
 	{"list", CMD_LIST, "",
 	 "transports, engines and formats available on this machine"},
-	{"compare", CMD_COMPARE, "A.json B.json",
-	 "compare two JSON results: ratio, interval, verdict per case"},
+	{"compare", CMD_COMPARE, "A.json B.json | A1.json ... -- B1.json ...",
+	 "compare JSON results: ratio, interval, verdict per case"},
 	{"report", CMD_REPORT, "FILE.json...",
 	 "render saved JSON results again, in any format, measuring nothing"},
+	{"server", CMD_SERVER, "--listen ADDR[:PORT] --key FILE",
+	 "accept tests from remote clients (default port 5301)"},
 };
 
 /*
@@ -421,6 +431,7 @@ static const struct {
 	 "--runs auto: no new run after TIME for the whole suite, once each "
 	 "case has 5 [10s]"},
 	{"format", CMD_COMPARE, "table, json, markdown or html [table]"},
+	{"format", CMD_SERVER, "table or json, a line per event [table]"},
 	{"output", CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]"},
 };
@@ -565,12 +576,39 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		fprintf(f, "  %-24s %s%s%s\n", left, opt_help(o, cmd), only,
 			only[0] ? ")" : "");
 	}
+	if (cmd == CMD_SERVER) {
+		fprintf(f,
+			"\nTIME    5 (seconds), 5s, 500ms, 2m, 1h\n"
+			"\nEach test runs in a process of its own, on a data "
+			"port "
+			"of its own that\nonly the client holding the test's "
+			"cookie may use.  Control protocol\nversion %d "
+			"(docs/protocol.md).  The client side, --remote, is "
+			"not in\nthis build yet.\n"
+			"\nexit status: 0 stopped (Ctrl-C, SIGTERM, --once, "
+			"--idle-timeout,\n--max-duration); 1 the server "
+			"failed; "
+			"2 bad usage (an address in use,\na key file that is "
+			"not one).\n",
+			IPC_REMOTE_PROTO);
+		return;
+	}
 	if (cmd == CMD_COMPARE) {
 		fprintf(f,
 			"\nA.json and B.json are results written with -f json. "
 			"Cases are matched by\ntheir parameters; one that "
 			"differs between the files as a whole (say\nthe "
 			"transport) is what is compared.\n"
+			"\nEach file is one invocation. The machine drifts "
+			"between invocations (by\nabout 10%% a minute on a "
+			"shared VM), which the runs of one invocation\ncannot "
+			"show: with one file a side a difference of the runs "
+			"is "
+			"\"undecided\"\nunless --drift says how much drift to "
+			"allow. Give several files a side,\nA1.json A2.json "
+			"... -- B1.json B2.json ..., best measured in turns "
+			"(A B A B\n...): the verdict then compares the "
+			"invocations (4 a side can tell).\n"
 			"\nexit status: 0 compared; 1 --fail-if-slower found a "
 			"slower case; 2 bad\nusage or a file that is not an "
 			"ipcperf result.\n");
@@ -667,6 +705,20 @@ static int core_validate(struct cli_config *c)
 	return 0;
 }
 
+/*
+ * compare splits its files with "--", which getopt takes for the end of
+ * the options: hand it on as cli_cmp_sep instead, so that options after
+ * it still count.  @argv's strings are kept; the array is new.
+ */
+static char **compare_argv(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+
+	for (int i = 0; v && i < argc; i++)
+		v[i] = strcmp(argv[i], "--") ? argv[i] : (char *)cli_cmp_sep;
+	return v;
+}
+
 int cli_parse(int argc, char **argv, struct cli_config *c)
 {
 	struct option lopts[MAXOPTS + 1];
@@ -690,14 +742,23 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, http, list, compare, report "
-				"(none: "
-				"the quick suite); see ipcperf --help",
+				"load, replay, http, list, compare, report, "
+				"server "
+				"(none: the quick suite); see ipcperf "
+				"--help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
 		argv++;
 		argc--;
+	}
+	if (c->cmd == CMD_COMPARE) {
+		c->cmp_argv = compare_argv(argc, argv);
+		if (!c->cmp_argv) {
+			cli_error("out of memory");
+			return EXIT_MEASURE;
+		}
+		argv = c->cmp_argv;
 	}
 	*sp++ = ':'; /* report a missing argument as ':' */
 	for (i = 0; i < nall; i++) {
@@ -734,6 +795,15 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return usage_error("see ipcperf --help",
 					   "unknown option '%s'",
 					   argv[optind - 1]);
+		/*
+		 * Two commands may have an option of one name (--idle-timeout
+		 * of server and of http --serve): getopt finds the first, the
+		 * command's own is the one meant.
+		 */
+		for (size_t j = 0; !(all[i]->cmds & c->cmd) && j < nall; j++)
+			if (j != i && !strcmp(all[j]->name, all[i]->name) &&
+			    (all[j]->cmds & c->cmd))
+				i = j;
 		if (!strcmp(all[i]->name, "help")) {
 			help(stdout, c->cmd, c->cmd_name);
 			return -1;
@@ -775,10 +845,16 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 
 void cli_config_fini(struct cli_config *c)
 {
+	free(c->cmp_files);
+	free(c->cmp_argv);
 	ipc_u64_list_free(&c->req);
 	ipc_u64_list_free(&c->resp);
 	ipc_u64_list_free(&c->size);
 	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
 	free(c->headers);
+	if (c->key) {
+		ipc_rkey_wipe(c->key);
+		free(c->key);
+	}
 }

@@ -24,6 +24,10 @@ static const struct {
 	[IPC_FLAG_LOAD] = {"load",
 			   "stop the other load, or expect noise in these "
 			   "numbers"},
+	[IPC_FLAG_SHARED] = {"shared",
+			     "the server measured other clients meanwhile: "
+			     "rerun when it is alone, or --max-clients 1 "
+			     "there"},
 };
 
 const char *ipc_flag_name(enum ipc_flag_kind kind)
@@ -179,6 +183,12 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		if (d->loadavg_1m >= 0 && n < len)
 			snprintf(buf + n, len - n, "; load average %.2f",
 				 d->loadavg_1m);
+		break;
+	case IPC_FLAG_SHARED:
+		snprintf(buf, len,
+			 "the server ran up to %llu other test%s during a run",
+			 (unsigned long long)res->peer_others,
+			 res->peer_others == 1 ? "" : "s");
 		break;
 	default:
 		break;

@@ -82,8 +82,11 @@ run replay "$TR/stub-multi.log" --link serial-115200 -r 1 -f json
 is_rc 0 "replay over serial-115200"
 jqt "link_ns is (c2s + s2c) x 10 / 115200" \
 	'.results[0] | .link_ns == (((.bytes_c2s + .bytes_s2c) * 10 * 1e9 / 115200) | round)'
-jqt "the replay takes its link time within 5%" \
-	'.results[0] | ((.summary.elapsed_ns - .link_ns) | fabs) <= 0.05 * .link_ns'
+# The emulated link may make a replay slower than its byte arithmetic (a
+# busy machine adds to it) but never faster: that would be a link that does
+# not pace.  No upper bound on the overhead: that is speed, for bench/.
+jqt "the replay takes at least its link time" \
+	'.results[0] | .summary.elapsed_ns >= 0.99 * .link_ns'
 diag "serial-115200: $(jq '.results[0] | "\(.summary.elapsed_ns) ns for a link time of \(.link_ns) ns"' "$out")"
 
 run replay "$TR/stub-multi.log" "$DATA/think.trace" --link localhost,lan-100m -r 1
@@ -123,7 +126,7 @@ bad_input "rr's framing" "--framing does not apply" "$TR/stub-multi.log" --frami
 no_leftovers "malformed input"
 
 # Ctrl-C in the middle of a replay over the wan preset (several seconds).
-"$IPCPERF" replay "$TR/breakpoint.log" --link wan -r 3 -f json >"$out" 2>"$err" &
+"$IPCPERF" replay --pin none "$TR/breakpoint.log" --link wan -r 3 -f json >"$out" 2>"$err" &
 pid=$!
 sleep 1.5
 kill -INT $pid
@@ -131,5 +134,24 @@ ends_within $pid 10 "Ctrl-C during a replay: ends within 10 s"
 is_rc 1 "Ctrl-C during a replay: exit 1"
 jqt "Ctrl-C during a replay: says interrupted" '.results[0].error | test("interrupted")'
 no_leftovers "Ctrl-C during a replay"
+
+# Ctrl-C during a long recorded pause: the think time waits on the stop,
+# so the replay ends at once, not after the minute the trace asks for.
+cat >"$DATA/pause.trace" <<'EOF'
+> @0 "+$qC#b4"
+< @0.001 "+"
+< @0.002 "$QCp1.1#67"
+> @60 "+$g#67"
+< "+"
+< "$00#60"
+EOF
+"$IPCPERF" replay "$DATA/pause.trace" -r 1 -f json >"$out" 2>"$err" &
+pid=$!
+sleep 1
+kill -INT $pid
+ends_within $pid 10 "Ctrl-C during a minute of think time: ends within 10 s"
+is_rc 1 "... exit 1"
+jqt "... says interrupted" '.results[0].error | test("interrupted")'
+no_leftovers "Ctrl-C during think time"
 
 done_testing
