@@ -13,8 +13,9 @@ PAGE=16294
 
 run http -c 10 -n 2000 -r 2 -f json
 is_rc 0 "http on the built-in target"
+# (One case, or one per placement of the two sides: one CPU, two.)
 jqt "built-in: ok, 2 runs of 2000 responses" \
-	'.results | length == 1 and (.[0].status == "ok" and (.[0].runs | length) == 2 and all(.[0].runs[]; .iterations == 2000))'
+	'.results | length >= 1 and all(.[]; .status == "ok" and (.runs | length) == 2 and all(.runs[]; .iterations == 2000))'
 jqt "built-in: every request kept alive, none failed" \
 	'.results[0].runs | length > 0 and all(.[]; .keepalive_requests == 2000 and .failed == 0 and .non_2xx == 0)'
 jqt "built-in: the page's bytes, every one" \
@@ -78,6 +79,12 @@ run http -c 2 -n 100 -r 1 --method POST --body 100k -H 'X-Test: 1' --chunked -f 
 is_rc 0 "POST with a 100 KiB body, a header, chunked answers, CSV"
 check "csv: a header line and one row" test "$(wc -l <"$out")" -ge 2
 check "csv: the row is http" grep -q "^1,http,tcp," "$out"
+# csv_col NAME: the row's field under header NAME (fields without commas).
+csv_col() { awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR == 2 && c { print $c }' "$out"; }
+check "csv: http's own columns: method POST, encoding chunked, body 100 KiB" \
+	test "$(csv_col method),$(csv_col encoding),$(csv_col body_size)" = "POST,chunked,102400"
+check "csv: ... and its counts: 100 kept alive, 0 timeouts" \
+	test "$(csv_col keepalive_requests),$(csv_col failed_timeout)" = "100,0"
 no_leftovers "http variants"
 
 if [ -x "$BAD" ]; then
