@@ -61,7 +61,8 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 override CFLAGS += -std=gnu11 $(WARN) $(SANFLAGS) -pthread -MMD -MP \
 	$(PKG_CFLAGS)
 override LDFLAGS += $(SANFLAGS) -pthread
-override LDLIBS += $(PKG_LIBS) -lm
+# Debian's http_parser ships no pkg-config file.
+override LDLIBS += $(PKG_LIBS) -lhttp_parser -lm
 
 # The flags every object is compiled with, recorded in each report's
 # "build" field (as a C string: backslashes and quotes escaped, and the
@@ -92,12 +93,14 @@ CLI_SRC := $(sort $(wildcard src/cli/*.c))
 CLI_MAIN := src/cli/main.c
 CLI_LIBSRC := $(filter-out $(CLI_MAIN),$(CLI_SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+SERVER_SRC := $(sort $(wildcard tests/servers/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_LIBSRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(CLI_MAIN:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
@@ -155,6 +158,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
+# Servers the end-to-end tests run (a misbehaving HTTP server).
+$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
@@ -163,7 +172,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(SERVER_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -195,9 +204,9 @@ lint:
 	sh scripts/layers.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit bench
+		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
 
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/
 # fuzz_NAME/) over the library built again with clang and the fuzzer's

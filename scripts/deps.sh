@@ -12,10 +12,12 @@ step=${1:-build}
 # "fuzzer CC" (CC links a libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
-	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium"
+	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium
+	libhttp-parser-dev:hdr:http_parser.h"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
-	 want="gdbserver:cmd:gdbserver" ;;
+	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
+	wrk:cmd:wrk" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"

@@ -162,6 +162,178 @@ int ipc_trace_split(const struct ipc_trace *t, uint32_t max_packet,
 void ipc_trace_free(struct ipc_trace *t);
 
 /*
+ * HTTP/1.1 messages, over Debian's http_parser (the parser wrk and Node.js
+ * used).  A parser takes bytes in any pieces and stops at the end of each
+ * message, so pipelined messages come out one at a time; bodies are
+ * counted, never copied.  Requests and responses are built by the
+ * functions below them.  Nothing here allocates or prints.
+ */
+
+/* Header bytes (start line and fields) one message may have. */
+#define IPC_HTTP_HDR_MAX (80u * 1024)
+
+/* What the parser found out about the message it is in, or last ended. */
+struct ipc_http_msg {
+	unsigned status;      /* response: the status code */
+	unsigned method;      /* request: http_parser's enum http_method */
+	bool method_head;     /* request: the method is HEAD */
+	unsigned short major; /* HTTP version */
+	unsigned short minor;
+	bool head_done;	       /* the header section is complete */
+	bool keep_alive;       /* the connection may carry another message
+				  (valid once head_done) */
+	bool chunked;	       /* Transfer-Encoding: chunked */
+	bool has_length;       /* a Content-Length was given ... */
+	uint64_t length;       /* ... of this many bytes */
+	bool expect_continue;  /* request: Expect: 100-continue (the feed
+				  returns at the end of such a head, done
+				  false, so that 100 Continue can be sent
+				  before the body comes) */
+	uint64_t header_bytes; /* start line and header fields, on the wire */
+	uint64_t body_bytes;   /* body bytes, decoded (chunk framing out) */
+	uint64_t wire_bytes;   /* every byte of the message on the wire */
+	uint64_t interim;      /* response: 1xx answers skipped before it */
+};
+
+/*
+ * A parser: caller-owned, no allocation.  The first member is room for
+ * http_parser itself (checked at build time), kept opaque here so that
+ * users of this header need not have http_parser.h.
+ */
+struct ipc_http_parser {
+	union {
+		unsigned char bytes[48];
+		uint64_t align;
+	} impl; /* http_parser (private) */
+	struct ipc_http_msg msg;
+	bool request;	 /* parses requests (else responses) */
+	bool head;	 /* response: it answers a HEAD (no body follows) */
+	bool in_msg;	 /* a message has begun and not ended */
+	bool done;	 /* the last feed ended a message */
+	int err;	 /* 0, or the -errno the stream failed with */
+	uint8_t hdr;	 /* header field being matched (private) */
+	uint8_t match;	 /* bytes of it matched so far (private) */
+	bool bad_status; /* the status code was not 3 digits (private) */
+};
+
+/*
+ * Start parsing requests (@request) or responses on a new connection.
+ */
+void ipc_http_parser_init(struct ipc_http_parser *p, bool request);
+
+/*
+ * Feed @len bytes of @buf.  Returns how many were consumed: all of them,
+ * or fewer when a message ended inside @buf (then *@done is true and
+ * p->msg describes it until the next feed, which begins the next message;
+ * feed the rest then).  1xx interim responses are skipped and counted in
+ * msg.interim.  Errors: -EBADMSG (not HTTP, or a message that breaks the
+ * protocol, such as a bad chunk size or a bad Content-Length), -EMSGSIZE
+ * (header section over IPC_HTTP_HDR_MAX), -EPROTO (a 101 Switching
+ * Protocols or an Upgrade: this parser speaks HTTP/1.1 only).  After an
+ * error the parser stays failed (p->err) until ipc_http_parser_init.
+ */
+ssize_t ipc_http_feed(struct ipc_http_parser *p, const char *buf, size_t len,
+		      bool *done);
+
+/*
+ * The connection reached end of stream.  Returns 1 when that ended a
+ * message (a response whose body runs to the close, as HTTP/1.0 allows),
+ * 0 when no message had begun, or -EPIPE when a message was cut short
+ * (p->msg says how far it got: head_done, body_bytes against length).
+ */
+int ipc_http_eof(struct ipc_http_parser *p);
+
+/*
+ * Start the next response as the answer to a HEAD request (@head) or not:
+ * call before feeding its first byte.  A HEAD response has no body
+ * whatever its Content-Length says.
+ */
+static inline void ipc_http_expect_head(struct ipc_http_parser *p, bool head)
+{
+	p->head = head;
+}
+
+/* A description of the parser's failure, for an error message. */
+const char *ipc_http_strerror(const struct ipc_http_parser *p);
+
+/* What a request looks like; the same bytes are sent every time. */
+struct ipc_http_req_spec {
+	const char *method;	    /* "GET", "POST", ... */
+	const char *host;	    /* Host: value ("example.org:8080") */
+	const char *path;	    /* "/index.html?q=1" */
+	const char *const *headers; /* "Name: value" lines (-H), or NULL */
+	size_t nheaders;
+	uint64_t body_bytes; /* a Content-Length body this long, 0: none */
+	bool close;	     /* Connection: close (a connection a request) */
+};
+
+/*
+ * Write the head of the request @s (start line and header fields, ending
+ * with the empty line) into @dst (@cap bytes); the caller sends
+ * s->body_bytes of body after it.  A header given in s->headers replaces
+ * the one this function would write with the same name (Host,
+ * User-Agent, Accept, Connection).  Returns the length, -EINVAL with one
+ * sentence in @why for a method, path or header that cannot be sent
+ * (not a token, a line break in it, Content-Length or Transfer-Encoding
+ * given by hand), or -ENOSPC.
+ */
+ssize_t ipc_http_req_head(char *dst, size_t cap,
+			  const struct ipc_http_req_spec *s, char *why,
+			  size_t why_len);
+
+/*
+ * Check one "Name: value" header as -H gives it: 0, or -EINVAL with one
+ * sentence in @why.
+ */
+int ipc_http_header_check(const char *h, char *why, size_t why_len);
+
+/* What a response head says. */
+struct ipc_http_resp_spec {
+	unsigned status;     /* 200 */
+	bool http10;	     /* answer "HTTP/1.0" (else 1.1) */
+	bool chunked;	     /* Transfer-Encoding: chunked, else length */
+	uint64_t length;     /* Content-Length (when not chunked) */
+	bool keep_alive;     /* the connection stays open after it */
+	bool say_keep_alive; /* write Connection: keep-alive (HTTP/1.0
+				clients such as ab -k need to see it) */
+	const char *date;    /* an IMF-fixdate for the Date field, or NULL */
+	const char *type;    /* Content-Type, or NULL */
+};
+
+/*
+ * Write the head of the response @s into @dst (@cap bytes).  Returns the
+ * length, or -ENOSPC.
+ */
+ssize_t ipc_http_resp_head(char *dst, size_t cap,
+			   const struct ipc_http_resp_spec *s);
+
+/* The reason phrase of a status code ("OK", "Bad Request", "" if unknown). */
+const char *ipc_http_reason(unsigned status);
+
+/*
+ * The size line of a chunk of @len bytes ("3fa\r\n") into @dst (at least
+ * 19 bytes).  Returns its length.  A chunk is that line, the bytes, and
+ * "\r\n"; the last chunk is "0\r\n\r\n".
+ */
+size_t ipc_http_chunk_line(char *dst, uint64_t len);
+
+/* The parts of an http:// URL. */
+struct ipc_http_url {
+	char host[256];	     /* name or address, IPv6 without brackets */
+	char port[8];	     /* "80" when the URL has none */
+	char authority[272]; /* host[:port] as the Host field wants it */
+	char path[2048];     /* path and query, "/" when the URL has none */
+	bool ipv6;	     /* host is an IPv6 literal */
+};
+
+/*
+ * Cut @url into @u.  0, or -EINVAL with one sentence in @why (not a URL,
+ * a scheme other than http, no host, a part too long).
+ */
+int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
+		       size_t why_len);
+
+/*
  * A client's session with a real GDB stub (gdbserver, a board's stub):
  * negotiation as gdb does it, memory reads and writes into a buffer of the
  * target, every reply checked, and what went wrong counted as data.  The

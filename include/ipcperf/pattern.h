@@ -8,6 +8,7 @@
 #ifndef IPCPERF_PATTERN_H
 #define IPCPERF_PATTERN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,6 +135,19 @@ struct ipc_flows {
 	double rate_max;     /* the fastest flow */
 	uint64_t lag_max_ns; /* open loop: latest a send left after its
 				intended time (the generator's own lag) */
+};
+
+/*
+ * CPU used by the threads a side's pattern started for itself (load's and
+ * http's client threads), summed over their lives; the runner adds it to
+ * the side's cost, which otherwise counts only the thread it called the
+ * pattern in.  Cycles, instructions and migrations stay that thread's.
+ */
+struct ipc_thread_cpu {
+	uint64_t user_ns; /* user CPU time */
+	uint64_t sys_ns;  /* system CPU time */
+	uint64_t vcsw;	  /* voluntary context switches */
+	uint64_t ivcsw;	  /* involuntary ones */
 };
 
 /*
@@ -376,7 +390,8 @@ struct ipc_pout {
 	char what[160];		/* what failed, in words ("" when err == 0) */
 	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
-	double extra[IPC_EXTRA_MAX]; /* the pattern's IPC_EXTRA_RUN figures */
+	double extra[IPC_EXTRA_MAX];   /* the pattern's IPC_EXTRA_RUN figures */
+	struct ipc_thread_cpu helpers; /* its own threads' CPU, if any */
 };
 
 /*
@@ -484,6 +499,32 @@ extern const struct ipc_pattern_ops ipc_pattern_bulk;
 extern const struct ipc_pattern_ops ipc_pattern_crr;
 extern const struct ipc_pattern_ops ipc_pattern_load;
 extern const struct ipc_pattern_ops ipc_pattern_replay;
+extern const struct ipc_pattern_ops ipc_pattern_http;
+
+/*
+ * The http pattern's own parameters (ipc_case.cfg): what is requested and
+ * how, and the built-in target's page when no URL is given.
+ */
+struct ipc_http_cfg {
+	char url[2048]; /* the URL measured, "" for the built-in target */
+	char host[256]; /* ... its host, port, Host field and path */
+	char port[8];
+	char authority[272];
+	char path[2048];
+	char method[24];     /* "GET" */
+	bool keepalive;	     /* false: a connection per request */
+	uint32_t pipeline;   /* requests written at once per connection */
+	uint64_t body;	     /* request body bytes (Content-Length) */
+	uint64_t timeout_ns; /* a response not whole this long after its
+				exchange began fails as "timeout" and its
+				connection closes; 0: wait for ever */
+	const char *const *headers; /* -H "Name: value", in order */
+	size_t nheaders;
+	uint64_t page;	/* built-in target: the page's bytes */
+	uint64_t chunk; /* ... written this many at a time, 0: at once */
+	bool chunked;	/* ... with Transfer-Encoding: chunked */
+};
+
 extern const struct ipc_pattern_ops ipc_pattern_rr_stub;
 
 /*
@@ -549,6 +590,91 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t,
  * not match.
  */
 void ipc_payload_fill(uint8_t *buf, size_t len);
+
+/*
+ * The built-in HTTP target: an HTTP/1.1 server of one page, for the http
+ * pattern (in a thread or a process of its own) and for any client (ab,
+ * wrk, curl, a browser) through `ipcperf http --serve`.  Every request,
+ * whatever its method and path, gets the page (HEAD its head); requests
+ * may be pipelined; HTTP/1.0 clients get keep-alive when they ask for it
+ * (ab -k).  A malformed request gets 400 (a header over 80 KiB 431) and
+ * the connection closes.  One thread, one epoll set, no signals: a stop
+ * arrives through a descriptor.
+ */
+struct ipc_http_server;
+
+struct ipc_http_serve_opts {
+	const char *addr;     /* "HOST:PORT" to listen on ("127.0.0.1:0",
+			     "[::1]:8080"), when listen_fd < 0 */
+	int listen_fd;	      /* a listening socket to serve on (the server
+			     takes it), or -1 */
+	uint64_t page_bytes;  /* body of every answer */
+	uint64_t chunk_bytes; /* body bytes per write, 0: all at once */
+	bool chunked;	      /* Transfer-Encoding: chunked (HTTP/1.1
+				 clients; 1.0 ones get a length) */
+	uint64_t client_timeout_ns; /* a client sends each whole request,
+				       and a blocked answer moves on,
+				       within this; 0: 10 s */
+	uint64_t max_duration_ns;   /* serve this long at most, 0: no limit */
+	uint64_t idle_timeout_ns;   /* stop after this long without a
+				       request, 0: no limit */
+	uint32_t max_conns;	    /* open connections at most (others wait
+				       in the backlog), 0: 10000 */
+	int stop_fd;		    /* readable: stop now; -1: none */
+};
+
+/* What a server did, counted since it opened. */
+struct ipc_http_serve_stats {
+	uint64_t conns;	    /* connections accepted */
+	uint64_t requests;  /* requests answered, any status */
+	uint64_t keepalive; /* ... on a connection that had answered one */
+	uint64_t bad;	    /* malformed requests answered 400 or 431 */
+	uint64_t timeouts;  /* connections closed for a slow client */
+	uint64_t resets;    /* connections that failed (reset, error) */
+	uint64_t bytes_in;  /* bytes read */
+	uint64_t bytes_out; /* bytes written */
+};
+
+/* Why ipc_http_serve_run returned. */
+enum ipc_http_serve_end {
+	IPC_SERVE_STOPPED = 0,	/* stop_fd became readable */
+	IPC_SERVE_DURATION = 1, /* max_duration_ns passed */
+	IPC_SERVE_IDLE = 2,	/* idle_timeout_ns without a request */
+};
+
+/*
+ * Make a server: listen on o->addr (or take o->listen_fd) and lay out
+ * the page.  0 and *out; -EINVAL with one sentence in @why for an address
+ * that is not HOST:PORT or a host that does not resolve (bad input), or
+ * another -errno with one sentence (cannot bind, no memory).
+ */
+int ipc_http_serve_open(struct ipc_http_server **out,
+			const struct ipc_http_serve_opts *o, char *why,
+			size_t why_len);
+
+/* The address it listens on, "127.0.0.1:41234" or "[::1]:41234". */
+void ipc_http_serve_addr(const struct ipc_http_server *s, char *buf,
+			 size_t len);
+
+/*
+ * Serve until a stop, the duration or the idle time.  Returns an enum
+ * ipc_http_serve_end, or -errno if the event loop itself failed.  The
+ * connections open at the end are closed.  One thread at a time.
+ */
+int ipc_http_serve_run(struct ipc_http_server *s);
+
+/* Its counts so far (call from the thread that runs it, or after). */
+void ipc_http_serve_stats(const struct ipc_http_server *s,
+			  struct ipc_http_serve_stats *st);
+
+/* Close the listening socket and every connection; NULL is a no-op. */
+void ipc_http_serve_free(struct ipc_http_server *s);
+
+/*
+ * The page's bytes: @len bytes of an HTML page of numbered lines (below
+ * 85 bytes, the lines alone, without the page's tags).
+ */
+void ipc_http_page_fill(char *dst, size_t len);
 
 #ifdef __cplusplus
 }

@@ -28,10 +28,11 @@ enum cli_cmd {
 	CMD_REPLAY = 1u << 8,
 	CMD_REPORT = 1u << 9,
 	CMD_SERVER = 1u << 10,
+	CMD_HTTP = 1u << 11,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
-	 CMD_REPLAY)
+	 CMD_REPLAY | CMD_HTTP)
 
 #define CLI_LINKS_MAX 16  /* links in one --link list */
 #define CLI_TARGETS_MAX 8 /* stubs in one --target list */
@@ -88,6 +89,18 @@ struct cli_config {
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
 
+	/* ipcperf http (opt_http.c) */
+	const char *http_url; /* the server to measure; NULL: built-in */
+	struct ipc_http_serve_opts serve; /* the built-in target */
+	bool serve_only;		  /* --serve: serve, measure nothing */
+	struct ipc_http_cfg http;	  /* the http pattern's parameters */
+	const char **headers;		  /* -H, in order */
+	const void *pat_cfg; /* the pattern's own parameters, or NULL */
+	/* The other end when it is not ours (a URL's server), or NULL. */
+	const struct ipc_peer_ops *peer;
+	const char *target;   /* ... its "HOST:PORT" */
+	char target_buf[300]; /* target's storage */
+
 	/* ipcperf server (opt_server.c) */
 	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
 	size_t nlisten;
@@ -129,6 +142,10 @@ enum {
 	SET_CI = 1u << 13,
 	SET_TP = 1u << 14,
 	SET_TIMEOUT = 1u << 15,
+	SET_PAGE = 1u << 16,
+	SET_CHUNK = 1u << 17,
+	SET_NO_KA = 1u << 18,
+	SET_REQ_TIMEOUT = 1u << 19,
 };
 
 /*
@@ -161,6 +178,10 @@ extern const struct cli_optgroup cli_opts_load;
 extern const struct cli_optgroup cli_opts_testing;
 extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
 extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
+extern const struct cli_optgroup cli_opts_http;	   /* opt_http.c */
+
+/* `ipcperf http --serve ADDR:PORT`: serve until stopped; 0 or 1. */
+int cli_http_serve(const struct cli_config *c);
 
 /*
  * compare's file arguments (the @n words left after the options): two, A

@@ -261,6 +261,8 @@ int main(int argc, char **argv)
 		rc = cli_compare(&cfg);
 	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
 		rc = cli_report(&cfg, argc, argv);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_HTTP && cfg.serve_only)
+		rc = cli_http_serve(&cfg);
 	else if (rc == EXIT_OK && cfg.cmd == CMD_SERVER)
 		rc = cli_server(&cfg);
 	else if (rc == EXIT_OK)

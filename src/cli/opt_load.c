@@ -40,7 +40,7 @@ static int set_rate(struct cli_config *c, const char *a)
 
 static int load_validate(struct cli_config *c)
 {
-	if (c->cmd != CMD_LOAD)
+	if (c->cmd != CMD_LOAD && c->cmd != CMD_HTTP)
 		return 0;
 	if (!c->flows)
 		c->flows = 10;
@@ -69,11 +69,11 @@ static int load_validate(struct cli_config *c)
 }
 
 static const struct cli_opt load_opts[] = {
-	{"flows", 'c', "N", CMD_LOAD, "concurrent flows (connections) [10]",
-	 set_flows},
-	{"threads", 0, "T", CMD_LOAD,
+	{"flows", 'c', "N", CMD_LOAD | CMD_HTTP,
+	 "concurrent flows (connections) [10]", set_flows},
+	{"threads", 0, "T", CMD_LOAD | CMD_HTTP,
 	 "client threads the flows are spread over [1]", set_threads},
-	{"rate", 0, "R", CMD_LOAD,
+	{"rate", 0, "R", CMD_LOAD | CMD_HTTP,
 	 "open loop: R requests/s in total, latency from each request's "
 	 "intended send time [closed loop]",
 	 set_rate},

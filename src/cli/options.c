@@ -15,7 +15,9 @@
 #include "cli.h"
 
 #define MEAS CMD_MEASURE
-#define ONE (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY)
+#define ONE                                                                    \
+	(CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY |    \
+	 CMD_HTTP)
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 
 char cli_err[256];
@@ -264,16 +266,17 @@ static int set_quiet(struct cli_config *c, const char *a)
 
 static const struct cli_opt core_opts[] = {
 	{"transport", 't', "LIST", MEAS,
-	 "transports, comma separated, or all [all; replay: tcp]",
+	 "transports, comma separated, or all [all; replay, http: tcp]",
 	 set_transport},
 	{"engine", 'e', "LIST", MEAS,
 	 "I/O engines: blocking, poll, epoll, io_uring, busy [blocking; "
-	 "load: epoll]",
+	 "load, http: epoll]",
 	 set_engine},
 	{"iterations", 'n', "N", ONE,
 	 "measured iterations per run: round trips (rr), batches (stream), "
 	 "transfers (bulk), transactions (crr), requests over all flows "
-	 "(load), replays (replay) [rr 10000, crr 1000, load 10 per flow "
+	 "(load), replays (replay), responses (http) [rr 10000, crr 1000, "
+	 "load and http 10 per flow "
 	 "but 10000 at least, stream/bulk 10, replay 1]",
 	 set_iter},
 	{"duration", 'd', "TIME", ONE,
@@ -336,17 +339,10 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,
-	&cli_opts_transport,
-	&cli_opts_load,
-	&cli_opts_testing,
-	&cli_opts_trust,
-	&cli_opts_compare,
-	&cli_opts_target,
-	&cli_opts_link,
-	&cli_opts_server,
-	&cli_opts_info,
-	NULL,
+	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
+	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
+	&cli_opts_target,  &cli_opts_link,	&cli_opts_http,
+	&cli_opts_server,  &cli_opts_info,	NULL,
 };
 
 #define MAXOPTS 128
@@ -382,6 +378,9 @@ static const struct {
 	 "many flows, closed or open loop: rate, latency, fairness"},
 	{"replay", CMD_REPLAY, "FILE...",
 	 "a recorded conversation played by both sides: wall time"},
+	{"http", CMD_HTTP, "[URL]",
+	 "HTTP/1.1 load on URL or the built-in target; --serve to serve "
+	 "only"},
 	{"list", CMD_LIST, "",
 	 "transports, engines and formats available on this machine"},
 	{"compare", CMD_COMPARE, "A.json B.json | A1.json ... -- B1.json ...",
@@ -687,6 +686,7 @@ static int core_validate(struct cli_config *c)
 			c->ro.warmup = 10;
 		break;
 	case CMD_LOAD:
+	case CMD_HTTP:
 		break; /* from the number of flows: opt_load.c */
 	default:
 		if (!(c->set & SET_ITER))
@@ -750,7 +750,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare, report, server "
+				"load, replay, http, list, compare, report, "
+				"server "
 				"(none: the quick suite); see ipcperf "
 				"--help",
 				"unknown command '%s'", argv[1]);
@@ -802,6 +803,15 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return usage_error("see ipcperf --help",
 					   "unknown option '%s'",
 					   argv[optind - 1]);
+		/*
+		 * Two commands may have an option of one name (--idle-timeout
+		 * of server and of http --serve): getopt finds the first, the
+		 * command's own is the one meant.
+		 */
+		for (size_t j = 0; !(all[i]->cmds & c->cmd) && j < nall; j++)
+			if (j != i && !strcmp(all[j]->name, all[i]->name) &&
+			    (all[j]->cmds & c->cmd))
+				i = j;
 		if (!strcmp(all[i]->name, "help")) {
 			help(stdout, c->cmd, c->cmd_name);
 			return -1;
@@ -827,6 +837,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		c->nfiles = (size_t)(argc - optind);
 		optind = argc;
 	}
+	if (optind < argc && c->cmd == CMD_HTTP && !c->http_url) {
+		c->http_url = argv[optind++];
+	}
 	if (optind < argc)
 		return usage_error("options start with - or --; see ipcperf "
 				   "--help",
@@ -847,6 +860,7 @@ void cli_config_fini(struct cli_config *c)
 	ipc_u64_list_free(&c->size);
 	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
+	free(c->headers);
 	if (c->key) {
 		ipc_rkey_wipe(c->key);
 		free(c->key);

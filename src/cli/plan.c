@@ -283,8 +283,14 @@ static int expand(const struct cli_config *cfg,
 		cs.peer_arg = &cfg->remote_opts;
 	}
 	cs.flows = cfg->flows;
+	if (pat->cfg_size)
+		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
+	if (cfg->peer) { /* a URL's server */
+		cs.peer = cfg->peer;
+		cs.target = cfg->target;
+	}
 	if (pat->flags & IPC_PAT_FRAMED) {
 		cs.framing = cfg->framing;
 		cs.framing_noack = cfg->no_ack;

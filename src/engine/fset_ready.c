@@ -8,10 +8,12 @@
  * too: the first entry of the poll array, or one more member of the epoll
  * set (registered once, so a wait costs nothing more for it).
  *
- * Interest is disarmed lazily: a flow stays registered for input after its
- * receive completed, because in a request/response loop the next receive
- * comes soon; only a readiness report with no operation pending removes it.
- * In steady state that costs no epoll_ctl at all.
+ * Input interest is dropped lazily: a flow stays registered for input after
+ * its receive completed, because in a request/response loop the next
+ * receive comes soon; only a readiness report with no receive pending
+ * removes it.  In steady state that costs no epoll_ctl at all (before, the
+ * interest went with each completion and came back with the next receive:
+ * an EPOLL_CTL_DEL and an EPOLL_CTL_ADD per request).
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -157,11 +159,20 @@ static int arm(struct ipc_fset *fs, uint32_t flow)
 	return reg(fs, flow, f->ep->rfd, false, &f->rmask, f->rmask | in | out);
 }
 
-/* Drop the interest no pending operation needs (after a report of it). */
-static int disarm(struct ipc_fset *fs, uint32_t flow)
+/*
+ * Settle @flow's interest after a report: output goes as soon as no send
+ * waits for it (a socket is nearly always writable, so a registered
+ * EPOLLOUT would be reported by every wait); input stays while a receive
+ * is pending or was pending when it was reported, and goes only when @idle
+ * says a report of it found no receive to complete.  In a request/response
+ * loop the next receive is posted before the next wait, so the flow stays
+ * registered for input and a request costs no epoll_ctl at all.
+ */
+static int settle(struct ipc_fset *fs, uint32_t flow, unsigned idle)
 {
 	struct rflow *f = &fs->flows[flow];
-	unsigned in = f->rpend ? EV_IN : 0, out = f->spend ? EV_OUT : 0;
+	unsigned in = (f->rmask & EV_IN & ~idle) | (f->rpend ? EV_IN : 0);
+	unsigned out = f->spend ? EV_OUT : 0;
 
 	if (split(f->ep))
 		return reg(fs, flow, f->ep->rfd, false, &f->rmask, in)
@@ -199,14 +210,17 @@ static void try_send(struct ipc_fset *fs, uint32_t flow)
 static int ready(struct ipc_fset *fs, uint32_t flow, unsigned ev)
 {
 	struct rflow *f = &fs->flows[flow];
+	unsigned idle = 0; /* reported with nothing pending */
 
 	if (!f->ep)
 		return 0;
 	if ((ev & EV_IN) && f->rpend)
 		try_recv(fs, flow);
+	else if (ev & EV_IN)
+		idle |= EV_IN;
 	if ((ev & EV_OUT) && f->spend)
 		try_send(fs, flow);
-	return disarm(fs, flow);
+	return settle(fs, flow, idle);
 }
 
 /* epoll and busy: the cancel descriptor joins the set, for good. */
@@ -311,7 +325,7 @@ int eng_ready_del(struct ipc_fset *fs, uint32_t flow)
 	while (q_take(fs, flow, IPC_FOP_RECV, &res) ||
 	       q_take(fs, flow, IPC_FOP_SEND, &res))
 		;
-	err = disarm(fs, flow);
+	err = settle(fs, flow, EV_IN);
 	memset(f, 0, sizeof(*f));
 	return err;
 }

@@ -33,66 +33,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "fault.h"
+#include "load.h"
 #include "msg.h"
 #include "describe.h"
 
 #define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait, 50 ms (a stop ends it at once) */
 #define SLACK 64 /* receive buffer beyond the message, to see a long one */
-
-/* A client flow. */
-struct cflow {
-	struct ipc_ep ep;
-	uint8_t *sbuf, *rbuf; /* this flow's request and response buffers */
-	uint64_t g;	      /* flow number over all threads */
-	uint64_t seq;	      /* sequence number of the current request */
-	uint64_t left;	      /* requests left in this phase */
-	uint64_t k;	      /* open loop: requests of this phase so far */
-	uint64_t t0;	      /* when the current request began (sample) */
-	uint64_t due;	      /* open loop: when the next one is due */
-	uint64_t count;	      /* measured replies */
-	uint64_t end;	      /* when its last measured reply came */
-	size_t sent, got;     /* progress of the current exchange */
-	bool busy;	      /* a request is in flight */
-};
-
-/*
- * What the client threads share.  They start behind a gate that opens once
- * every thread exists (or with abort set, when one could not be made), so
- * that the barriers count only threads that run.
- */
-struct shared {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool open;		/* the gate */
-	bool abort;		/* do not measure: a thread is missing or
-				    failed during warm-up */
-	pthread_barrier_t warm; /* every thread finished warming up */
-	pthread_barrier_t go;	/* the start time is set */
-	uint64_t start_ns;	/* start of the measured phase */
-	struct lthread *th;
-	unsigned nth;
-};
-
-/* A client thread and its flows [base, base + n). */
-struct lthread {
-	struct shared *sh;
-	struct ipc_pctx pc; /* a copy: its out is this thread's */
-	struct cflow *fl;
-	uint32_t n;
-	uint64_t base;
-	struct ipc_fset *fs;
-	struct ipc_hist *hist;
-	uint32_t *heap; /* open loop: idle flows by due time */
-	uint32_t hn;
-	uint64_t end_ns;  /* when its last reply arrived */
-	uint64_t lag_max; /* open loop: latest send after its due time */
-	uint64_t replies, warm_replies;
-	pthread_t t;
-	bool started;
-};
 
 static size_t ld_max_msg(const struct ipc_case *cs)
 {
@@ -227,8 +177,21 @@ static uint64_t due_at(const struct ipc_pctx *c, uint64_t start, uint64_t g,
 	return start + (uint64_t)(m * 1000000000u / c->cs->rate);
 }
 
+void ld_record(struct lthread *th, struct cflow *x, bool rec, uint64_t t1)
+{
+	if (rec) {
+		ipc_hist_record(th->hist, t1 - x->t0);
+		x->count++;
+		x->end = t1;
+		th->replies++;
+		th->end_ns = t1;
+	} else {
+		th->warm_replies++;
+	}
+}
+
 /* Put flow @f's next request in flight; @t0 is where its sample starts. */
-static int start_req(struct lthread *th, uint32_t f, uint64_t t0)
+static int raw_start(struct lthread *th, uint32_t f, uint64_t t0)
 {
 	const struct ipc_engine_ops *e = th->pc.io.eng;
 	const size_t req = msg_wire(th->pc.cs->req_size, th->pc.tp_caps);
@@ -251,8 +214,8 @@ static int start_req(struct lthread *th, uint32_t f, uint64_t t0)
  * One completion of flow @f.  When it finished the exchange, records the
  * sample (if @rec) and says so in *fin.  0 or -errno (with pc.out set).
  */
-static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
-		   bool *fin)
+static int raw_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
+		    bool *fin)
 {
 	const struct ipc_engine_ops *e = th->pc.io.eng;
 	const size_t req = msg_wire(th->pc.cs->req_size, th->pc.tp_caps);
@@ -291,15 +254,7 @@ static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	if (x->sent < req || x->got < resp)
 		return 0;
 	t1 = ipc_now_ns();
-	if (rec) {
-		ipc_hist_record(th->hist, t1 - x->t0);
-		x->count++;
-		x->end = t1;
-		th->replies++;
-		th->end_ns = t1;
-	} else {
-		th->warm_replies++;
-	}
+	ld_record(th, x, rec, t1);
 	x->busy = false;
 	*fin = true;
 	if (th->pc.verify) {
@@ -309,6 +264,61 @@ static int on_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	}
 	x->seq++;
 	return 0;
+}
+
+/*
+ * The flows whose exchange has run the protocol's timeout_ns: the protocol
+ * gives each up; those it finished go into th->fins, their number is
+ * returned.  Looked at every timeout / 8 (10 ms at most), after a wait,
+ * so an exchange is given up at most that, plus one wait (IDLE_NS),
+ * after its time: a scan of the thread's flows, not a timer per request.
+ */
+static uint32_t expired(struct lthread *th, bool rec)
+{
+	const struct ld_proto *p = th->sh->proto;
+	uint64_t now, step;
+	uint32_t n = 0;
+
+	if (!p->timeout_ns)
+		return 0;
+	now = ipc_now_ns();
+	if (now < th->expiry_ns)
+		return 0;
+	step = p->timeout_ns / 8;
+	th->expiry_ns = now + (step < 10000000u ? step : 10000000u);
+	for (uint32_t f = 0; f < th->n; f++) {
+		struct cflow *x = &th->fl[f];
+		bool fin = false;
+
+		if (!x->busy || x->t0 > now || now - x->t0 < p->timeout_ns)
+			continue;
+		p->expire(th, f, rec, &fin);
+		if (fin)
+			th->fins[n++] = f;
+	}
+	return n;
+}
+
+/*
+ * Closed loop: flow @f's exchange is over; start its next one, or retire
+ * it (*active goes down) when it has none left or @deadline passed.
+ */
+static int closed_next(struct lthread *th, uint32_t f, uint64_t deadline,
+		       uint32_t *active)
+{
+	struct cflow *x = &th->fl[f];
+	int err;
+
+	if (!x->left || (deadline && th->end_ns >= deadline)) {
+		x->left = 0;
+		(*active)--;
+		return 0;
+	}
+	x->left--;
+	err = th->sh->proto->start(th, f, ipc_now_ns());
+	return err ? ld_fail(&th->pc, err, "start I/O on", x->g,
+			     th->pc.cs->flows)
+		   : 0;
 }
 
 /*
@@ -328,7 +338,7 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 			continue;
 		th->fl[f].left--;
 		active++;
-		err = start_req(th, f, ipc_now_ns());
+		err = th->sh->proto->start(th, f, ipc_now_ns());
 		if (err)
 			return ld_fail(&th->pc, err, "start I/O on",
 				       th->fl[f].g, th->pc.cs->flows);
@@ -342,24 +352,18 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n; i++) {
-			struct cflow *x = &th->fl[done[i].flow];
-
-			err = on_done(th, &done[i], rec, &fin);
+			err = th->sh->proto->done(th, &done[i], rec, &fin);
+			if (!err && fin)
+				err = closed_next(th, done[i].flow, deadline,
+						  &active);
 			if (err)
 				return err;
-			if (!fin)
-				continue;
-			if (!x->left || (deadline && th->end_ns >= deadline)) {
-				x->left = 0;
-				active--;
-				continue;
-			}
-			x->left--;
-			err = start_req(th, done[i].flow, ipc_now_ns());
-			if (err)
-				return ld_fail(&th->pc, err, "start I/O on",
-					       x->g, th->pc.cs->flows);
 		}
+		n = (int)expired(th, rec);
+		for (int i = 0; i < n && !err; i++)
+			err = closed_next(th, th->fins[i], deadline, &active);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -380,7 +384,8 @@ static int open_next(struct lthread *th, uint32_t f, uint64_t start,
 	x->k++;
 	x->left--;
 	if (x->due <= ipc_now_ns())
-		return start_req(th, f, x->due); /* late: its wait counts */
+		return th->sh->proto->start(th, f,
+					    x->due); /* late: its wait counts */
 	heap_push(th, f);
 	return 0;
 }
@@ -411,7 +416,7 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			f = heap_pop(th);
 			if (now - th->fl[f].due > th->lag_max)
 				th->lag_max = now - th->fl[f].due;
-			err = start_req(th, f, th->fl[f].due);
+			err = th->sh->proto->start(th, f, th->fl[f].due);
 			if (err)
 				return ld_fail(&th->pc, err, "start I/O on",
 					       th->fl[f].g, th->pc.cs->flows);
@@ -431,12 +436,15 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n && !err; i++) {
-			err = on_done(th, &done[i], true, &fin);
+			err = th->sh->proto->done(th, &done[i], true, &fin);
 			if (err)
 				return err;
 			if (fin)
 				err = open_next(th, done[i].flow, start, end);
 		}
+		n = err ? 0 : (int)expired(th, true);
+		for (int i = 0; i < n && !err; i++)
+			err = open_next(th, th->fins[i], start, end);
 	}
 }
 
@@ -446,9 +454,33 @@ static uint64_t share(uint64_t total, uint64_t nflows, uint64_t g)
 	return total / nflows + (g < total % nflows ? 1 : 0);
 }
 
+static void client_body(struct lthread *th);
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
+
+/* A client thread: its flows, and the CPU it used (for cpu/req). */
 static void *client_thread(void *arg)
 {
 	struct lthread *th = arg;
+	struct rusage a, b;
+	bool ok = !getrusage(RUSAGE_THREAD, &a);
+
+	client_body(th);
+	if (ok && !getrusage(RUSAGE_THREAD, &b)) {
+		th->cpu.user_ns = tv_ns(&b.ru_utime) - tv_ns(&a.ru_utime);
+		th->cpu.sys_ns = tv_ns(&b.ru_stime) - tv_ns(&a.ru_stime);
+		th->cpu.vcsw = (uint64_t)(b.ru_nvcsw - a.ru_nvcsw);
+		th->cpu.ivcsw = (uint64_t)(b.ru_nivcsw - a.ru_nivcsw);
+	}
+	return NULL;
+}
+
+static void client_body(struct lthread *th)
+{
 	struct shared *sh = th->sh;
 	const struct ipc_pctx *c = &th->pc;
 	const struct ipc_engine_ops *e = c->io.eng;
@@ -461,7 +493,7 @@ static void *client_thread(void *arg)
 		pthread_cond_wait(&sh->cv, &sh->mu);
 	pthread_mutex_unlock(&sh->mu);
 	if (sh->abort)
-		return NULL;
+		return;
 	prctl(PR_SET_TIMERSLACK, 1UL); /* wake at due times, not 50 us late */
 	err = e->fs_new(&th->fs, th->n, c->io.cancel);
 	for (f = 0; !err && f < th->n; f++)
@@ -502,7 +534,6 @@ static void *client_thread(void *arg)
 out:
 	e->fs_free(th->fs);
 	th->fs = NULL;
-	return NULL;
 }
 
 static int cmp_rate(const void *a, const void *b)
@@ -547,6 +578,10 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		if (!th->started)
 			continue;
 		ipc_hist_merge(c->hist, th->hist);
+		c->out.helpers.user_ns += th->cpu.user_ns;
+		c->out.helpers.sys_ns += th->cpu.sys_ns;
+		c->out.helpers.vcsw += th->cpu.vcsw;
+		c->out.helpers.ivcsw += th->cpu.ivcsw;
 		c->out.done += th->replies;
 		c->out.warmup_done += th->warm_replies;
 		if (th->replies && th->end_ns > end)
@@ -563,6 +598,8 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		c->out.elapsed_ns = end - sh->start_ns;
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
+	if (sh->proto->gather)
+		sh->proto->gather(c, sh);
 	if (c->out.done)
 		fairness(c, fl, c->cs->flows, sh->start_ns, rates);
 	if (first && !c->out.err) {
@@ -605,26 +642,32 @@ static size_t al16(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
-static int ld_client(struct ipc_pctx *c)
+static void raw_init_flow(const struct ld_proto *p, struct ipc_pctx *c,
+			  struct cflow *x)
+{
+	(void)p;
+	memcpy(x->sbuf, c->expect, msg_wire(c->cs->req_size, c->tp_caps));
+}
+
+int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 {
 	const uint64_t nfl = c->cs->flows;
 	const unsigned nth = c->cs->threads ? c->cs->threads : 1;
-	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
-	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
-	const size_t ss = al16(req), rs = al16(resp + SLACK);
+	const size_t ss = al16(proto->sbuf_bytes), rs = al16(proto->rbuf_bytes);
 	const struct ipc_transport_ops *tp = c->cs->tp;
 	struct cflow *fl = calloc(nfl, sizeof(*fl));
 	uint8_t *bufs = malloc(nfl * (ss + rs));
 	uint32_t *heaps = calloc(nfl, sizeof(*heaps));
+	uint32_t *fins = calloc(nfl, sizeof(*fins));
 	double *rates = calloc(nfl, sizeof(*rates));
-	struct shared sh = {.nth = nth};
+	struct shared sh = {.nth = nth, .proto = proto, .arg = proto->arg};
 	uint64_t g = 0, opened = 0;
 	bool barriers = false;
 	int err = 0;
 
 	c->out.loss.counted = false;
 	sh.th = calloc(nth, sizeof(*sh.th));
-	if (!fl || !bufs || !heaps || !rates || !sh.th) {
+	if (!fl || !bufs || !heaps || !fins || !rates || !sh.th) {
 		err = msg_fail(c, -ENOMEM, "allocate the flows");
 		goto out_free;
 	}
@@ -635,15 +678,17 @@ static int ld_client(struct ipc_pctx *c)
 		fl[g].g = g;
 		fl[g].sbuf = bufs + g * (ss + rs);
 		fl[g].rbuf = fl[g].sbuf + ss;
-		memcpy(fl[g].sbuf, c->expect, req);
 		memset(fl[g].rbuf, 0, rs);
+		if (proto->init_flow)
+			proto->init_flow(proto, c, &fl[g]);
 	}
 	for (g = 0; g < nfl; g++, opened++) {
 		if (ipc_cancelled(c->io.cancel)) {
 			err = msg_fail(c, -ECANCELED, "while connecting");
 			goto out_close;
 		}
-		err = tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
+		err = proto->open_flow ? proto->open_flow(proto, c, &fl[g])
+				       : tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
 		if (err == -EINTR && ipc_cancelled(c->io.cancel))
 			err = -ECANCELED; /* a signal asked us to stop */
 		if (err) {
@@ -667,6 +712,7 @@ static int ld_client(struct ipc_pctx *c)
 		th->n = (uint32_t)(hi - lo);
 		th->base = lo;
 		th->heap = heaps + lo;
+		th->fins = fins + lo;
 		th->hist = ipc_hist_new();
 		if (!th->hist) {
 			err = msg_fail(c, -ENOMEM, "allocate the histograms");
@@ -691,9 +737,25 @@ out_free:
 	free(sh.th);
 	free(rates);
 	free(heaps);
+	free(fins);
 	free(bufs);
 	free(fl);
 	return err;
+}
+
+static const struct ld_proto raw_proto = {
+	.start = raw_start,
+	.done = raw_done,
+	.init_flow = raw_init_flow,
+};
+
+static int ld_client(struct ipc_pctx *c)
+{
+	struct ld_proto p = raw_proto;
+
+	p.sbuf_bytes = msg_wire(c->cs->req_size, c->tp_caps);
+	p.rbuf_bytes = msg_wire(c->cs->resp_size, c->tp_caps) + SLACK;
+	return ld_run(c, &p);
 }
 
 /* ---- the server ---------------------------------------------------- */

@@ -2,7 +2,8 @@
  * The CSV formatter: a header line, then one row per case with the summary
  * over its runs, written as each case finishes.  Raw integers in ns and
  * bytes; a field that does not apply to the case, or was not measured, is
- * empty.
+ * empty.  The patterns' own parameters and extra figures follow the fixed
+ * columns, taken from their descriptions.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,12 +21,58 @@ static const char header[] =
 	"ci_high,error,metric,estimate,target_met,half_width_pct,stop,flags,"
 	"client_user_ns_per_msg,client_sys_ns_per_msg,client_csw_per_msg,"
 	"server_user_ns_per_msg,server_sys_ns_per_msg,server_csw_per_msg,"
-	"other_cpus,loadavg_1m,cpus,client_cpu,server_cpu\n";
+	"other_cpus,loadavg_1m,cpus,client_cpu,server_cpu";
 
 /* The header's columns of case parameters, between status and runs. */
 static const char *const param_cols[] = {
 	"req_size", "resp_size", "msg_size", "count", "total", "chunk_size",
 };
+
+/*
+ * After the fixed columns: every other parameter and extra figure that a
+ * registered pattern describes, by its JSON key, parameters first, each
+ * key once, in the registry's order; a row leaves empty those its
+ * pattern does not have.  So the header does not depend on what was run.
+ */
+#define MORE_MAX 128
+
+struct more {
+	const char *key[MORE_MAX];
+	bool extra[MORE_MAX]; /* an extra figure, else a parameter */
+	size_t n;
+};
+
+static bool more_has(const struct more *m, const char *key)
+{
+	for (size_t i = 0; i < sizeof(param_cols) / sizeof(param_cols[0]); i++)
+		if (!strcmp(param_cols[i], key))
+			return true;
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->key[i], key))
+			return true;
+	return false;
+}
+
+static void more_add(struct more *m, const char *key, bool extra)
+{
+	if (m->n < MORE_MAX && !more_has(m, key)) {
+		m->key[m->n] = key;
+		m->extra[m->n++] = extra;
+	}
+}
+
+static void more_cols(struct more *m)
+{
+	m->n = 0;
+	for (size_t i = 0; ipc_patterns[i]; i++)
+		for (const struct ipc_param *p = ipc_patterns[i]->params;
+		     p && p->key; p++)
+			more_add(m, p->key, false);
+	for (size_t i = 0; ipc_patterns[i]; i++)
+		for (const struct ipc_extra *x = ipc_patterns[i]->extras;
+		     x && x->key; x++)
+			more_add(m, x->key, true);
+}
 
 static int io_err(void)
 {
@@ -84,8 +131,14 @@ static void put_empty(FILE *f, int n)
 
 static int csv_begin(struct ipc_report *r)
 {
+	struct more m;
+
 	errno = 0;
-	if (fputs(header, r->out) == EOF)
+	more_cols(&m);
+	fputs(header, r->out);
+	for (size_t i = 0; i < m.n; i++)
+		fprintf(r->out, ",%s", m.key[i]);
+	if (fputc('\n', r->out) == EOF || ferror(r->out))
 		return io_err();
 	return 0;
 }
@@ -197,6 +250,62 @@ static void put_params(FILE *f, const struct ipc_case *cs)
 	}
 }
 
+/* Parameter @key of the case, as JSON writes it, or an empty field. */
+static void put_param(FILE *f, const struct ipc_case *cs, const char *key)
+{
+	const struct ipc_param *p = cs->pat ? cs->pat->params : NULL;
+	uint64_t v;
+
+	while (p && p->key && strcmp(p->key, key))
+		p++;
+	if (!p || !p->key || !ipc_param_at(cs, p)) {
+		put_empty(f, 1);
+		return;
+	}
+	if (!ipc_param_is_number(p)) {
+		put_str(f, ipc_param_str(cs, p));
+		return;
+	}
+	v = ipc_param_u64(cs, p);
+	if (p->fmt == IPC_FMT_NAME && p->names)
+		put_str(f, p->names[v]);
+	else if (p->fmt == IPC_FMT_LOOP)
+		put_str(f, v ? "open" : "closed");
+	else
+		put_u64(f, v);
+}
+
+/* The summary's extra figure @key, or an empty field. */
+static void put_extra(FILE *f, const struct ipc_result *res, const char *key)
+{
+	const struct ipc_extra *x = res->cs.pat ? res->cs.pat->extras : NULL;
+	size_t k;
+
+	for (k = 0; x && x[k].key && k < IPC_EXTRA_MAX; k++)
+		if (!strcmp(x[k].key, key))
+			break;
+	if (!x || !x[k].key || k == IPC_EXTRA_MAX ||
+	    (!res->nruns && !res->summary.iterations))
+		put_empty(f, 1);
+	else if (x[k].flags & IPC_EXTRA_INT)
+		put_ns(f, res->summary.extra[k]);
+	else
+		put_real(f, res->summary.extra[k]);
+}
+
+static void put_more(FILE *f, const struct ipc_result *res)
+{
+	struct more m;
+
+	more_cols(&m);
+	for (size_t i = 0; i < m.n; i++) {
+		if (m.extra[i])
+			put_extra(f, res, m.key[i]);
+		else
+			put_param(f, &res->cs, m.key[i]);
+	}
+}
+
 static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	const struct ipc_case *cs = &res->cs;
@@ -251,6 +360,7 @@ static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 	put_str(f, res->status == IPC_STATUS_OK ? "" : res->error);
 	put_diag(f, res);
 	put_place(f, &cs->place);
+	put_more(f, res);
 	if (fputc('\n', f) == EOF || ferror(f))
 		return io_err();
 	return 0;

@@ -243,6 +243,16 @@ void cost_end(struct cost_meter *m, struct ipc_side_cost *out)
 	out->valid = true;
 }
 
+void cost_add_helpers(struct ipc_side_cost *c, const struct ipc_thread_cpu *h)
+{
+	if (!c->valid)
+		return;
+	c->user_ns += h->user_ns;
+	c->sys_ns += h->sys_ns;
+	c->vcsw += h->vcsw;
+	c->ivcsw += h->ivcsw;
+}
+
 /*
  * /proc/stat's first line: "cpu  user nice system idle iowait irq softirq
  * steal guest guest_nice", in USER_HZ ticks, all CPUs together.  Busy is

@@ -48,6 +48,13 @@ void cost_begin(struct cost_meter *m, bool perf);
 void cost_end(struct cost_meter *m, struct ipc_side_cost *out);
 
 /*
+ * Add the CPU of the threads the pattern started (ipc_pout.helpers) to
+ * @c, which cost_end filled for the calling thread; nothing if @c is not
+ * valid.
+ */
+void cost_add_helpers(struct ipc_side_cost *c, const struct ipc_thread_cpu *h);
+
+/*
  * What can be counted here, probed once: *hw for cycles and instructions
  * (perf events), *sw for CPU migrations (/proc/thread-self/sched); @note
  * says what is missing and why ("" when nothing is).

@@ -121,6 +121,7 @@ static void serve(struct ipc_peer *p, const struct ipc_cancel *stop)
 	cost_begin(&cm, p->ro->perf);
 	err = cs->pat->server(&pc);
 	cost_end(&cm, &p->cost);
+	cost_add_helpers(&p->cost, &pc.out.helpers);
 	if (!own)
 		cs->eng->detach(&pc.io);
 	p->out = pc.out;
@@ -261,6 +262,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	cost_begin(&cm, p->ro->perf);
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &cost);
+	cost_add_helpers(&cost, &pc.out.helpers);
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
 	st->client = cost;
 	st->sock = sock;

@@ -90,7 +90,8 @@ static bool cols_ok(const struct ipc_pattern_ops *pat,
 static void test_pattern(const struct ipc_pattern_ops *pat)
 {
 	static struct ipc_trace trace = {.path = "t/a.log", .name = "a"};
-	static uint64_t cfg[64]; /* a pattern's own block, zeroed */
+	static uint64_t cfg[4096]; /* a pattern's own block, zeroed (http's
+				     is 7 KiB) */
 	struct ipc_case cs = {.pat = pat, .trace = &trace};
 	const struct ipc_param *p, *q;
 	bool keys = true, rw = true, words = true;

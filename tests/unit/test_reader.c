@@ -176,6 +176,10 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	cs.framing = pat->flags & IPC_PAT_FRAMED ? ipc_framing_find("gdb-rsp")
 						 : NULL;
 	cs.framing_noack = true;
+	/* A pattern with parameters of its own gets a block of them. */
+	static uint64_t cfg_block[4096];
+	if (pat->cfg_size && pat->cfg_size <= sizeof(cfg_block))
+		cs.cfg = cfg_block;
 	/* Two CPUs of one core, as --pin 2,3 might on an SMT machine. */
 	cs.place = (struct ipc_place){.cpus = IPC_CPUS_TWO,
 				      .client_cpu = 2,

@@ -514,9 +514,13 @@ static size_t csv_fields(const char *line, char f[][256], size_t maxf)
 	return n;
 }
 
+/* More than the CSV header has: the fixed columns and the patterns'. */
+#define CSV_FIELDS 256
+
 static void test_csv(void)
 {
-	static char f[48][256];
+	static char f[CSV_FIELDS][256];
+	size_t width = 0, url_col = 0, x_col = 0;
 	struct ipc_runopts ro = runopts();
 	struct ipc_report_meta meta = {
 		.version = "v0",
@@ -546,8 +550,10 @@ static void test_csv(void)
 	   "csv: no nan or inf");
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		n = csv_fields(line, f, 48);
-		if (n != 46) {
+		n = csv_fields(line, f, CSV_FIELDS);
+		if (nlines == 0)
+			width = n;
+		if (n < 46 || n != width || n == CSV_FIELDS) {
 			counts = false;
 			diag("line %zu has %zu fields: %s", nlines, n, line);
 		}
@@ -558,10 +564,22 @@ static void test_csv(void)
 			       "csv: the original columns end with error");
 			is_str(f[29], "metric", "csv: new columns after error");
 			is_str(f[34], "flags", "csv: the flags column");
-			is_str(f[42], "loadavg_1m",
-			       "csv: header ends with load");
+			is_str(f[42], "loadavg_1m", "csv: then load");
+			for (i = 46; i < n; i++) {
+				if (!strcmp(f[i], "url"))
+					url_col = i;
+				if (!strcmp(f[i], "failed_timeout"))
+					x_col = i;
+			}
+			ok(url_col && x_col > url_col,
+			   "csv: then the patterns' parameters (http's url), "
+			   "then their extras (http's failed_timeout)");
+			is_str(f[45], "server_cpu",
+			       "csv: the fixed columns end with the placement");
 		} else {
 			is_str(f[0], "1", "csv: row %zu schema 1", nlines);
+			ok(url_col && x_col && !f[url_col][0] && !f[x_col][0],
+			   "csv: row %zu (not http) leaves them empty", nlines);
 		}
 		if (nlines == 1) {
 			is_str(f[1], "rr", "csv: row 1 pattern");
@@ -593,7 +611,8 @@ static void test_csv(void)
 		}
 		nlines++;
 	}
-	ok(counts, "csv: every line has 46 fields");
+	ok(counts, "csv: every line as wide as the header (46 fixed fields, "
+		   "then the patterns')");
 	is_int(nlines, "==", 4, "csv: a header and one row per result");
 	free(out);
 	for (i = 0; i < 3; i++)
