@@ -62,7 +62,7 @@ enum ipc_shm_wait {
 };
 
 /* Defaults of the options below that are not the system's. */
-#define IPC_SHM_BYTES_DEFAULT (4u << 20) /* bytes of each shm ring */
+#define IPC_SHM_BYTES_DEFAULT (8u << 20) /* bytes of each shm ring */
 #define IPC_SERIAL_BAUD_DEFAULT 115200u	 /* serial line speed */
 
 /* Options that shape a channel; filled by the runner from the case. */

@@ -410,8 +410,8 @@ static void *flood_thread(void *arg)
 }
 
 /*
- * In a ring of 8 MiB the sender runs at most a quarter (2 MiB) ahead of
- * the receiver: 31 records of 64 KiB + 8, then it waits for the receiver
+ * In a ring of 8 MiB the sender runs at most half of it (4 MiB) ahead of
+ * the receiver: 63 records of 64 KiB + 8, then it waits for the receiver
  * although the ring has room.
  */
 static void lead(enum ipc_shm_wait mode)
@@ -432,14 +432,14 @@ static void lead(enum ipc_shm_wait mode)
 		return;
 	}
 	pthread_create(&t, NULL, flood_thread, &f);
-	is_int(settled(&f), "==", 31, "%s lead: 2 MiB ahead, the sender waits",
+	is_int(settled(&f), "==", 63, "%s lead: 4 MiB ahead, the sender waits",
 	       mode_name[mode]);
 	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
 	       "%s lead: one received", mode_name[mode]);
 	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
 	       "%s lead: and another (the first one's room is back)",
 	       mode_name[mode]);
-	is_int(settled(&f), "==", 32, "%s lead: so one more went",
+	is_int(settled(&f), "==", 64, "%s lead: so one more went",
 	       mode_name[mode]);
 	tp->close(&srv);
 	pthread_join(t, NULL);
