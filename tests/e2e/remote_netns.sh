@@ -1,6 +1,7 @@
 # Two hosts on this machine: two network namespaces joined by a veth pair,
 # the server in one and the client in the other, over IPv4 and IPv6, for
-# every remote transport; then the link cut mid-test.  Needs root (skipped
+# every remote transport, and every pattern over tcp; then the link cut
+# mid-test.  Needs root (skipped
 # with the reason otherwise).  Names start with rm- and carry the PID, and
 # everything is removed on exit.
 . "$(dirname "$0")/lib.bash"
@@ -73,6 +74,23 @@ for tp in tcp udp tcp6 udp6; do
 	jqt "stream over $tp: measured" \
 		'.results[0] | .status == "ok" and .summary.bytes_per_s > 0' \
 		"$T/st.json"
+done
+
+# The other patterns across the namespaces over tcp: every pattern measures
+# the other host, not only rr and stream.
+for p in bulk crr load replay; do
+	case $p in
+	bulk) args=(--total 256k -n 3 -w 1) ;;
+	crr) args=(-n 100 -w 5) ;;
+	load) args=(-c 4 -n 400 -w 10) ;;
+	replay) args=(traces/breakpoint.log) ;;
+	esac
+	ip netns exec "$NB" "$IPCPERF" $p --remote "10.77.0.1:$port" -t tcp \
+		-r 2 -q -f json "${args[@]}" >"$T/p.json" 2>"$err"
+	ok $? "$p --remote across the namespaces: exit 0"
+	jqt "$p across the namespaces: measured against the server there" \
+		'.results | length == 1 and all(.[]; .status == "ok" and .peer.kind == "remote" and (.runs | length) == 2)' \
+		"$T/p.json"
 done
 
 # The link cut mid-test: the server's side notices within its deadlines
