@@ -8,6 +8,8 @@
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
+#   make fuzz          every libFuzzer target in tests/fuzz/ for
+#                      FUZZ_SECONDS each (60)
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -110,7 +112,7 @@ BIN := $(BUILD)/ipcperf
 
 FLAGS_STAMP := $(BUILD)/flags
 
-.PHONY: all run check valgrind bench install uninstall lint clean FORCE
+.PHONY: all run check valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -161,7 +163,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -193,11 +195,54 @@ lint:
 	sh scripts/layers.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit bench
+		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(BENCH_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(FUZZ_SRC) $(BENCH_SRC) include/ipcperf/*.h
+
+# libFuzzer targets: every tests/fuzz/fuzz_NAME.c, with its seed corpus in
+# tests/fuzz/corpus/NAME/, linked with the library and the CLI's objects
+# built again by clang with the fuzzer's coverage and ASan+UBSan.  `make
+# fuzz` runs each for FUZZ_SECONDS (new inputs go to build/fuzz/corpus/NAME,
+# a crash to build/fuzz/crash-*); make check builds them where clang's
+# fuzzer runtime is installed and runs each a few seconds
+# (tests/e2e/fuzz.sh).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread -MMD -MP \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
+	$(CLI_LIBSRC:%.c=build/fuzz/obj/%.o)
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+HAVE_FUZZ := $(shell sh scripts/deps.sh fuzz >/dev/null 2>&1 && echo 1)
+endif
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
+	$(call msg,LINK,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+
+fuzz:
+	$(Q)sh scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; \
+		mkdir -p build/fuzz/corpus/$$n && \
+		echo "fuzz_$$n: $(FUZZ_SECONDS) s" && \
+		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/ \
+			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)

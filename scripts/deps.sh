@@ -1,14 +1,15 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint
+# Usage: deps.sh build|test|valgrind|bench|lint|fuzz
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
 step=${1:-build}
 
 # package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config) or
-# "hdr PATH" (a header under /usr/include).
+# "hdr PATH" (a header under /usr/include) or "fuzzer CC" (CC links a
+# libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson"
@@ -19,7 +20,9 @@ valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
 	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint)" >&2
+fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
+	 want="" ;;
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz)" >&2
    exit 2 ;;
 esac
 
@@ -30,6 +33,9 @@ have() {
 	cmd) command -v "$name" >/dev/null 2>&1 ;;
 	pc) pkg-config --exists "$name" 2>/dev/null ;;
 	hdr) [ -e "/usr/include/$name" ] ;;
+	fuzzer) echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
+		{ return d && n < 0; }' | "$name" -x c -fsanitize=fuzzer \
+		-o /dev/null - >/dev/null 2>&1 ;;
 	esac
 }
 

@@ -603,7 +603,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 	*sp = '\0';
 	memset(&lopts[nall], 0, sizeof(lopts[nall]));
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc forgets a previous parse (a server parses many). */
+	optind = 0;
 	while ((key = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
 		if (key == '?')
 			return usage_error("see ipcperf --help",
