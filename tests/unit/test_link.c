@@ -125,6 +125,30 @@ static void test_parse_hostile(void)
 	link_bad("delay=1e3ms", "'1e3ms'", "unknown unit");
 	link_bad("delay=nan", "'nan'", "not a number");
 	link_bad("delay=inf", "'inf'", "not a number");
+	/* Beyond the review's list: what a link cannot be as a whole. */
+	link_bad("jitter=5ms", "jitter 5.00 ms", "more than the delay 0 ns");
+	link_bad("delay=1ms,jitter=2ms", "jitter 2.00 ms",
+		 "more than the delay");
+	link_bad("wifi-g,delay=100us", "wifi-g+delay=100us", "more than the");
+	link_bad("delay=5ms,delay=6ms", "'delay'", "given twice");
+	link_bad("rate=1mbit,baud=9600", "'baud'", "both set the line rate");
+	link_bad("delay=5ms,", "'delay=5ms,'", "empty item");
+	link_bad(",delay=5ms", "',delay=5ms'", "empty item");
+	link_bad("wan,,delay=1ms", "'wan,,delay=1ms'", "empty item");
+}
+
+/* A preset's parameter may be changed once; jitter up to the delay. */
+static void test_parse_edges(void)
+{
+	struct ipc_link l;
+
+	ok(parse1("wan,delay=40ms", &l) && l.delay_ns == 40000000 &&
+		   l.jitter_ns == 1000000,
+	   "wan,delay=40ms changes the preset's delay");
+	ok(parse1("delay=2ms,jitter=2ms", &l) && l.jitter_ns == l.delay_ns,
+	   "a jitter as large as the delay is taken");
+	ok(parse1("rate=0", &l) && l.relay && !l.rate_bps,
+	   "rate=0 is no rate limit");
 }
 
 static void test_carry(void)
@@ -339,6 +363,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
 	test_parse_hostile();
+	test_parse_edges();
 	test_carry();
 	test_shaper();
 	test_relay_stream();
