@@ -291,6 +291,46 @@ static void test_split(void)
 	ipc_trace_free(t);
 }
 
+/*
+ * Memory stays proportional to the trace (issue 14): a 20 KB request
+ * answered by 20 KB, cut at 16 bytes, is 1,250 pieces each fetched by the
+ * request again.  The repeats are sent, but the new trace stores the
+ * request once: before, each piece copied it (25 MB here, 614 MB for the
+ * review's 200 KB trace).
+ */
+static void test_split_memory(void)
+{
+	const size_t n = 20000;
+	char *text = malloc(2 * n + 64), *p = text;
+	struct ipc_trace *t, *s = NULL;
+	unsigned qs = 0, rs = 0;
+	size_t i;
+
+	p += sprintf(p, "w +$X0,0:");
+	for (i = 0; i < n; i++)
+		*p++ = 'a';
+	qs = ipc_rsp_checksum((const uint8_t *)text + 4,
+			      (size_t)(p - text) - 4);
+	p += sprintf(p, "#%02x\nr +$", qs);
+	for (i = 0; i < n; i++) {
+		*p++ = "bc"[i % 2];
+		rs += (uint8_t) "bc"[i % 2];
+	}
+	sprintf(p, "#%02x\n", rs & 0xff);
+	t = parse(text);
+	ok(t && !ipc_trace_split(t, 16, &s), "a 40 KB trace cut to 16 bytes");
+	if (s) {
+		is_int(s->bytes_c2s, ">", 1250 * n,
+		       "the request is sent again for each of 1,250 pieces");
+		is_int(s->nbytes, "<", 2 * t->nbytes + 8 * 1250,
+		       "what is stored grows by the pieces' frames, not by "
+		       "a request per piece");
+	}
+	ipc_trace_free(s);
+	ipc_trace_free(t);
+	free(text);
+}
+
 int main(void)
 {
 	test_gdb();
@@ -299,5 +339,6 @@ int main(void)
 	test_escapes();
 	test_load();
 	test_split();
+	test_split_memory();
 	return done_testing();
 }
