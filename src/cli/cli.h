@@ -175,6 +175,12 @@ void cli_plan_free(struct cli_plan *plan);
 /* `ipcperf list`. */
 int cli_list(void);
 
+/*
+ * -o FILE opened for the report (ipc_outfile_open), before anything runs:
+ * EXIT_OK, or EXIT_USAGE after saying why it cannot be written.
+ */
+int cli_outfile_open(struct ipc_outfile *of, const char *path);
+
 /* Messages: "ipcperf: ..." on stderr. */
 __attribute__((format(printf, 1, 2))) void cli_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) int cli_error(const char *fmt, ...);

@@ -35,13 +35,10 @@ static int print(const struct cli_config *cfg, const struct ipc_comparison *c)
 {
 	const struct ipc_report_ops *ops = ipc_report_find(cfg->format);
 	struct ipc_outfile of;
-	int err = ipc_outfile_open(&of, cfg->output);
+	int err = cli_outfile_open(&of, cfg->output);
 
 	if (err)
-		return usage_error("check that the directory exists and is "
-				   "writable",
-				   "--output: cannot write '%s': %s",
-				   cfg->output, strerror(-err));
+		return err;
 	err = ops->compare(of.fp, c);
 	if (!err && ferror(of.fp))
 		err = -EIO;

@@ -86,13 +86,10 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = cli_plan_build(cfg, &plan);
 	if (err)
 		return err;
-	err = ipc_outfile_open(&of, cfg->output);
+	err = cli_outfile_open(&of, cfg->output);
 	if (err) {
 		cli_plan_free(&plan);
-		return usage_error("check that the directory exists and is "
-				   "writable",
-				   "--output: cannot write '%s': %s",
-				   cfg->output, strerror(-err));
+		return err;
 	}
 	err = ipc_tmpdir_create();
 	if (!err)
