@@ -10,14 +10,12 @@
  * The formats are described in docs/replay.md.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "escape.h"
+#include "ipcperf/base.h"
 #include "ipcperf/framing.h"
 
 /* Largest trace file read, to refuse a wrong file quickly: 256 MiB. */
@@ -432,48 +430,15 @@ int ipc_trace_parse(const char *path, const char *text, size_t len,
 int ipc_trace_load(const char *path, struct ipc_trace **out, char *err,
 		   size_t err_len)
 {
-	struct stat st;
-	char *text = NULL;
-	size_t got = 0;
-	ssize_t n;
-	int fd, rc;
+	char *text;
+	size_t len;
+	int rc;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > TRACE_FILE_MAX) {
-		rc = -EINVAL;
-		snprintf(err, err_len, "%s: %s", path,
-			 S_ISREG(st.st_mode) ? "larger than 256 MiB"
-					     : "not a regular file");
-		goto out;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
-		rc = -ENOMEM;
-		snprintf(err, err_len, "%s: out of memory", path);
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		n = read(fd, text + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			snprintf(err, err_len, "%s: %s", path,
-				 n < 0 ? strerror(errno) : "file shrank");
-			goto out;
-		}
-		got += (size_t)n;
-	}
-	rc = ipc_trace_parse(path, text, got, out, err, err_len);
-out:
-	if (fd >= 0)
-		close(fd);
+	rc = ipc_file_read(path, TRACE_FILE_MAX, &text, &len, err, err_len);
+	if (rc)
+		return rc;
+	rc = ipc_trace_parse(path, text, len, out, err, err_len);
 	free(text);
 	return rc;
 }

@@ -454,27 +454,20 @@ int ipc_doc_parse(const char *text, size_t len, const char *name,
 		      &jerr, doc, out);
 }
 
+/* Largest document read: far beyond 100,000 runs (60 MB). */
+#define DOC_FILE_MAX (256u << 20)
+
 int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
 		 size_t err_len)
 {
-	struct rd r = {.file = path, .err = err, .err_len = err_len};
-	struct ipc_doc *doc;
-	json_error_t jerr;
-	json_t *root;
-	FILE *f = fopen(path, "r");
-	int e = errno;
+	char *text;
+	size_t len;
+	int rc = ipc_file_read(path, DOC_FILE_MAX, &text, &len, err, err_len);
 
-	if (!f) {
-		snprintf(err, err_len, "%s: cannot read: %s", path,
-			 strerror(e));
-		return -e;
-	}
-	doc = doc_new(&r, path);
-	if (!doc) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(f);
-	return finish(&r, root, &jerr, doc, out);
+	*out = NULL;
+	if (rc)
+		return rc;
+	rc = ipc_doc_parse(text, len, path, out, err, err_len);
+	free(text);
+	return rc;
 }

@@ -5,6 +5,9 @@
  * the cut to a smaller packet size.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "ipcperf/framing.h"
@@ -208,6 +211,62 @@ static void test_load(void)
 	ipc_trace_free(t);
 }
 
+/*
+ * Input that is not a regular file (issue 14, defect 5): a FIFO nobody
+ * writes to once hung replay in open(); now it is refused at once, a pipe
+ * with a writer is read to its end, a device is refused.
+ */
+static void test_load_pipes(void)
+{
+	static const char conv[] = "> \"+$qC#b4\"\n< \"+\"\n";
+	char dir[] = "/tmp/ipcperf-test-trace.XXXXXX", fifo[64];
+	struct ipc_trace *t = NULL;
+	int fds[2], rc, status;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	if (mkfifo(fifo, 0600)) {
+		skip("mkfifo failed");
+		rmdir(dir);
+		return;
+	}
+	rc = ipc_trace_load(fifo, &t, err, sizeof(err));
+	ok(rc == -ENODATA && !t && strstr(err, "nothing was writing"),
+	   "a FIFO without a writer is refused at once (%s)", err);
+	unlink(fifo);
+	rmdir(dir);
+
+	rc = ipc_trace_load("/dev/zero", &t, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "not a regular file or a pipe"),
+	   "/dev/zero is refused, not read forever (%s)", err);
+	rc = ipc_trace_load("/tmp", &t, err, sizeof(err));
+	is_int(rc, "==", -EISDIR, "a directory is refused");
+
+	if (pipe(fds)) {
+		skip("pipe failed");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], conv, sizeof(conv) - 1) !=
+		      (ssize_t)sizeof(conv) - 1);
+	}
+	close(fds[1]);
+	snprintf(fifo, sizeof(fifo), "/proc/self/fd/%d", fds[0]);
+	rc = ipc_trace_load(fifo, &t, err, sizeof(err));
+	ok(!rc && t && t->nunits == 2 && t->bytes_c2s == 7,
+	   "a pipe (as /dev/stdin would be) is read to its end (%s)",
+	   rc ? err : "ok");
+	ipc_trace_free(t);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+}
+
 /* Every server packet of @t decodes; their payloads, concatenated. */
 static size_t payloads(const struct ipc_trace *t, uint8_t *all, size_t cap,
 		       size_t *npk, size_t *maxbody, bool *sums_ok)
@@ -338,6 +397,7 @@ int main(void)
 	test_native();
 	test_escapes();
 	test_load();
+	test_load_pipes();
 	test_split();
 	test_split_memory();
 	return done_testing();
