@@ -160,6 +160,22 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	return status;
 }
 
+/*
+ * What went to stdout (--help, list, a report) reached it, or the exit
+ * status says otherwise: `ipcperf list >/dev/full` must not exit 0.
+ */
+static int stdout_closed(int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) != EOF && !ferror(stdout))
+		return rc;
+	err = errno ? errno : EIO;
+	cli_error("cannot write to standard output: %s", strerror(err));
+	return rc == EXIT_OK ? EXIT_MEASURE : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_config cfg;
@@ -175,5 +191,5 @@ int main(int argc, char **argv)
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);
-	return rc;
+	return stdout_closed(rc);
 }

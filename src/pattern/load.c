@@ -70,6 +70,8 @@ struct shared {
 	bool open;		/* the gate */
 	bool abort;		/* do not measure: a thread is missing or
 				    failed during warm-up */
+	int start_err;		/* -errno of the thread that did not start */
+	unsigned start_failed;	/* which (1-based), or 0 */
 	pthread_barrier_t warm; /* every thread finished warming up */
 	pthread_barrier_t go;	/* the start time is set */
 	uint64_t start_ns;	/* start of the measured phase */
@@ -566,7 +568,20 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
 	if (c->out.done)
 		fairness(c, fl, c->cs->flows, sh->start_ns, rates);
-	if (first && !c->out.err) {
+	if (sh->start_err && !c->out.err) {
+		/*
+		 * glibc says EAGAIN for a stack it could not map as well as
+		 * for a thread limit (ulimit -v, ulimit -u).
+		 */
+		c->out.err = sh->start_err;
+		snprintf(c->out.what, sizeof(c->out.what),
+			 "start client thread %u of %u: %s%s", sh->start_failed,
+			 sh->nth, strerror(-sh->start_err),
+			 sh->start_err == -EAGAIN
+				 ? " (no memory or thread left for it: see "
+				   "ulimit -v and -u)"
+				 : "");
+	} else if (first && !c->out.err) {
 		c->out.err = first->err;
 		snprintf(c->out.what, sizeof(c->out.what), "%s", first->what);
 	}
@@ -577,6 +592,7 @@ static void start_threads(struct shared *sh)
 {
 	sigset_t block, old;
 	unsigned i;
+	int rc = 0;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -587,18 +603,19 @@ static void start_threads(struct shared *sh)
 	sigaddset(&block, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < sh->nth; i++) {
-		if (pthread_create(&sh->th[i].t, NULL, client_thread,
-				   &sh->th[i]))
+		rc = pthread_create(&sh->th[i].t, NULL, client_thread,
+				    &sh->th[i]);
+		if (rc)
 			break;
 		sh->th[i].started = true;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_mutex_lock(&sh->mu);
 	if (i < sh->nth) {
+		/* Told by gather(): thread 0 may be the one missing. */
 		sh->abort = true;
-		snprintf(sh->th[0].pc.out.what, sizeof(sh->th[0].pc.out.what),
-			 "start client thread %u of %u", i + 1, sh->nth);
-		sh->th[0].pc.out.err = -EAGAIN;
+		sh->start_err = -rc;
+		sh->start_failed = i + 1;
 	}
 	sh->open = true;
 	pthread_cond_broadcast(&sh->cv);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -281,6 +282,11 @@ int ipc_outfile_commit(struct ipc_outfile *of)
 			err = neg_errno();
 		else if (ferror(of->fp))
 			err = -EIO;
+		/* Said once, by the caller: what could not go is dropped. */
+		if (err) {
+			__fpurge(of->fp);
+			clearerr(of->fp);
+		}
 		of->fp = NULL;
 		return err;
 	}
@@ -306,7 +312,11 @@ void ipc_outfile_abort(struct ipc_outfile *of)
 	if (!of->fp)
 		return;
 	if (of->is_stdout) {
-		fflush(of->fp);
+		/* The caller says why it aborts: a write error is its. */
+		if (fflush(of->fp) == EOF || ferror(of->fp)) {
+			__fpurge(of->fp);
+			clearerr(of->fp);
+		}
 	} else {
 		fclose(of->fp);
 		if (of->through)
