@@ -24,6 +24,9 @@ static const struct {
 	[IPC_FLAG_LOAD] = {"load",
 			   "stop the other load, or expect noise in these "
 			   "numbers"},
+	[IPC_FLAG_SHORT] = {"short",
+			    "measure longer (-d 1s, a larger -n) to let "
+			    "ipcperf check the machine's load"},
 };
 
 const char *ipc_flag_name(enum ipc_flag_kind kind)
@@ -179,6 +182,13 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		if (d->loadavg_1m >= 0 && n < len)
 			snprintf(buf + n, len - n, "; load average %.2f",
 				 d->loadavg_1m);
+		break;
+	case IPC_FLAG_SHORT:
+		snprintf(buf, len,
+			 "the runs were too short to tell whether other "
+			 "processes used the CPUs: /proc/stat counts CPU time "
+			 "in ticks, so the figure is %.2f ± %.2f CPUs",
+			 fmax(d->other_cpus, d->steal_cpus), d->load_res_cpus);
 		break;
 	default:
 		break;

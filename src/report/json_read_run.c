@@ -196,6 +196,10 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 		d->have_load = json_object_get(x, KEY_OTHER_CPUS) != NULL;
 		d->other_cpus = jr_num(r, x, sat, KEY_OTHER_CPUS);
 		d->steal_cpus = jr_num(r, x, sat, KEY_STEAL_CPUS);
+		/* Older documents lack it: the figures' +- is unknown. */
+		d->load_res_cpus = json_object_get(x, KEY_RES_CPUS)
+					   ? jr_num(r, x, sat, KEY_RES_CPUS)
+					   : -1;
 		if (json_object_get(x, KEY_LOADAVG_1M))
 			d->loadavg_1m = jr_num(r, x, sat, KEY_LOADAVG_1M);
 	}
@@ -209,6 +213,7 @@ void jr_summary(struct rd *r, json_t *o, const char *at, struct ipc_result *res)
 
 	res->diag.half_pct = -1;
 	res->diag.loadavg_1m = -1;
+	res->diag.load_res_cpus = -1;
 	if (!o)
 		return;
 	read_loss(r, o, at, &s->loss);
