@@ -151,7 +151,11 @@ bool ipc_compare_metric_ok(const char *word);
 int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
 
-/* How many pairs tripped --fail-if-slower. */
+/*
+ * How many cases tripped --fail-if-slower: pairs where B is slower by the
+ * percentage or more, and (with the gate set) cases of A that could not be
+ * compared: only in A, not measured on a side, or without the metric.
+ */
 size_t ipc_comparison_gates(const struct ipc_comparison *c);
 
 void ipc_comparison_free(struct ipc_comparison *c);

@@ -443,8 +443,8 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"differs between the files as a whole (say\nthe "
 			"transport) is what is compared.\n"
 			"\nexit status: 0 compared; 1 --fail-if-slower found a "
-			"slower case; 2 bad\nusage or a file that is not an "
-			"ipcperf result.\n");
+			"slower case or one it\ncould not compare; 2 bad "
+			"usage or a file that is not an ipcperf result.\n");
 		return;
 	}
 	fprintf(f,

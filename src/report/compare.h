@@ -49,6 +49,7 @@ struct ipc_comparison {
 	struct cside a, b;
 	struct cpair *pairs;
 	size_t npairs, gates;
+	size_t uncompared; /* cases of A with nothing of B to compare */
 };
 
 /* The key indices of the fixed keys (the rest are the parameters'). */

@@ -164,6 +164,12 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 			     "-r 5 or more to tell results apart\n");
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
+	if (c->opts.fail_set && c->uncompared)
+		fprintf(out,
+			"gate: %zu case%s of A could not be compared (above: "
+			"only in A, not measured, or no %s): failed\n",
+			c->uncompared, c->uncompared == 1 ? "" : "s",
+			c->opts.metric ? c->opts.metric : "figure");
 	if (c->opts.fail_set) {
 		if (c->gates)
 			fprintf(out,
@@ -174,8 +180,9 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 		else
 			fprintf(out,
 				"gate: no case of B slower than A by %g%% "
-				"or more: passed\n",
-				c->opts.fail_pct);
+				"or more%s\n",
+				c->opts.fail_pct,
+				c->uncompared ? "" : ": passed");
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -311,7 +318,9 @@ int cmp_print_json(FILE *out, const struct ipc_comparison *c)
 	json_object_set_new(root, "not_measured", unmeasured);
 	if (c->opts.fail_set)
 		json_object_set_new(root, "gate_failed",
-				    json_boolean(c->gates));
+				    json_boolean(ipc_comparison_gates(c)));
+	json_object_set_new(root, "uncompared",
+			    json_integer((json_int_t)c->uncompared));
 	errno = 0;
 	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
 		    0 ||

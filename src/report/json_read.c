@@ -111,7 +111,12 @@ static void read_link(struct rd *r, json_t *o, const char *at,
 		jr_table(r, p, sat, l, &js_link);
 		jr_table(r, p, sat, l, &js_link2);
 		loss = jr_num(r, p, sat, KEY_LINK_LOSS);
-		l->loss_ppm = isfinite(loss) ? (uint32_t)lround(loss * 1e6) : 0;
+		if (loss > 1)
+			jr_bad(r, sat, KEY_LINK_LOSS, "%g is more than all",
+			       loss);
+		l->loss_ppm = isfinite(loss) && loss <= 1
+				      ? (uint32_t)lround(loss * 1e6)
+				      : 0;
 	}
 	cs->link = l;
 }
@@ -323,8 +328,10 @@ static void read_skips(struct rd *r, json_t *root, struct ipc_doc *doc)
 	{
 		if (!doc->skips)
 			break;
-		what = json_string_value(json_object_get(s, KEY_WHAT));
-		why = json_string_value(json_object_get(s, KEY_WHY));
+		what = jr_clean(
+			r, json_string_value(json_object_get(s, KEY_WHAT)));
+		why = jr_clean(r,
+			       json_string_value(json_object_get(s, KEY_WHY)));
 		if (!what || !why) {
 			jr_bad(r, "", KEY_SKIPPED,
 			       "an entry without what and why");
