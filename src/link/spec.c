@@ -126,25 +126,6 @@ static int apply(struct ipc_link *l, const char *item, unsigned *key, char *err,
 	return 0;
 }
 
-/*
- * What holds for a link as a whole: the delay varies within +-jitter and
- * cannot go below 0, so a jitter beyond the delay would be cut off on one
- * side and the mean delay would not be the one asked for.
- */
-static int link_check(const struct ipc_link *l, char *err, size_t err_len)
-{
-	char j[32], d[32];
-
-	if (l->jitter_ns <= l->delay_ns)
-		return 0;
-	snprintf(err, err_len,
-		 "%s: jitter %s is more than the delay %s (a delay cannot "
-		 "go below 0; give delay= at least the jitter)",
-		 l->name, ipc_fmt_ns((double)l->jitter_ns, j, sizeof(j)),
-		 ipc_fmt_ns((double)l->delay_ns, d, sizeof(d)));
-	return -EINVAL;
-}
-
 static const struct ipc_link_preset *preset_find(const char *name)
 {
 	for (size_t i = 0; ipc_link_presets[i].name; i++)
@@ -242,8 +223,6 @@ int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
 			snprintf(err, err_len, "unknown link '%s'", tok);
 			goto fail;
 		}
-		if (cur && link_check(cur, err, err_len))
-			goto fail;
 		if (*n >= max)
 			goto too_many;
 		cur = &out[(*n)++];
@@ -251,8 +230,6 @@ int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
 		given = 0;
 		first = true;
 	}
-	if (cur && link_check(cur, err, err_len))
-		goto fail;
 	if (*n == start) {
 		snprintf(err, err_len, "empty link list '%s'", list);
 		return -EINVAL;
