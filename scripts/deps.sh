@@ -1,15 +1,15 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|fuzz
+# Usage: deps.sh build|test|valgrind|bench|lint|browser|markdown|fuzz
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
 step=${1:-build}
 
-# package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config) or
-# "hdr PATH" (a header under /usr/include) or "fuzzer CC" (CC links a
-# libFuzzer program).
+# package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config),
+# "hdr PATH" (a header under /usr/include), "file PATH" (any file) or
+# "fuzzer CC" (CC links a libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson"
@@ -17,12 +17,19 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
-bench)   need="sockperf:cmd:sockperf"; want="" ;;
+bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
 	 want="" ;;
+# The HTML report's test: headless Chromium driven by a Python script, and
+# a font so that screenshots show text.
+browser) need="chromium:cmd:chromium python3:cmd:python3
+	fonts-dejavu-core:file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+	 want="" ;;
+# The Markdown report's test renders it with GitHub's own renderer.
+markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
 fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
 	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser, markdown, fuzz)" >&2
    exit 2 ;;
 esac
 
@@ -33,6 +40,7 @@ have() {
 	cmd) command -v "$name" >/dev/null 2>&1 ;;
 	pc) pkg-config --exists "$name" 2>/dev/null ;;
 	hdr) [ -e "/usr/include/$name" ] ;;
+	file) [ -e "$name" ] ;;
 	fuzzer) echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
 		{ return d && n < 0; }' | "$name" -x c -fsanitize=fuzzer \
 		-o /dev/null - >/dev/null 2>&1 ;;

@@ -1,7 +1,9 @@
 /*
  * The base every layer stands on: numbers with units as people type and
  * read them (sizes, counts, times, rates), the monotonic clock, the
- * process's descriptor limit, and reading an input file whole.  Like stats, it is used by all layers and
+ * process's descriptor limit, how a side's work is stopped and the
+ * library's helper threads are started, and reading an input file whole.
+ * Like stats, it is used by all layers and
  * uses none; it is a layer of its own because none of this is statistics,
  * and because link (below pattern) parses times and rates, so units cannot
  * live in cli or report.  docs/architecture.md has the layer order.
@@ -9,6 +11,8 @@
 #ifndef IPCPERF_BASE_H
 #define IPCPERF_BASE_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -124,6 +128,124 @@ uint64_t ipc_nofile_hard(void);
  */
 int ipc_file_read(const char *path, size_t max, char **text, size_t *len,
 		  char *err, size_t err_len);
+
+/*
+ * Stopping a side.  Every wait of a side (a blocking call, poll, epoll,
+ * io_uring, a spin, a futex sleep) must end soon once the side is asked to
+ * stop, whichever thread asks and whenever (just before the wait began
+ * too), without the wait paying for it.  A cancel carries the request in
+ * three forms, one for each kind of wait:
+ *
+ *   ipc_cancel_fire ──┬─► fired flag ·········► spins and loops look at it
+ *                     ├─► eventfd readable ····► poll, epoll, io_uring wait
+ *                     │                          on it with their own fds
+ *                     └─► each watching thread's timer: the wake signal
+ *                         now and every 10 ms ─► a blocking call returns
+ *                                                EINTR; the caller looks at
+ *                                                the flag
+ *
+ * A thread that makes blocking calls for a side watches its cancel
+ * (ipc_cancel_watch): a POSIX timer aimed at that thread alone
+ * (SIGEV_THREAD_ID) then repeats the wake signal until the thread stops
+ * watching, so that a stop landing just before a blocking receive is not
+ * lost.  Nothing else in the process is disturbed, and nothing costs a
+ * system call until the cancel is fired.  The fields are the
+ * implementation's; use the functions.
+ */
+#define IPC_CANCEL_WATCHERS 4
+
+struct ipc_cancel {
+	int fired; /* nonzero once fired (atomic) */
+	int fd;	   /* eventfd, readable once fired; -1 before init */
+	struct {
+		int state;     /* free, being set up, watching, leaving */
+		int busy;      /* firings using the timer right now */
+		timer_t timer; /* aimed at the watching thread */
+	} watch[IPC_CANCEL_WATCHERS];
+};
+
+/*
+ * Make @c ready (its eventfd open, not fired).  0 or -errno (nothing left
+ * open).  The library's wake signal gets its handler here if it has none
+ * yet (ipc_wake_signal).
+ */
+int ipc_cancel_init(struct ipc_cancel *c);
+
+/*
+ * Close what init opened.  No thread may watch @c any more, and nothing
+ * may fire it concurrently.  Safe twice, and on a cancel whose init
+ * failed.
+ */
+void ipc_cancel_fini(struct ipc_cancel *c);
+
+/*
+ * Ask the side to stop: set the flag, make the eventfd readable, and start
+ * the timer of every watching thread (the wake signal at once, then every
+ * 10 ms until that thread stops watching).  Idempotent; thread-safe and
+ * async-signal-safe (atomics, write(2) and timer_settime(2) only), so a
+ * signal handler may call it.
+ */
+void ipc_cancel_fire(struct ipc_cancel *c);
+
+/*
+ * Make a fired cancel fresh again, for the next use by its owner.  Only
+ * when nothing can fire it concurrently and no thread waits on it (the
+ * run re-checks its own stop right after, see ipc_run_stop).
+ */
+void ipc_cancel_reset(struct ipc_cancel *c);
+
+/* Was @c fired?  One relaxed load; NULL: never.  For loops and spins. */
+static inline bool ipc_cancelled(const struct ipc_cancel *c)
+{
+	return c && __atomic_load_n(&c->fired, __ATOMIC_RELAXED);
+}
+
+/* The descriptor to wait on (readable once fired), or -1 (NULL @c). */
+static inline int ipc_cancel_fd(const struct ipc_cancel *c)
+{
+	return c ? c->fd : -1;
+}
+
+/*
+ * The calling thread makes blocking calls for the side of @c: from now on
+ * a firing interrupts them (see above), also a firing that already
+ * happened.  The wake signal must not be blocked in the thread (helper
+ * threads of ipc_thread_start leave it open).  Returns a watch number for
+ * ipc_cancel_unwatch, or -errno: -EBUSY when IPC_CANCEL_WATCHERS threads
+ * already watch, or timer_create's error.
+ */
+int ipc_cancel_watch(struct ipc_cancel *c);
+
+/*
+ * The thread's blocking calls for @c are over: stop and delete its timer.
+ * Call it from the watching thread; @w from ipc_cancel_watch (< 0: no-op).
+ */
+void ipc_cancel_unwatch(struct ipc_cancel *c, int w);
+
+/*
+ * The wake signal: the one signal the library sends, SIGRTMIN + 8, always
+ * aimed at one of its own threads (a watcher's timer) or at a peer process
+ * it forked.  Its handler does nothing and is installed without
+ * SA_RESTART, so that the call it lands in returns EINTR.  The library
+ * installs that handler once per process, the first time it needs it
+ * (this is the one process-wide thing it changes), unless a handler is
+ * already there: then init and watch fail with -EBUSY, since a foreign
+ * handler might restart the calls it must break.
+ */
+int ipc_wake_signal(void);
+
+/*
+ * Start a helper thread of the library (a peer, the link relay, load's
+ * client threads, a peer's watcher) with one signal mask, whatever the
+ * caller's: every signal blocked but the wake signal and the synchronous
+ * faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS).  So the
+ * user's Ctrl-C, SIGTERM or SIGCHLD always reach the caller's threads and
+ * their handlers; the wake signal reaches a helper only when aimed at it;
+ * and a write to a pipe whose reader is gone returns EPIPE to the helper,
+ * its SIGPIPE left pending and dropped when the thread ends.  Returns 0
+ * or -errno (pthread_create's).
+ */
+int ipc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,6 @@
 #ifndef IPCPERF_ENGINE_H
 #define IPCPERF_ENGINE_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -56,12 +55,14 @@ struct ipc_fdone {
 
 /*
  * One side's I/O context: the endpoint, how long a receive may wait, and
- * the flag that ends the side's work.  Filled by the caller, then attached.
+ * the cancel that ends the side's work (base.h: its descriptor is in
+ * every wait that has descriptors, its flag is looked at by every loop).
+ * Filled by the caller, then attached.
  */
 struct ipc_io {
 	const struct ipc_engine_ops *eng;
 	struct ipc_ep *ep;
-	const volatile sig_atomic_t *stop; /* nonzero: give up at next wait */
+	const struct ipc_cancel *cancel; /* fired: give up at the next wait */
 	uint64_t timeout_ns; /* longest wait for a receive, 0: forever */
 	void *priv;	     /* engine-private state */
 };
@@ -71,9 +72,13 @@ struct ipc_io {
  * ipc_engines[].  Functions return 0 or a byte count on success and -errno
  * on failure; none prints.
  *
- * The waiting functions return -ECANCELED when *io->stop became nonzero
- * while they waited (a signal interrupts the wait), and -ETIMEDOUT when a
- * receive waited io->timeout_ns without data.
+ * The waiting functions return -ECANCELED when io->cancel was fired before
+ * or while they waited (epoll and io_uring wait on its descriptor too,
+ * registered once; busy looks at its flag on every turn; a blocking call,
+ * and one endpoint's poll(2), is interrupted by the wake signal of a
+ * thread that watches the cancel), and -ETIMEDOUT when a receive waited
+ * io->timeout_ns without data.  A flow set waits on the descriptor
+ * whatever its engine.
  */
 struct ipc_engine_ops {
 	const char *name; /* as given to -e */
@@ -103,6 +108,15 @@ struct ipc_engine_ops {
 	 */
 	ssize_t (*recv)(struct ipc_io *io, void *buf, size_t len);
 
+	/*
+	 * Optional: receive as recv does, through the transport's recv_view:
+	 * *@msg points at the message in the transport's memory until the
+	 * next receive.  -EOPNOTSUPP when the transport has no recv_view.
+	 * NULL: the engine cannot (it waits on descriptors or does the I/O
+	 * itself).
+	 */
+	ssize_t (*recv_view)(struct ipc_io *io, const void **msg, size_t len);
+
 	/* Undo attach.  Safe after a failed attach. */
 	void (*detach)(struct ipc_io *io);
 
@@ -121,7 +135,8 @@ struct ipc_engine_ops {
 	 * load pattern refuses it).  All return 0 or -errno unless said.
 	 *
 	 * fs_new: a set for flows 0 .. @max_flows - 1; a wait returns
-	 *   -ECANCELED once *@stop is nonzero (a signal interrupts it).
+	 *   -ECANCELED once @cancel (may be NULL) is fired: the set waits
+	 *   on its descriptor with the flows'.
 	 * fs_add: drive endpoint @ep as flow @flow (made non-blocking).
 	 * fs_del: forget @flow; no operation may be pending on it.
 	 * fs_recv, fs_send: start one receive of up to @len bytes (one
@@ -137,7 +152,7 @@ struct ipc_engine_ops {
 	 *   no-op.  The endpoints stay open: they are the caller's.
 	 */
 	int (*fs_new)(struct ipc_fset **fs, uint32_t max_flows,
-		      const volatile sig_atomic_t *stop);
+		      const struct ipc_cancel *cancel);
 	int (*fs_add)(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep);
 	int (*fs_del)(struct ipc_fset *fs, uint32_t flow);
 	int (*fs_recv)(struct ipc_fset *fs, uint32_t flow, void *buf,

@@ -118,11 +118,14 @@ uint64_t ipc_shaper_due(struct ipc_shaper *s, uint64_t now_ns, size_t bytes,
 struct ipc_relay;
 
 /*
- * Start a relay for @l between @server_ch (set up, the peer opens its
- * server side) and a new channel of @tp with @opts, returned in
- * *@client_ch for the client to open.  Returns 0 or -errno (nothing left
- * behind on failure).  The caller stops and frees it with the functions
- * below on every path.
+ * Start a relay for @l between @server_ch (set up; the peer opens its
+ * server side, or with a target the server is already there) and a new
+ * channel of @tp with @opts (its files named after opts->name with "-link"
+ * added, beside @server_ch's; never a target), returned in *@client_ch for
+ * the client to open.  The relay's thread is a helper (ipc_thread_start)
+ * with a stop of its own.  Returns 0 or -errno (nothing left behind on
+ * failure).  The caller stops and frees it with the functions below on
+ * every path.
  */
 int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 		    const struct ipc_transport_ops *tp,

@@ -24,6 +24,7 @@ extern "C" {
 #endif
 
 struct ipc_pattern_ops;
+struct ipc_peer_ops;
 
 /*
  * One measurement: a pattern over a transport through an engine, sized.
@@ -49,6 +50,11 @@ struct ipc_case {
 	const struct ipc_trace *trace;	       /* replay: the conversation */
 	const void *cfg; /* the pattern's own parameters (its cfg_size
 			    bytes, described with IPC_IN_CFG), or NULL */
+	const struct ipc_peer_ops *peer; /* the other end (run.h), NULL: a
+					    process or thread of ours, as
+					    the run's placement says */
+	const char *target; /* where the other end is when it is not ours:
+			       "HOST:PORT" (IPC_PEER_ELSEWHERE, run.h) */
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */

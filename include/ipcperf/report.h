@@ -28,6 +28,13 @@ struct ipc_report_meta {
 	const struct ipc_host *host;
 	const struct ipc_runopts *ro; /* effective options of every case */
 	const char *build; /* how ipcperf was built: compiler flags */
+	/*
+	 * ipcperf report of several documents: each one's own meta (its
+	 * command line, host and options), nsources of them; NULL when the
+	 * report is of one measurement.
+	 */
+	const struct ipc_report_meta *const *sources;
+	size_t nsources;
 };
 
 /* A case the plan left out, and why (one sentence). */
@@ -120,6 +127,9 @@ int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
 int ipc_doc_parse(const char *text, size_t len, const char *name,
 		  struct ipc_doc **out, char *err, size_t err_len);
 
+/* The largest result document read (ipc_file_read's bound): 256 MiB. */
+#define IPC_DOC_FILE_MAX (256u << 20)
+
 /* Free @doc and everything it holds; NULL is a no-op. */
 void ipc_doc_free(struct ipc_doc *doc);
 
@@ -150,6 +160,27 @@ bool ipc_compare_metric_ok(const char *word);
  */
 int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/*
+ * What a saved comparison (compare -f json) says about how it was made:
+ * the files it compared and its options, so that it can be made again
+ * from them (ipcperf report of a comparison).  The file names are as
+ * compare was given them, or found next to the comparison's own file.
+ */
+struct ipc_cmp_saved {
+	char a[4096], b[4096]; /* the files of A and B */
+	char metric[32];       /* "" when each case's own */
+	double threshold_pct;
+};
+
+/*
+ * Read the comparison saved in @path, whose @len bytes of @text have been
+ * read (ipc_file_read: a pipe can be read once only), into @out: 0; or
+ * -EINVAL when it is not a comparison written by compare -f json (a
+ * result document, say), with @err saying why.
+ */
+int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
+			struct ipc_cmp_saved *out, char *err, size_t err_len);
 
 /*
  * How many cases tripped --fail-if-slower: pairs where B is slower by the

@@ -118,7 +118,8 @@ enum ipc_stop {
 	IPC_STOP_MAX_RUNS,    /* --max-runs reached first */
 	IPC_STOP_BUDGET,      /* --budget spent first */
 	IPC_STOP_FAILED,      /* a run failed */
-	IPC_STOP_INTERRUPTED, /* SIGINT, SIGTERM or SIGHUP */
+	IPC_STOP_INTERRUPTED, /* ipc_run_stop (the CLI: SIGINT, SIGTERM,
+				 SIGHUP) */
 };
 
 /* "target", "max-runs", ... for reports; "" for IPC_STOP_NONE. */
@@ -203,19 +204,172 @@ void ipc_result_free(struct ipc_result *res);
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
 
 /*
+ * A run: what a running plan needs, owned by its caller, so that several
+ * runs can live in one process (a server running many tests, a test
+ * running two plans at once) without sharing anything:
+ *
+ *   - its stop: ipc_run_stop ends the measurement in progress and every
+ *     case after it, whatever thread or signal handler calls it;
+ *   - its private directory, $TMPDIR/ipcperf.XXXXXX (mode 0700), for the
+ *     FIFOs and socket files of its channels, which it names;
+ *   - its peers, started and ended run by run (struct ipc_peer_ops).
+ *
+ * A run drives one measurement at a time: one ipc_run_plan, or the case
+ * functions below from one thread.  Two plans at once need two runs.
+ * docs/architecture.md draws how a stop reaches every wait.
+ */
+struct ipc_run;
+
+/*
+ * A new run with its directory made and its stop ready (which installs
+ * the library's wake signal handler the first time, see
+ * ipc_wake_signal).  0, or -errno with *@run NULL (-ENAMETOOLONG when
+ * $TMPDIR is too long for socket paths, -EBUSY when another handler holds
+ * the wake signal).
+ */
+int ipc_run_new(struct ipc_run **run);
+
+/*
+ * Remove the directory with whatever a failed teardown left in it and
+ * free @run.  Nothing may run on it any more, and ipc_run_stop may not be
+ * called on it now or later (a signal handler must stop using it first).
+ * NULL: no-op.
+ */
+void ipc_run_free(struct ipc_run *run);
+
+/*
+ * Stop @run: the measurement in progress ends at its next wait (its loop
+ * sees the stop between two iterations, never inside a timed one, and a
+ * blocked call is interrupted), what it measured is kept and marked
+ * partial, and every case not finished ends as interrupted.  @sig is the
+ * signal that asked, for messages ("interrupted by SIGINT"); 0 when none
+ * did ("interrupted").  The first stop's @sig stays.  Async-signal-safe
+ * and thread-safe: the CLI's SIGINT, SIGTERM and SIGHUP handlers call it.
+ */
+void ipc_run_stop(struct ipc_run *run, int sig);
+
+/* Was @run asked to stop? */
+bool ipc_run_stopped(const struct ipc_run *run);
+
+/* Its private directory (exists from ipc_run_new to ipc_run_free). */
+const char *ipc_run_dir(const struct ipc_run *run);
+
+/*
+ * The other end of a run.  A peer kind is a const table, like a
+ * transport; the runner calls it for every run of a case:
+ *
+ *   set up the channel ── start ──┬─ client: open, warm up, measure, close
+ *                                 └─ the other end serves ...
+ *   ... stop (the other end ends, or is ended; its figures come back)
+ *   tear the channel down
+ *
+ *   process   ipcperf's server side in a forked process (--placement
+ *             process, the default).  Its stop is its own: a descriptor
+ *             and a flag in memory shared with this run only, and the
+ *             wake signal sent to its pid; a fresh one every run.
+ *   thread    the server side in a helper thread of this process
+ *             (--placement thread), stopped by a cancel of its own.
+ *   external  nothing is started: the server is already there (an HTTP
+ *             server, a gdbserver, an ipcperf server someone started);
+ *             the channel is connect-only, toward cs->target, and the
+ *             server's cost is unknown.
+ *
+ * Later kinds fit the same table: remote mode starts the server side on
+ * another host over a control connection in start (and may point the
+ * client elsewhere by changing ch->addr there), fires the client's stop
+ * when that connection dies, and brings the server's figures back in
+ * stop.  An HTTP target or a live gdb stub is external.
+ */
+struct ipc_peer {
+	/* Set by the runner before start, constant until stop returns. */
+	const struct ipc_case *cs;
+	const struct ipc_runopts *ro;
+	struct ipc_chan *ch; /* set up; the client opens it after start */
+	/*
+	 * The client's stop.  A kind fires it (ipc_cancel_fire) when the
+	 * other end ended or failed before stop was called, so that a client
+	 * blocked waiting for an answer that will never come gets out; the
+	 * runner then tells the story.
+	 */
+	struct ipc_cancel *client;
+	/*
+	 * ipcperf's own server side of cs, for the kinds that run it here:
+	 * pin, open the channel's server side, attach, the pattern's server
+	 * loop, close, with the results in out and cost.  Call it in the
+	 * thread or process that serves; it returns soon after @stop is fired
+	 * (a thread that makes its blocking calls watches @stop, see
+	 * ipc_cancel_watch; a process is sent the wake signal).
+	 */
+	void (*serve)(struct ipc_peer *p, const struct ipc_cancel *stop);
+	void *serve_arg; /* the runner's, for serve */
+	/* Filled by the kind by the time stop returns. */
+	struct ipc_pout out;	   /* the server's loop (zero when none ran);
+				out.err is what it returned: nonzero only
+				when it failed */
+	struct ipc_side_cost cost; /* its CPU cost, valid false: unknown */
+	char story[176]; /* how it ended if not well ("peer killed by signal
+			    9 (Killed)"), else "" */
+	void *priv;	 /* the kind's own state between start and stop */
+};
+
+/* Bits of struct ipc_peer_ops.flags. */
+#define IPC_PEER_ELSEWHERE                                                     \
+	(1u << 0) /* the server is not started here: the channel is set up
+		     connect-only toward cs->target (transports with
+		     IPC_TP_TARGET); no server side is opened here */
+
+struct ipc_peer_ops {
+	const char *name; /* "process", "thread", "external" */
+	const char *help; /* one line */
+	unsigned flags;	  /* IPC_PEER_* */
+
+	/*
+	 * Optional: can @cs run with this kind and @ro?  0, or -errno and
+	 * one sentence in @why.  ipc_case_begin asks before the first run.
+	 */
+	int (*check)(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		     char *why, size_t why_len);
+
+	/*
+	 * Start the other end for one run: after the channel is set up,
+	 * before the client opens its side.  0, or -errno with nothing left
+	 * running and p->story saying what failed.
+	 */
+	int (*start)(struct ipc_peer *p);
+
+	/*
+	 * The client is done (its endpoint closed, or it failed): make the
+	 * other end finish, wait for it, and fill out, cost and story.
+	 * Bounded in time (a process that does not end within 2 s is
+	 * killed); never fails; afterwards nothing of the peer runs and
+	 * nothing it opened in this process is left open.
+	 */
+	void (*stop)(struct ipc_peer *p);
+};
+
+extern const struct ipc_peer_ops ipc_peer_process;
+extern const struct ipc_peer_ops ipc_peer_thread;
+extern const struct ipc_peer_ops ipc_peer_external;
+
+/* The kind @cs runs with: cs->peer, else the one ro->placement names. */
+const struct ipc_peer_ops *ipc_peer_of(const struct ipc_case *cs,
+				       const struct ipc_runopts *ro);
+
+/*
  * One case run by run, for a scheduler that interleaves cases: _begin
- * prepares @res for @cs (which must outlive the state), each _once does one
- * more run on a fresh channel and peer and appends it to @res, _end
- * summarizes, diagnoses (with @stop as the reason the runs ended), sets
- * res->status and frees the state.  _once returns 0, or -errno after
- * recording the failure in @res (the case should then end).  _begin
- * returns 0 or -errno (res->status and res->error say so; call nothing
- * else).  Whatever happens, no peer, descriptor or file is left behind.
+ * prepares @res for @cs (which must outlive the state) in @run, each
+ * _once does one more run on a fresh channel and peer and appends it to
+ * @res, _end summarizes, diagnoses (with @stop as the reason the runs
+ * ended), sets res->status and frees the state.  _once returns 0, or
+ * -errno after recording the failure in @res (the case should then end).
+ * _begin returns 0 or -errno (res->status and res->error say so; call
+ * nothing else).  Nothing is left behind: no peer, descriptor or file.
  */
 struct ipc_case_state;
 
-int ipc_case_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		   struct ipc_result *res, struct ipc_case_state **st);
+int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
+		   const struct ipc_runopts *ro, struct ipc_result *res,
+		   struct ipc_case_state **st);
 int ipc_case_once(struct ipc_case_state *st);
 void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop);
 
@@ -317,13 +471,16 @@ int ipc_schedule(size_t n, const struct ipc_runopts *ro, uint64_t seed,
 		 const struct ipc_sched_ops *ops, void *arg);
 
 /*
- * Run a whole plan: every case of @cases (@n of them, each with its own
- * options @ros[i]) through ipc_schedule, with the rules of @ros[0].
+ * Run a whole plan in @run: every case of @cases (@n of them, each with
+ * its own options @ros[i]) through ipc_schedule, with the rules of
+ * @ros[0].  ipc_run_stop(@run) from any thread or signal handler ends it
+ * early.
  * @started (may be NULL) is called before each run, for a progress line;
  * @done once per case in plan order with its finished result, which the
  * callee may keep only during the call.  A case that was interrupted
- * before its first run comes with res->diag.stop IPC_STOP_INTERRUPTED and
- * no runs.  Returns 0 when every case measured without failure, 1 when one
+ * before its first run comes with res->diag.stop IPC_STOP_INTERRUPTED, no
+ * runs and res->error "not run: interrupted by SIGINT" (or whatever
+ * stopped it).  Returns 0 when every case measured without failure, 1 when one
  * failed (recorded in its result), or -errno when a callback failed or
  * memory ran out.
  */
@@ -333,29 +490,9 @@ struct ipc_plan_hooks {
 	int (*done)(void *arg, size_t i, const struct ipc_result *res);
 };
 
-int ipc_run_plan(const struct ipc_case *cases, const struct ipc_runopts *ros,
-		 size_t n, const struct ipc_plan_hooks *hooks);
-
-/*
- * Set when the user asked to stop (SIGINT, SIGTERM, SIGHUP).  The runner
- * checks it between iterations' waits, never inside a timed interval.
- */
-extern volatile sig_atomic_t ipc_interrupted;
-
-/*
- * Install the handlers that set ipc_interrupted (without SA_RESTART, so a
- * blocked call returns EINTR and the run can end).  Returns 0 or -errno.
- */
-int ipc_signals_install(void);
-
-/*
- * Make (and later remove) the private directory that holds FIFOs and
- * socket files for this process: $TMPDIR/ipcperf.XXXXXX, mode 0700.
- * ipc_tmpdir_remove() is safe to call from any exit path, more than once.
- */
-int ipc_tmpdir_create(void);
-const char *ipc_tmpdir(void);
-void ipc_tmpdir_remove(void);
+int ipc_run_plan(struct ipc_run *run, const struct ipc_case *cases,
+		 const struct ipc_runopts *ros, size_t n,
+		 const struct ipc_plan_hooks *hooks);
 
 /* Facts about this machine recorded with every result. */
 struct ipc_host {

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
+
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +35,19 @@ extern "C" {
  * (io_uring) instead of calling the transport's send and recv.
  */
 #define IPC_TP_RW (1u << 7)
+/*
+ * The client can reach a server that is already elsewhere: with
+ * opts.target set, setup resolves that address and makes no server side
+ * (no listener), and only the client side opens (tcp, tcp6, udp, udp6).
+ */
+#define IPC_TP_TARGET (1u << 8)
+/*
+ * A side sees its peer's end, a crash too, as end of stream or an error:
+ * the kernel closes the dead peer's descriptors (pipes, connected sockets,
+ * pty).  Without it (datagrams, mq, shm, serial) a dead peer shows nothing
+ * and the runner must watch the peer itself.
+ */
+#define IPC_TP_PEER_END (1u << 9)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {
@@ -52,6 +68,11 @@ enum ipc_shm_wait {
 /* Options that shape a channel; filled by the runner from the case. */
 struct ipc_tp_opts {
 	const char *dir;     /* private directory for FIFOs and sockets */
+	const char *name;    /* names this channel's files in dir (and its
+				message queues), unique among the channels
+				set up there at once; NULL: "0" */
+	const char *target;  /* IPC_TP_TARGET: "HOST:PORT" of a server that
+				is already there, NULL: both sides here */
 	size_t max_msg;	     /* largest message either side will send, bytes */
 	uint64_t timeout_ns; /* receive timeout on lossy transports, 0: none */
 	bool nodelay;	     /* TCP_NODELAY where it applies */
@@ -88,12 +109,19 @@ struct ipc_chan {
 	void *priv; /* transport-private, freed by teardown */
 };
 
-/* One side's endpoint of an open channel. */
+/*
+ * One side's endpoint of an open channel.  The caller sets cancel before
+ * open (the transport keeps it; struct ipc_cancel is in base.h): a
+ * transport that waits where no signal
+ * reaches (shm in user space) or in slices (mq, serial) ends that wait
+ * with -EINTR once it is fired.
+ */
 struct ipc_ep {
 	const struct ipc_transport_ops *ops;
 	int rfd;    /* descriptor to receive on, -1 if none */
 	int wfd;    /* descriptor to send on (== rfd for sockets), -1 if none */
 	void *priv; /* transport-private state of this endpoint */
+	const struct ipc_cancel *cancel; /* this side's stop, NULL: none */
 };
 
 /*
@@ -159,6 +187,17 @@ struct ipc_transport_ops {
 	 */
 	ssize_t (*recv)(struct ipc_ep *ep, void *buf, size_t len);
 
+	/*
+	 * Optional: receive one message where it lies instead of copying it
+	 * out.  Waits as recv does, then points *@msg at the message in the
+	 * transport's own memory and returns its length (or what recv would
+	 * return instead: 0, -EMSGSIZE with the message dropped, -errno).
+	 * The bytes stay there, unchanged, until the next recv, recv_view or
+	 * close of @ep, which gives their room back to the sender.  NULL:
+	 * every receive copies (a kernel transport).
+	 */
+	ssize_t (*recv_view)(struct ipc_ep *ep, const void **msg, size_t len);
+
 	/* Close an endpoint; safe on one that never opened (fds -1). */
 	void (*close)(struct ipc_ep *ep);
 
@@ -195,22 +234,6 @@ void ipc_chan_drop_other(struct ipc_chan *ch, enum ipc_side side);
  */
 int ipc_chan_take(struct ipc_chan *ch, int i);
 void ipc_chan_close_slots(struct ipc_chan *ch);
-
-/*
- * Signals and waits in user space.  A transport that waits without a
- * system call (shm spins or sleeps in futex with a timeout) is not
- * interrupted by a signal the way a blocked read() is.  The program's
- * signal handlers call ipc_tp_signal_note(); such a wait then returns
- * -EINTR once the count changed since the endpoint last saw it, as a
- * system call would, and the engine checks its stop flag.
- * Async-signal-safe.
- */
-extern volatile sig_atomic_t ipc_tp_signals;
-
-static inline void ipc_tp_signal_note(void)
-{
-	ipc_tp_signals = ipc_tp_signals + 1;
-}
 
 /* What the kernel granted a socket: its options read back after setup. */
 struct ipc_sock_info {

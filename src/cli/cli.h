@@ -26,6 +26,7 @@ enum cli_cmd {
 	CMD_LOAD = 1u << 6,
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
+	CMD_REPORT = 1u << 9,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
@@ -127,6 +128,36 @@ int cli_compare_args(struct cli_config *c, int n, char **words);
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
+
+/*
+ * The report's output: -o FILE (written whole or not at all) or stdout.
+ * _open returns EXIT_OK, or EXIT_USAGE after saying why; _close commits
+ * when @err is 0 and aborts otherwise, and returns EXIT_OK, or
+ * EXIT_MEASURE after saying that the report could not be written.
+ */
+int cli_output_open(const struct cli_config *cfg, struct ipc_outfile *of);
+int cli_output_close(const struct cli_config *cfg, struct ipc_outfile *of,
+		     int err);
+
+/*
+ * Read the result document @path into *doc: 0, EXIT_USAGE after saying
+ * what is wrong with it, or -ENOMEM (said too).  Shared by compare and
+ * report.
+ */
+int cli_doc_load(const char *path, struct ipc_doc **doc);
+
+/*
+ * What ipc_doc_read, ipc_doc_parse or ipc_file_read returned (@rc) with
+ * their message @err, as cli_doc_load returns and says it.
+ */
+int cli_doc_error(int rc, const char *err);
+
+/*
+ * `ipcperf report FILE...`: the saved results of every file rendered by
+ * the formatter of -f into -o, measuring nothing.  @argc, @argv: the
+ * command line, for a report that merges several files.  0 or 2.
+ */
+int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
 
 /* Free what the link, framing and replay options hold. */
@@ -174,12 +205,6 @@ void cli_plan_free(struct cli_plan *plan);
 
 /* `ipcperf list`. */
 int cli_list(void);
-
-/*
- * -o FILE opened for the report (ipc_outfile_open), before anything runs:
- * EXIT_OK, or EXIT_USAGE after saying why it cannot be written.
- */
-int cli_outfile_open(struct ipc_outfile *of, const char *path);
 
 /* Messages: "ipcperf: ..." on stderr. */
 __attribute__((format(printf, 1, 2))) void cli_warn(const char *fmt, ...);

@@ -12,14 +12,17 @@
 #include "cli.h"
 
 static const char hint_json[] =
-	"compare reads files written by ipcperf with -f json (-o FILE)";
+	"give files written by ipcperf with -f json (-o FILE)";
 
-/* Read @path into *doc; EXIT_USAGE after saying what is wrong with it. */
-static int load(const char *path, struct ipc_doc **doc)
+int cli_doc_load(const char *path, struct ipc_doc **doc)
 {
 	char err[512];
-	int rc = ipc_doc_read(path, doc, err, sizeof(err));
 
+	return cli_doc_error(ipc_doc_read(path, doc, err, sizeof(err)), err);
+}
+
+int cli_doc_error(int rc, const char *err)
+{
 	if (rc == -ENOMEM)
 		return cli_error("%s", err);
 	if (rc)
@@ -35,7 +38,7 @@ static int print(const struct cli_config *cfg, const struct ipc_comparison *c)
 {
 	const struct ipc_report_ops *ops = ipc_report_find(cfg->format);
 	struct ipc_outfile of;
-	int err = cli_outfile_open(&of, cfg->output);
+	int err = cli_output_open(cfg, &of);
 
 	if (err)
 		return err;
@@ -66,9 +69,9 @@ int cli_compare(const struct cli_config *cfg)
 	struct ipc_comparison *c = NULL;
 	int rc, err;
 
-	rc = load(cfg->cmp_files[0], &a);
+	rc = cli_doc_load(cfg->cmp_files[0], &a);
 	if (!rc)
-		rc = load(cfg->cmp_files[1], &b);
+		rc = cli_doc_load(cfg->cmp_files[1], &b);
 	if (rc) {
 		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
 		goto out;

@@ -1,44 +1,72 @@
 /*
  * ipcperf: parse the command line, build the plan, run every case and hand
  * each result to the chosen formatter; exit 0, 1 (a measurement failed) or
- * 2 (bad usage).
+ * 2 (bad usage).  The program's signal handlers live here, and only here:
+ * SIGINT, SIGTERM and SIGHUP stop the run; SIGPIPE is ignored.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
-static void progress(bool on, size_t i, size_t n, const struct ipc_case *cs,
-		     size_t run)
-{
-	char what[128];
-
-	if (!on)
-		return;
-	if (!cs) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s, run %zu", i + 1, n,
-		ipc_case_describe(cs, what, sizeof(what)), run);
-}
-
-/* What the plan's callbacks need: the report and the exit status. */
+/* What the plan's callbacks need: the report, the line and the status. */
 struct measuring {
 	struct ipc_report *rep;
-	bool show;  /* a progress line on stderr */
+	struct progress prog; /* the progress line (off unless a tty) */
+	const struct ipc_runopts *ro;
 	size_t n;   /* cases */
 	int status; /* EXIT_OK or EXIT_MEASURE */
 };
 
+/*
+ * The interval's half-width so far, in % of the estimate, from the runs
+ * @res has (-1 while there are too few for one).  Between runs, never
+ * inside one.
+ */
+static double half_width_pct(const struct ipc_result *res, double level)
+{
+	struct ipc_runs_stats s;
+	double half = -1, *v;
+	size_t i;
+
+	if (res->nruns < 2)
+		return -1;
+	v = malloc(res->nruns * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < res->nruns; i++)
+		v[i] = ipc_run_metric(res, i);
+	ipc_runs_summarize(v, res->nruns, level, &s);
+	ipc_runs_target_met(&s, 100, &half);
+	free(v);
+	return half;
+}
+
 static void on_started(void *arg, size_t i, const struct ipc_result *res)
 {
 	struct measuring *m = arg;
+	const struct ipc_runopts *ro = m->ro;
+	char what[128];
+	struct progress_state st = {
+		.what = ipc_case_describe(&res->cs, what, sizeof(what)),
+		.case_no = i + 1,
+		.ncases = m->n,
+		.run = res->nruns + 1,
+		.max_runs = ro->runs_auto ? ro->max_runs : ro->runs,
+		.exact = !ro->runs_auto,
+		.half_pct = -1,
+		.target_pct = ro->runs_auto ? ro->ci_pct : 0,
+	};
 
-	progress(m->show, i, m->n, &res->cs, res->nruns + 1);
+	if (!m->prog.on)
+		return;
+	st.half_pct = half_width_pct(res, ro->ci_level);
+	progress_run(&m->prog, i, &st, ipc_now_ns());
 }
 
 /* A finished case, in plan order: to the report. */
@@ -53,20 +81,73 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 
 		/* Never started: listed as not run, as before interleaving. */
 		ipc_case_describe(&res->cs, s.what, sizeof(s.what));
-		snprintf(s.why, sizeof(s.why), "not run: interrupted by SIG%s",
-			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
-						      : SIGINT));
+		snprintf(s.why, sizeof(s.why), "%.*s", (int)sizeof(s.why) - 1,
+			 res->error);
 		m->status = EXIT_MEASURE;
 		return ipc_report_skip(m->rep, &s);
 	}
 	if (res->status != IPC_STATUS_OK) {
-		progress(m->show, 0, 0, NULL, 0);
+		progress_clear(&m->prog);
 		cli_error("%s: %s",
 			  ipc_case_describe(&res->cs, what, sizeof(what)),
 			  res->error);
 		m->status = EXIT_MEASURE;
 	}
 	return ipc_report_result(m->rep, res);
+}
+
+/*
+ * The run the handlers stop.  Set before they are installed and cleared,
+ * with them blocked, before the run is freed: the program's other threads
+ * (the library's helpers) block these signals, so no handler can still be
+ * using it then.
+ */
+static struct ipc_run *volatile stoppable;
+
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_stop(int sig)
+{
+	struct ipc_run *run = stoppable;
+
+	if (run)
+		ipc_run_stop(run, sig);
+}
+
+/*
+ * No SA_RESTART: a call this thread is blocked in returns EINTR (the
+ * library also interrupts its own, wherever they block).  SIGPIPE is
+ * ignored so that a report written into a closed pipe fails as an error
+ * instead of killing the program.  SIGCHLD needs no handler: the library
+ * sees its peer processes end by itself (docs/architecture.md).
+ */
+static int signals_install(struct ipc_run *run)
+{
+	struct sigaction sa;
+
+	stoppable = run;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		if (sigaction(stop_sigs[i], &sa, NULL) < 0)
+			return -errno;
+	sa.sa_handler = SIG_IGN;
+	return sigaction(SIGPIPE, &sa, NULL) < 0 ? -errno : 0;
+}
+
+/* After the plan: the handlers let go of @run, which is then freed. */
+static void signals_release(struct ipc_run *run)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaddset(&set, stop_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	stoppable = NULL;
+	ipc_run_free(run);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static int measure(struct cli_config *cfg, int argc, char **argv)
@@ -77,7 +158,8 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_host host;
 	struct cli_plan plan;
 	struct ipc_runopts *ros = NULL;
-	struct measuring m = {.rep = &rep, .show = !cfg->quiet && isatty(2)};
+	struct ipc_run *run = NULL;
+	struct measuring m = {.rep = &rep, .ro = &cfg->ro};
 	struct ipc_plan_hooks hooks = {
 		.arg = &m, .started = on_started, .done = on_done};
 	int err, status = EXIT_OK;
@@ -86,21 +168,20 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	err = cli_plan_build(cfg, &plan);
 	if (err)
 		return err;
-	err = cli_outfile_open(&of, cfg->output);
-	if (err) {
+	if (cli_output_open(cfg, &of) != EXIT_OK) {
 		cli_plan_free(&plan);
-		return err;
+		return EXIT_USAGE;
 	}
-	err = ipc_tmpdir_create();
+	err = ipc_run_new(&run);
 	if (!err)
-		err = ipc_signals_install();
+		err = signals_install(run);
 	if (err) {
+		signals_release(run);
 		ipc_outfile_abort(&of);
 		cli_plan_free(&plan);
 		cli_error("cannot prepare: %s", strerror(-err));
 		return EXIT_MEASURE;
 	}
-	atexit(ipc_tmpdir_remove);
 	ipc_host_probe(&host);
 	meta.version = IPCPERF_VERSION;
 	meta.command = cfg->cmd_name;
@@ -133,29 +214,29 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		}
 	}
 	m.n = plan.ncases;
+	if (!err)
+		progress_init(
+			&m.prog, stderr, cfg->quiet, plan.ncases,
+			cfg->ro.runs_auto ? cfg->ro.min_runs : cfg->ro.runs,
+			cfg->ro.runs_auto ? cfg->ro.max_runs : cfg->ro.runs,
+			cfg->ro.runs_auto ? cfg->ro.budget_ns : 0,
+			ipc_now_ns());
 	if (!err) {
-		err = ipc_run_plan(plan.cases, ros, plan.ncases, &hooks);
+		err = ipc_run_plan(run, plan.cases, ros, plan.ncases, &hooks);
 		if (err > 0) {
 			m.status = EXIT_MEASURE;
 			err = 0;
 		}
 	}
 	status = m.status;
+	signals_release(run);
 	free(ros);
-	progress(m.show, 0, 0, NULL, 0);
+	progress_fini(&m.prog);
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
-	if (!err)
-		err = ipc_outfile_commit(&of);
-	else
-		ipc_outfile_abort(&of);
-	if (err) {
-		cli_error("cannot write the report%s%s: %s",
-			  cfg->output ? " to " : "",
-			  cfg->output ? cfg->output : "", strerror(-err));
+	if (cli_output_close(cfg, &of, err) != EXIT_OK)
 		status = EXIT_MEASURE;
-	}
 	cli_plan_free(&plan);
 	return status;
 }
@@ -188,6 +269,8 @@ int main(int argc, char **argv)
 		rc = cli_list();
 	else if (rc == EXIT_OK && cfg.cmd == CMD_COMPARE)
 		rc = cli_compare(&cfg);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
+		rc = cli_report(&cfg, argc, argv);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);

@@ -69,7 +69,8 @@ static int compare_validate(struct cli_config *c)
 		return 0;
 	ops = ipc_report_find(c->format);
 	if (ops && !ops->compare)
-		return usage_error("compare writes table or json",
+		return usage_error("compare writes table, json, markdown or "
+				   "html",
 				   "--format: %s is not available for "
 				   "compare",
 				   c->format);

@@ -232,7 +232,7 @@ static int set_placement(struct cli_config *c, const char *a)
 static int set_format(struct cli_config *c, const char *a)
 {
 	if (!ipc_report_find(a))
-		return usage_error("use table, json or csv",
+		return usage_error("use table, json, csv, markdown or html",
 				   "--format: unknown format '%s'", a);
 	c->format = a;
 	return 0;
@@ -298,9 +298,9 @@ static const struct cli_opt core_opts[] = {
 	 "pin client and server to CPUs C and S; or same, split", set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
-	{"format", 'f', "FMT", MEAS | CMD_COMPARE, "table, json or csv [table]",
-	 set_format},
-	{"output", 'o', "FILE", MEAS | CMD_COMPARE,
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT,
+	 "table, json, csv, markdown or html [table]", set_format},
+	{"output", 'o', "FILE", MEAS | CMD_COMPARE | CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
 	{"quiet", 'q', NULL, MEAS, "no progress line on stderr", set_quiet},
 };
@@ -369,7 +369,128 @@ static const struct {
 	 "transports, engines and formats available on this machine"},
 	{"compare", CMD_COMPARE, "A.json B.json",
 	 "compare two JSON results: ratio, interval, verdict per case"},
+	{"report", CMD_REPORT, "FILE.json...",
+	 "render saved JSON results again, in any format, measuring nothing"},
 };
+
+/*
+ * Help lines that say more for some commands than the general one (which
+ * lists every command's default): each command's own words and default.
+ */
+static const struct {
+	const char *opt; /* long name */
+	unsigned cmds;	 /* the commands this line is for */
+	const char *help;
+} per_cmd[] = {
+	{"transport", CMD_REPLAY, "transports, comma separated [tcp]"},
+	{"transport", CMD_MEASURE & ~CMD_REPLAY,
+	 "transports, comma separated, or all [all]"},
+	{"engine", CMD_LOAD,
+	 "I/O engines: poll, epoll, io_uring, busy [epoll]"},
+	{"engine", CMD_MEASURE & ~CMD_LOAD,
+	 "I/O engines: blocking, poll, epoll, io_uring, busy [blocking]"},
+	{"iterations", CMD_RR, "measured round trips per run [10000]"},
+	{"iterations", CMD_STREAM, "measured batches per run [10]"},
+	{"iterations", CMD_BULK, "measured transfers per run [10]"},
+	{"iterations", CMD_CRR, "measured transactions per run [1000]"},
+	{"iterations", CMD_LOAD,
+	 "measured requests per run over all flows [10 per flow, 10000 at "
+	 "least]"},
+	{"iterations", CMD_REPLAY, "replays per run [1]"},
+	{"warmup", CMD_RR, "round trips before each run, not recorded [1000]"},
+	{"warmup", CMD_CRR, "transactions before each run, not recorded [10]"},
+	{"warmup", CMD_LOAD,
+	 "requests before each run, not recorded [1 per flow]"},
+	{"warmup", CMD_REPLAY, "replays before each run, not recorded [0]"},
+	{"warmup", CMD_STREAM, "batches before each run, not recorded [1]"},
+	{"warmup", CMD_BULK, "transfers before each run, not recorded [1]"},
+	{"size", CMD_STREAM, "message sizes [64k]"},
+	{"size", CMD_BULK, "chunk sizes [4k]"},
+	{"budget", CMD_MEASURE & ~CMD_SUITE,
+	 "--runs auto: no new run after TIME for the whole command, once "
+	 "each case has 5 [60s]"},
+	{"budget", CMD_SUITE,
+	 "--runs auto: no new run after TIME for the whole suite, once each "
+	 "case has 5 [10s]"},
+	{"format", CMD_COMPARE, "table, json, markdown or html [table]"},
+	{"output", CMD_REPORT,
+	 "write the report to FILE (whole or not at all) [stdout]"},
+};
+
+/* The help line of option @o for command @cmd. */
+static const char *opt_help(const struct cli_opt *o, enum cli_cmd cmd)
+{
+	if (cmd == CMD_SUITE)
+		return o->help;
+	for (size_t i = 0; i < sizeof(per_cmd) / sizeof(per_cmd[0]); i++)
+		if ((per_cmd[i].cmds & cmd) && !strcmp(per_cmd[i].opt, o->name))
+			return per_cmd[i].help;
+	return o->help;
+}
+
+/* Does command @cmd take an option whose value is a @meta ("SIZES")? */
+static bool takes(enum cli_cmd cmd, const char *meta)
+{
+	for (size_t i = 0; i < nall; i++)
+		if ((all[i]->cmds & cmd) && all[i]->arg &&
+		    !strcmp(all[i]->arg, meta))
+			return true;
+	return false;
+}
+
+/* Under the options: the value forms the command takes, its exit codes. */
+static void footer(FILE *f, enum cli_cmd cmd)
+{
+	bool suite = cmd == CMD_SUITE;
+	bool sizes = suite || takes(cmd, "SIZES");
+	bool counts = suite || takes(cmd, "COUNTS");
+	bool times = suite || takes(cmd, "TIME");
+	bool links = suite || takes(cmd, "LINK");
+	bool numbers = suite || takes(cmd, "N");
+
+	if (sizes || counts || times || links || numbers)
+		fputc('\n', f);
+	if (sizes)
+		fprintf(f, "SIZES   0,4,8 | 0..1024 (0, then powers of two) | "
+			   "64..4096:x4 | 0..1M:+64k\n"
+			   "        suffixes k, M, G (1024-based; 4k = 4kB = "
+			   "4KiB)\n");
+	if (counts)
+		fprintf(f, "COUNTS  the same forms; suffixes k, M, G "
+			   "(1000-based)\n");
+	if (times)
+		fprintf(f, "TIME    5 (seconds), 1.5s, 500ms, 100us (or µs), "
+			   "250ns, 2m, 1h\n");
+	if (numbers)
+		fprintf(f, "NUMBERS decimal digits, a fraction only in times "
+			   "and link rates; no sign,\n        space or hex; 0 "
+			   "only where it means something (-w 0, delay=0,\n"
+			   "        rate=0: no rate limit)\n");
+	if (links)
+		fprintf(f,
+			"LINK    localhost (none), lan-100m, wifi-g, wan, "
+			"serial-9600, serial-115200;\n        or "
+			"delay=35ms,jitter=2ms,rate=10mbit,baud=9600,loss=1%%,"
+			"mtu=1448,\n        overhead=90 (a preset then "
+			"key=value items changes it)\n");
+	if (sizes)
+		fprintf(f, "\nA size of 0 is an empty datagram on udp, udp6, "
+			   "unix-dgram and mq, and a\n1-byte token on byte "
+			   "streams, unix-seqpacket and shm (rates count\n"
+			   "payload bytes only).\n");
+	if (cmd == CMD_LIST)
+		fprintf(f, "\nexit status: 0.\n");
+	else if (cmd == CMD_REPORT)
+		fprintf(f, "\nFILE.json are results written with -f json; "
+			   "several make one report.\n"
+			   "\nexit status: 0 rendered; 1 the report could "
+			   "not be written; 2 bad usage\nor a file that is "
+			   "not an ipcperf result.\n");
+	else
+		fprintf(f, "\nexit status: 0 all measured; 1 a measurement "
+			   "failed (the others are\nstill reported); 2 bad "
+			   "usage or input.\n");
+}
 
 /* A command's arguments that are not options ("FILE..." for replay). */
 static bool positional(const char *args)
@@ -433,7 +554,7 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-24s %s%s%s\n", left, o->help, only,
+		fprintf(f, "  %-24s %s%s%s\n", left, opt_help(o, cmd), only,
 			only[0] ? ")" : "");
 	}
 	if (cmd == CMD_COMPARE) {
@@ -447,26 +568,7 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"usage or a file that is not an ipcperf result.\n");
 		return;
 	}
-	fprintf(f,
-		"\nSIZES   0,4,8 | 0..1024 (0, then powers of two) | "
-		"64..4096:x4 | 0..1M:+64k\n"
-		"        suffixes k, M, G (1024-based; 4k = 4kB = 4KiB)\n"
-		"COUNTS  the same forms; suffixes k, M, G (1000-based)\n"
-		"TIME    5 (seconds), 1.5s, 500ms, 100us (or µs), 250ns, 2m, "
-		"1h\n"
-		"NUMBERS decimal digits, a fraction only in times and link "
-		"rates; no sign,\n        space or hex; 0 only where it "
-		"means something (-w 0, delay=0,\n        rate=0: no rate "
-		"limit)\n"
-		"LINK    localhost (none), lan-100m, wifi-g, wan, serial-9600, "
-		"serial-115200;\n        or delay=35ms,jitter=2ms,rate=10mbit,"
-		"baud=9600,loss=1%%,mtu=1448,\n        overhead=90 (a preset "
-		"then key=value items changes it)\n"
-		"\nA size of 0 is an empty datagram on udp, udp6, "
-		"unix-dgram and mq, and a\n1-byte token on byte streams, "
-		"unix-seqpacket and shm (rates count\npayload bytes only).\n"
-		"\nexit status: 0 all measured; 1 a measurement failed "
-		"(the others are\nstill reported); 2 bad usage or input.\n");
+	footer(f, cmd);
 }
 
 static int check_applies(const struct cli_config *c, const bool *given)
@@ -579,7 +681,7 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare (none: "
+				"load, replay, list, compare, report (none: "
 				"the quick suite); see ipcperf --help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
@@ -642,8 +744,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return err;
 		optind = argc;
 	}
-	if (optind < argc && c->cmd == CMD_REPLAY) {
-		/* replay's files, wherever they stood among the options */
+	if (optind < argc && (c->cmd & (CMD_REPLAY | CMD_REPORT))) {
+		/* replay's and report's files, wherever they stood */
 		c->files = argv + optind;
 		c->nfiles = (size_t)(argc - optind);
 		optind = argc;

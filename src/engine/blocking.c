@@ -81,6 +81,26 @@ static ssize_t blk_recv(struct ipc_io *io, void *buf, size_t len)
 	}
 }
 
+/*
+ * A receive in place, for transports that hold messages in memory of their
+ * own (shm): the same waiting as blk_recv, and no descriptor to time out.
+ */
+static ssize_t blk_recv_view(struct ipc_io *io, const void **msg, size_t len)
+{
+	struct ipc_ep *ep = io->ep;
+	ssize_t n;
+
+	if (!ep->ops->recv_view)
+		return -EOPNOTSUPP;
+	for (;;) {
+		n = ep->ops->recv_view(ep, msg, len);
+		if (n != -EINTR)
+			return n;
+		if (eng_interrupted(io))
+			return -ECANCELED;
+	}
+}
+
 /* A new connection: nothing to prepare, and no timeout set on it yet. */
 static int blk_reattach(struct ipc_io *io, struct ipc_ep *ep)
 {
@@ -105,6 +125,7 @@ const struct ipc_engine_ops ipc_eng_blocking = {
 	.attach = blk_attach,
 	.send = blk_send,
 	.recv = blk_recv,
+	.recv_view = blk_recv_view,
 	.detach = blk_detach,
 	.reattach = blk_reattach,
 };

@@ -50,9 +50,9 @@ static ssize_t bz_recv(struct ipc_io *io, void *buf, size_t len)
 }
 
 static int bz_fs_new(struct ipc_fset **fs, uint32_t max,
-		     const volatile sig_atomic_t *stop)
+		     const struct ipc_cancel *cancel)
 {
-	return eng_ready_new(fs, max, EW_SPIN, stop);
+	return eng_ready_new(fs, max, EW_SPIN, cancel);
 }
 
 const struct ipc_engine_ops ipc_eng_busy = {

@@ -34,7 +34,7 @@ int eng_nb_reattach(struct ipc_io *io, struct ipc_ep *ep);
  */
 static inline int eng_interrupted(const struct ipc_io *io)
 {
-	return io->stop && *io->stop ? -ECANCELED : 0;
+	return ipc_cancelled(io->cancel) ? -ECANCELED : 0;
 }
 
 /* A timeout in ns as poll(2) milliseconds, rounded up; 0 ns: forever. */
@@ -60,7 +60,7 @@ enum eng_wait {
 };
 
 int eng_ready_new(struct ipc_fset **fs, uint32_t max, enum eng_wait how,
-		  const volatile sig_atomic_t *stop);
+		  const struct ipc_cancel *cancel);
 int eng_ready_add(struct ipc_fset *fs, uint32_t flow, struct ipc_ep *ep);
 int eng_ready_del(struct ipc_fset *fs, uint32_t flow);
 int eng_ready_recv(struct ipc_fset *fs, uint32_t flow, void *buf, size_t len);

@@ -7,9 +7,9 @@
 #include "engines.h"
 
 static int ep_fs_new(struct ipc_fset **fs, uint32_t max,
-		     const volatile sig_atomic_t *stop)
+		     const struct ipc_cancel *cancel)
 {
-	return eng_ready_new(fs, max, EW_EPOLL, stop);
+	return eng_ready_new(fs, max, EW_EPOLL, cancel);
 }
 
 const struct ipc_engine_ops ipc_eng_epoll = {

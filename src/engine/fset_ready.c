@@ -4,7 +4,9 @@
  * once and waits for writability only when the descriptor is full; a
  * receive waits for readability, then reads.  The three engines differ only
  * in how they wait: poll(2) over an array, epoll_wait(2), or epoll_wait
- * with a zero timeout in a spin.
+ * with a zero timeout in a spin.  Each waits on the side's cancel descriptor
+ * too: the first entry of the poll array, or one more member of the epoll
+ * set (registered once, so a wait costs nothing more for it).
  *
  * Interest is disarmed lazily: a flow stays registered for input after its
  * receive completed, because in a request/response loop the next receive
@@ -22,6 +24,12 @@
 #define EV_IN 1u
 #define EV_OUT 2u
 
+/* epoll data of the cancel descriptor: no flow has this number. */
+#define CANCEL_TAG UINT64_MAX
+
+/* poll: entry 0 is the cancel descriptor, then 2 per flow (rfd, wfd). */
+#define PFD(flow, w) (1 + 2 * (size_t)(flow) + ((w) ? 1 : 0))
+
 struct rflow {
 	struct ipc_ep *ep; /* NULL: no such flow */
 	void *rbuf;	   /* pending receive */
@@ -35,14 +43,14 @@ struct rflow {
 
 struct ipc_fset {
 	enum eng_wait how;
-	const volatile sig_atomic_t *stop;
+	const struct ipc_cancel *cancel;
 	uint32_t max;
 	struct rflow *flows;
 	struct ipc_fdone *q; /* completions not yet reported: a ring */
 	uint32_t qhead, qlen, qcap;
 	int epfd;		 /* epoll and busy */
 	struct epoll_event *evs; /* their event buffer, max entries */
-	struct pollfd *pfds;	 /* poll: 2 per flow (rfd, then wfd) */
+	struct pollfd *pfds;	 /* poll: the cancel's, then 2 per flow */
 	uint32_t npfds;		 /* poll: entries in use */
 	bool no_pwait2;		 /* epoll_pwait2 is missing (before 5.11) */
 };
@@ -116,13 +124,13 @@ static int reg(struct ipc_fset *fs, uint32_t flow, int fd, bool w,
 	if (*cur == mask)
 		return 0;
 	if (fs->how == EW_POLL) {
-		p = &fs->pfds[2 * flow + (w ? 1 : 0)];
+		p = &fs->pfds[PFD(flow, w)];
 		p->fd = mask ? fd : -1;
 		p->events = (short)((mask & EV_IN ? POLLIN : 0) |
 				    (mask & EV_OUT ? POLLOUT : 0));
 		p->revents = 0;
-		if (mask && 2 * flow + 2 > fs->npfds)
-			fs->npfds = 2 * flow + 2;
+		if (mask && PFD(flow, 1) + 1 > fs->npfds)
+			fs->npfds = (uint32_t)PFD(flow, 1) + 1;
 		*cur = mask;
 		return 0;
 	}
@@ -201,8 +209,17 @@ static int ready(struct ipc_fset *fs, uint32_t flow, unsigned ev)
 	return disarm(fs, flow);
 }
 
+/* epoll and busy: the cancel descriptor joins the set, for good. */
+static int watch_cancel(struct ipc_fset *fs)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = CANCEL_TAG};
+	int fd = ipc_cancel_fd(fs->cancel);
+
+	return fd < 0 ? 0 : epoll_ctl(fs->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
 int eng_ready_new(struct ipc_fset **out, uint32_t max, enum eng_wait how,
-		  const volatile sig_atomic_t *stop)
+		  const struct ipc_cancel *cancel)
 {
 	struct ipc_fset *fs;
 	uint32_t i;
@@ -214,7 +231,7 @@ int eng_ready_new(struct ipc_fset **out, uint32_t max, enum eng_wait how,
 	if (!fs)
 		return -ENOMEM;
 	fs->how = how;
-	fs->stop = stop;
+	fs->cancel = cancel;
 	fs->max = max;
 	fs->epfd = -1;
 	fs->qcap = 2 * max;
@@ -223,17 +240,20 @@ int eng_ready_new(struct ipc_fset **out, uint32_t max, enum eng_wait how,
 	if (!fs->flows || !fs->q)
 		goto nomem;
 	if (how == EW_POLL) {
-		fs->pfds = calloc(2 * (size_t)max, sizeof(*fs->pfds));
+		fs->pfds = calloc(PFD(max, 0), sizeof(*fs->pfds));
 		if (!fs->pfds)
 			goto nomem;
-		for (i = 0; i < 2 * max; i++)
+		for (i = 0; i < PFD(max, 0); i++)
 			fs->pfds[i].fd = -1;
+		fs->pfds[0].fd = ipc_cancel_fd(cancel);
+		fs->pfds[0].events = POLLIN;
+		fs->npfds = 1;
 	} else {
 		fs->evs = calloc(max, sizeof(*fs->evs));
 		if (!fs->evs)
 			goto nomem;
 		fs->epfd = epoll_create1(EPOLL_CLOEXEC);
-		if (fs->epfd < 0) {
+		if (fs->epfd < 0 || watch_cancel(fs) < 0) {
 			int err = -errno;
 
 			eng_ready_free(fs);
@@ -375,7 +395,7 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 		n = ppoll(fs->pfds, fs->npfds, tp, NULL);
 		if (n <= 0)
 			return n < 0 ? -errno : 0;
-		for (i = 0; i < fs->npfds; i++) {
+		for (i = 1; i < fs->npfds; i++) {
 			short re = fs->pfds[i].revents;
 			unsigned ev;
 
@@ -386,7 +406,7 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 			     (re & POLLOUT ? EV_OUT : 0);
 			if (re & (POLLERR | POLLHUP | POLLNVAL))
 				ev = EV_IN | EV_OUT;
-			err = ready(fs, i / 2, ev);
+			err = ready(fs, (i - 1) / 2, ev);
 			if (err)
 				return err;
 		}
@@ -416,6 +436,8 @@ static int backend_wait(struct ipc_fset *fs, int64_t timeout_ns)
 		unsigned ev =
 			(e & EPOLLIN ? EV_IN : 0) | (e & EPOLLOUT ? EV_OUT : 0);
 
+		if (fs->evs[i].data.u64 == CANCEL_TAG)
+			continue; /* the wait loop looks at the flag */
 		if (e & (EPOLLERR | EPOLLHUP))
 			ev = EV_IN | EV_OUT;
 		err = ready(fs, (uint32_t)(fs->evs[i].data.u64 >> 1), ev);
@@ -439,7 +461,7 @@ int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 	for (;;) {
 		if (fs->qlen)
 			return (int)q_pop(fs, done, max);
-		if (fs->stop && *fs->stop)
+		if (ipc_cancelled(fs->cancel))
 			return -ECANCELED;
 		n = backend_wait(fs, fs->how == EW_SPIN ? 0 : left);
 		if (n == -EINTR)

@@ -22,7 +22,7 @@ int eng_fs1_attach(struct ipc_io *io)
 	int err;
 
 	io->priv = NULL;
-	err = e->fs_new(&fs, 1, io->stop);
+	err = e->fs_new(&fs, 1, io->cancel);
 	if (err)
 		return err;
 	err = e->fs_add(fs, FLOW, io->ep);

@@ -11,6 +11,7 @@
  * than the buffer is seen, and MSG_NOSIGNAL); pipes and FIFOs read/write.
  */
 #include <liburing.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,12 @@
 
 #include "engines.h"
 
-/* user_data: flow << 2 | op; op 3 marks our own cancel requests. */
+/*
+ * user_data: flow << 2 | op; op 3 marks our own cancel requests, and the
+ * poll on the side's cancel descriptor (UD_STOP, flow UINT32_MAX: none).
+ */
 #define UD_CANCEL 3u
+#define UD_STOP UINT64_MAX
 #define SQ_MAX 4096u
 #define CQ_MAX 65536u
 
@@ -36,7 +41,8 @@ struct uflow {
 struct ipc_fset {
 	struct io_uring ring;
 	bool ring_ok;
-	const volatile sig_atomic_t *stop;
+	const struct ipc_cancel *cancel;
+	bool stop_polled; /* a poll on the cancel's descriptor is queued */
 	uint32_t max;
 	struct uflow *flows;
 	struct ipc_fdone *stash; /* reaped while cancelling, not reported */
@@ -122,8 +128,33 @@ static void ur_fs_free(struct ipc_fset *fs)
 	free(fs);
 }
 
+/*
+ * One poll on the cancel's descriptor, in flight while the set waits: its
+ * completion, once fired, ends a wait in io_uring_enter (convert() drops
+ * it; the wait loop looks at the flag).  Queued here, submitted with the
+ * next operation, so it costs no system call of its own; queued again by
+ * a wait after it completed (a cancel made fresh after it fired).
+ */
+static struct io_uring_sqe *sqe_get(struct ipc_fset *fs);
+
+static int poll_cancel(struct ipc_fset *fs)
+{
+	struct io_uring_sqe *sqe;
+	int fd = ipc_cancel_fd(fs->cancel);
+
+	if (fd < 0 || fs->stop_polled)
+		return 0;
+	sqe = sqe_get(fs);
+	if (!sqe)
+		return -EBUSY;
+	io_uring_prep_poll_add(sqe, fd, POLLIN);
+	io_uring_sqe_set_data64(sqe, UD_STOP);
+	fs->stop_polled = true;
+	return 0;
+}
+
 static int ur_fs_new(struct ipc_fset **out, uint32_t max,
-		     const volatile sig_atomic_t *stop)
+		     const struct ipc_cancel *cancel)
 {
 	struct ipc_fset *fs;
 	uint64_t sq, cq;
@@ -135,7 +166,7 @@ static int ur_fs_new(struct ipc_fset **out, uint32_t max,
 	fs = calloc(1, sizeof(*fs));
 	if (!fs)
 		return -ENOMEM;
-	fs->stop = stop;
+	fs->cancel = cancel;
 	fs->max = max;
 	fs->scap = 2 * max + 2;
 	fs->flows = calloc(max, sizeof(*fs->flows));
@@ -158,6 +189,11 @@ static int ur_fs_new(struct ipc_fset **out, uint32_t max,
 		return err;
 	}
 	fs->ring_ok = true;
+	err = poll_cancel(fs);
+	if (err) {
+		ur_fs_free(fs);
+		return err;
+	}
 	*out = fs;
 	return 0;
 }
@@ -274,6 +310,8 @@ static bool convert(struct ipc_fset *fs, const struct io_uring_cqe *cqe,
 	uint32_t op = (uint32_t)(u & 3u), flow = (uint32_t)(u >> 2);
 	struct uflow *f;
 
+	if (u == UD_STOP)
+		fs->stop_polled = false;
 	if (op == UD_CANCEL || flow >= fs->max || !fs->flows[flow].used)
 		return false;
 	f = &fs->flows[flow];
@@ -326,8 +364,10 @@ static int ur_fs_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 		n = reap(fs, done, max);
 		if (n)
 			return (int)n;
-		if (fs->stop && *fs->stop)
+		if (ipc_cancelled(fs->cancel))
 			return -ECANCELED;
+		if (left && !fs->stop_polled && poll_cancel(fs) < 0)
+			return -EBUSY;
 		if (left < 0) {
 			ret = io_uring_submit_and_wait(&fs->ring, 1);
 		} else if (left == 0) {

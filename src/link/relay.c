@@ -17,12 +17,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,8 +84,8 @@ struct ipc_relay {
 				      server_ch */
 	struct dir d[2];	    /* [0] client to server, [1] back */
 	size_t msg_max;		    /* largest datagram, bytes */
-	int evfd;		    /* written to stop the thread */
-	volatile sig_atomic_t stop;
+	struct ipc_cancel stop;	    /* fired to stop the thread */
+	char name[40]; /* names cch's files: apart from server_ch */
 	pthread_t thread;
 	bool started;
 	uint64_t late_ns; /* how late timed wake-ups come, ns */
@@ -202,6 +200,8 @@ static int take_in(struct ipc_relay *r, struct dir *d)
 		if (stream && len > slots)
 			len = slots; /* every piece gets a slot */
 		n = d->src->ops->recv(d->src, p, len);
+		if (n == -EINTR && ipc_cancelled(&r->stop))
+			return 0; /* the loop sees it */
 		if (n == -EINTR)
 			continue;
 		if (n == -EAGAIN)
@@ -266,6 +266,8 @@ static int put_out(struct ipc_relay *r, struct dir *d, uint64_t now)
 			}
 		}
 		n = d->dst->ops->send(d->dst, d->buf + s->off, len);
+		if (n == -EINTR && ipc_cancelled(&r->stop))
+			return 1; /* asked to stop */
 		if (n == -EINTR)
 			continue;
 		if (n == -EAGAIN) {
@@ -330,7 +332,7 @@ static void relay_loop(struct ipc_relay *r)
 	struct timespec ts;
 
 	for (;;) {
-		if (r->stop)
+		if (ipc_cancelled(&r->stop))
 			return;
 		now = ipc_now_ns();
 		for (int i = 0; i < 2; i++) {
@@ -342,7 +344,7 @@ static void relay_loop(struct ipc_relay *r)
 			if (r->d[i].eof && !r->d[i].nseg)
 				return; /* passed on, now pass the end on */
 		n = 0;
-		add_fd(pfd, &n, r->evfd, POLLIN, &in[0]);
+		add_fd(pfd, &n, ipc_cancel_fd(&r->stop), POLLIN, &in[0]);
 		for (int i = 0; i < 2; i++) {
 			struct dir *d = &r->d[i];
 			uint8_t *p;
@@ -385,7 +387,7 @@ static void relay_loop(struct ipc_relay *r)
 			if (late > RELAY_LATE_MAX)
 				late = RELAY_LATE_MAX;
 			r->late_ns = (7 * r->late_ns + late) / 8;
-			while (ipc_now_ns() < due && !r->stop)
+			while (ipc_now_ns() < due && !ipc_cancelled(&r->stop))
 				;
 			continue;
 		}
@@ -411,7 +413,7 @@ static int open_side(struct ipc_relay *r, struct ipc_chan *ch,
 
 	do
 		err = r->tp->open(ch, side, ep);
-	while (err == -EINTR && !r->stop);
+	while (err == -EINTR && !ipc_cancelled(&r->stop));
 	return err;
 }
 
@@ -424,18 +426,29 @@ static int nonblock(struct ipc_ep *ep)
 	return err;
 }
 
+/*
+ * The thread watches its stop: an open() blocked on a FIFO or in accept()
+ * is interrupted by the wake signal once the stop is fired (and again
+ * every 10 ms, should it land just before the call blocks).
+ */
 static void *relay_thread(void *arg)
 {
 	struct ipc_relay *r = arg;
-	int err;
+	int err, w;
 
 	/* Wake at the due time, not up to 50 µs after it (the default). */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	w = ipc_cancel_watch(&r->stop);
+	if (w < 0) {
+		fail(r, w, "watch the relay's stop: %s", strerror(-w));
+		open_side(r, &r->cch, IPC_SERVER, &r->a); /* as below */
+		goto out;
+	}
 	err = open_side(r, r->server_ch, IPC_CLIENT, &r->b);
 	if (err) {
 		fail(r, err, "open the server's channel: %s", strerror(-err));
 		/* Let the client's open finish: it then sees the end. */
-		if (!r->stop)
+		if (!ipc_cancelled(&r->stop))
 			open_side(r, &r->cch, IPC_SERVER, &r->a);
 		goto out;
 	}
@@ -453,6 +466,7 @@ static void *relay_thread(void *arg)
 	}
 	relay_loop(r);
 out:
+	ipc_cancel_unwatch(&r->stop, w);
 	/* Closing passes the end of the conversation on to both sides. */
 	r->tp->close(&r->a);
 	r->tp->close(&r->b);
@@ -474,8 +488,7 @@ static void relay_release(struct ipc_relay *r)
 {
 	if (r->cch_set)
 		r->tp->teardown(&r->cch);
-	if (r->evfd >= 0)
-		close(r->evfd);
+	ipc_cancel_fini(&r->stop);
 	for (int i = 0; i < 2; i++) {
 		free(r->d[i].buf);
 		free(r->d[i].segs);
@@ -489,7 +502,7 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 		    struct ipc_chan **client_ch)
 {
 	struct ipc_relay *r;
-	sigset_t block, old;
+	struct ipc_tp_opts copts = *opts;
 	uint64_t seed = ipc_now_ns();
 	int err;
 
@@ -502,9 +515,9 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 		r->link.mtu = 1448;
 	r->tp = tp;
 	r->server_ch = server_ch;
-	r->evfd = -1;
-	r->a = (struct ipc_ep){.rfd = -1, .wfd = -1};
-	r->b = (struct ipc_ep){.rfd = -1, .wfd = -1};
+	r->stop.fd = -1;
+	r->a = (struct ipc_ep){.rfd = -1, .wfd = -1, .cancel = &r->stop};
+	r->b = (struct ipc_ep){.rfd = -1, .wfd = -1, .cancel = &r->stop};
 	r->msg_max = opts->max_msg ? opts->max_msg : 1;
 	for (int i = 0; i < 2; i++) {
 		struct dir *d = &r->d[i];
@@ -525,27 +538,20 @@ int ipc_relay_start(struct ipc_relay **out, const struct ipc_link *l,
 	dir_init(&r->d[0], "client", "server", &r->a, &r->b, &r->link, seed);
 	dir_init(&r->d[1], "server", "client", &r->b, &r->a, &r->link,
 		 seed * 0x9e3779b97f4a7c15ull + 1);
-	r->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (r->evfd < 0) {
-		err = -errno;
+	err = ipc_cancel_init(&r->stop);
+	if (err)
 		goto fail;
-	}
-	ipc_chan_init(&r->cch, tp, opts);
+	/* Its own names, next to the server channel's, and no target. */
+	snprintf(r->name, sizeof(r->name), "%s-link",
+		 opts->name ? opts->name : "0");
+	copts.name = r->name;
+	copts.target = NULL;
+	ipc_chan_init(&r->cch, tp, &copts);
 	err = tp->setup(&r->cch);
 	if (err)
 		goto fail;
 	r->cch_set = true;
-
-	/* The relay must not take the user's Ctrl-C or the peer's signals. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	err = -pthread_create(&r->thread, NULL, relay_thread, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = ipc_thread_start(&r->thread, relay_thread, r);
 	if (err)
 		goto fail;
 	r->started = true;
@@ -557,40 +563,14 @@ fail:
 	return err;
 }
 
-/* Can a SIGUSR1 interrupt the thread without killing the process? */
-static bool usr1_handled(void)
-{
-	struct sigaction sa;
-
-	return !sigaction(SIGUSR1, NULL, &sa) && sa.sa_handler != SIG_DFL &&
-	       sa.sa_handler != SIG_IGN;
-}
-
 int ipc_relay_stop(struct ipc_relay *r)
 {
-	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 10000000};
-	uint64_t one = 1;
-
 	if (!r)
 		return 0;
 	if (r->started) {
-		r->stop = 1;
-		/* EAGAIN only when the counter is already set: fine. */
-		(void)!write(r->evfd, &one, sizeof(one));
-		/*
-		 * The loop sees the eventfd at once; an open() blocked on a
-		 * FIFO or an accept() needs a signal, sent again every 10 ms
-		 * since one that lands before the call blocks is lost.
-		 */
-		for (int i = 0; i < 200; i++) {
-			if (pthread_tryjoin_np(r->thread, NULL) == 0)
-				goto joined;
-			if (i > 0 && usr1_handled())
-				pthread_kill(r->thread, SIGUSR1);
-			nanosleep(&tick, NULL);
-		}
+		/* The loop sees the descriptor, a blocked open the signal. */
+		ipc_cancel_fire(&r->stop);
 		pthread_join(r->thread, NULL);
-joined:
 		r->started = false;
 	}
 	return r->err;

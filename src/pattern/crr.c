@@ -127,7 +127,8 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 
 	for (i = 0; i < n; i++) {
 		msg_stamp(c->sbuf, req, *seq);
-		ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+		ep = (struct ipc_ep){
+			.rfd = -1, .wfd = -1, .cancel = c->io.cancel};
 		t0 = ipc_now_ns();
 		err = tp->open(c->ch, IPC_CLIENT, &ep);
 		if (err) {
@@ -223,8 +224,9 @@ static int crr_server(struct ipc_pctx *c)
 	/* Reset to NULL before returning. */
 	/* cppcheck-suppress autoVariables */
 	c->pat_priv = &st;
-	while (!*c->io.stop) {
-		ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+	while (!ipc_cancelled(c->io.cancel)) {
+		ep = (struct ipc_ep){
+			.rfd = -1, .wfd = -1, .cancel = c->io.cancel};
 		err = tp->open(c->ch, IPC_SERVER, &ep);
 		if (err == -EINTR || err == -ECONNABORTED) {
 			err = 0;

@@ -29,7 +29,6 @@
  * bottleneck.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,7 @@
 #include "describe.h"
 
 #define BATCH 64	   /* completions taken per wait */
-#define IDLE_NS 50000000ll /* longest wait: how soon a stop is seen, 50 ms */
+#define IDLE_NS 50000000ll /* longest wait, 50 ms (a stop ends it at once) */
 #define SLACK 64 /* receive buffer beyond the message, to see a long one */
 
 /* A client flow. */
@@ -341,7 +340,7 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 		if (n < 0)
 			return ld_fail(&th->pc, n, "wait for", th->base,
 				       th->pc.cs->flows);
-		if (*th->pc.io.stop)
+		if (ipc_cancelled(th->pc.io.cancel))
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n; i++) {
@@ -430,7 +429,7 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 		if (n < 0)
 			return ld_fail(&th->pc, n, "wait for", th->base,
 				       th->pc.cs->flows);
-		if (*th->pc.io.stop)
+		if (ipc_cancelled(th->pc.io.cancel))
 			return msg_fail(&th->pc, -ECANCELED,
 					"between requests");
 		for (int i = 0; i < n && !err; i++) {
@@ -466,7 +465,7 @@ static void *client_thread(void *arg)
 	if (sh->abort)
 		return NULL;
 	prctl(PR_SET_TIMERSLACK, 1UL); /* wake at due times, not 50 us late */
-	err = e->fs_new(&th->fs, th->n, c->io.stop);
+	err = e->fs_new(&th->fs, th->n, c->io.cancel);
 	for (f = 0; !err && f < th->n; f++)
 		err = e->fs_add(th->fs, f, &th->fl[f].ep);
 	if (err)
@@ -587,34 +586,26 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 	}
 }
 
-/* Start the threads with the side's signals blocked (the caller takes them). */
+/*
+ * Start the threads as helpers (ipc_thread_start: the user's signals stay
+ * with the caller); their waits end on the side's cancel descriptor.
+ */
 static void start_threads(struct shared *sh)
 {
-	sigset_t block, old;
 	unsigned i;
 	int rc = 0;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR1);
-	sigaddset(&block, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < sh->nth; i++) {
-		rc = pthread_create(&sh->th[i].t, NULL, client_thread,
-				    &sh->th[i]);
+		rc = ipc_thread_start(&sh->th[i].t, client_thread, &sh->th[i]);
 		if (rc)
 			break;
 		sh->th[i].started = true;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_mutex_lock(&sh->mu);
 	if (i < sh->nth) {
 		/* Told by gather(): thread 0 may be the one missing. */
 		sh->abort = true;
-		sh->start_err = -rc;
+		sh->start_err = rc; /* -errno */
 		sh->start_failed = i + 1;
 	}
 	sh->open = true;
@@ -656,7 +647,8 @@ static int ld_client(struct ipc_pctx *c)
 	}
 	ipc_nofile_raise(NULL);
 	for (g = 0; g < nfl; g++) {
-		fl[g].ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+		fl[g].ep = (struct ipc_ep){
+			.rfd = -1, .wfd = -1, .cancel = c->io.cancel};
 		fl[g].g = g;
 		fl[g].sbuf = bufs + g * (ss + rs);
 		fl[g].rbuf = fl[g].sbuf + ss;
@@ -664,12 +656,12 @@ static int ld_client(struct ipc_pctx *c)
 		memset(fl[g].rbuf, 0, rs);
 	}
 	for (g = 0; g < nfl; g++, opened++) {
-		if (*c->io.stop) {
+		if (ipc_cancelled(c->io.cancel)) {
 			err = msg_fail(c, -ECANCELED, "while connecting");
 			goto out_close;
 		}
 		err = tp->open(c->ch, IPC_CLIENT, &fl[g].ep);
-		if (err == -EINTR && *c->io.stop)
+		if (err == -EINTR && ipc_cancelled(c->io.cancel))
 			err = -ECANCELED; /* a signal asked us to stop */
 		if (err) {
 			ld_fail(c, err, "open", g, nfl);
@@ -836,20 +828,21 @@ static int ld_server(struct ipc_pctx *c)
 		goto out;
 	}
 	ipc_nofile_raise(NULL);
-	err = e->fs_new(&sv.fs, (uint32_t)sv.nfl, c->io.stop);
+	err = e->fs_new(&sv.fs, (uint32_t)sv.nfl, c->io.cancel);
 	if (err) {
 		msg_fail(c, err, "make the flow set");
 		goto out;
 	}
 	for (i = 0; i < sv.nfl; i++) {
-		sv.fl[i].ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+		sv.fl[i].ep = (struct ipc_ep){
+			.rfd = -1, .wfd = -1, .cancel = c->io.cancel};
 		sv.fl[i].sbuf = bufs + i * (ss + rs);
 		sv.fl[i].rbuf = sv.fl[i].sbuf + ss;
 		memcpy(sv.fl[i].sbuf, c->expect, sv.resp);
 	}
 	for (i = 0; i < sv.nfl; opened = ++i) {
 		do {
-			if (*c->io.stop)
+			if (ipc_cancelled(c->io.cancel))
 				goto out; /* the client gave up */
 			err = tp->open(c->ch, IPC_SERVER, &sv.fl[i].ep);
 		} while (err == -EINTR || err == -ECONNABORTED);
@@ -867,7 +860,7 @@ static int ld_server(struct ipc_pctx *c)
 	sv.open = sv.nfl;
 	while (sv.open) {
 		n = e->fs_wait(sv.fs, done, BATCH, IDLE_NS);
-		if (n == -ECANCELED || *c->io.stop)
+		if (n == -ECANCELED || ipc_cancelled(c->io.cancel))
 			break;
 		if (n < 0) {
 			err = msg_fail(c, n, "wait for requests");

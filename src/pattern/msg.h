@@ -9,10 +9,19 @@
  * empty message where the transport carries those (udp, unix-dgram) and as
  * a 1-byte token elsewhere, since a byte stream cannot show a 0-byte
  * message; the token counts as 0 payload bytes.
+ *
+ * stream's messages (over transports that lose nothing) take the pattern
+ * from a point that moves with the sequence number instead: message seq
+ * is the pattern from its byte msg_shift(seq) on, its first min(n, 8)
+ * bytes again the sequence number.  So the same offset of two messages
+ * holds different bytes (every byte differs unless their numbers are
+ * equal modulo 251), and a stale or spliced piece of another message is
+ * caught wherever it lands, not only in its first 8 bytes.
  */
 #ifndef IPCPERF_PATTERN_MSG_H
 #define IPCPERF_PATTERN_MSG_H
 
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +39,43 @@ static inline size_t msg_wire(size_t len, unsigned caps)
 		return 1;
 	return len;
 }
+
+/*
+ * Where message @seq of a stream starts in the pattern: a multiple of 256
+ * bytes, so that its bytes keep their place in the pattern's 256-byte
+ * period and differ from another message's at the same offset by one
+ * constant (see msg_payload_ok).  251 steps, a prime, so that no ring or
+ * batch of a power-of-two size brings back the same start at the same
+ * place.
+ */
+#define MSG_SHIFT_UNIT 256u
+#define MSG_SHIFT_STEPS 251u
+#define MSG_SHIFT_MAX ((MSG_SHIFT_STEPS - 1) * MSG_SHIFT_UNIT)
+
+static inline size_t msg_shift(uint64_t seq)
+{
+	return (size_t)(seq % MSG_SHIFT_STEPS) * MSG_SHIFT_UNIT;
+}
+
+/* Byte @n of the payload pattern (ipc_payload_fill); period 64 KiB. */
+static inline uint8_t msg_pattern_byte(size_t n)
+{
+	return (uint8_t)((n * 131u + 7u) ^ (n >> 8) * 29u);
+}
+
+/*
+ * Are bytes @from to @len - 1 of @buf the pattern from its byte
+ * @from + @shift on (@shift a multiple of MSG_SHIFT_UNIT)?  Reads @buf
+ * once and no other buffer: the pattern is made on the way.
+ */
+bool msg_payload_ok(const uint8_t *buf, size_t from, size_t len, size_t shift);
+
+/*
+ * The same with vectors of at most @width bytes (16, 32, 64), or the
+ * widest below that the CPU has: for the tests of each width.
+ */
+bool msg_payload_ok_width(const uint8_t *buf, size_t from, size_t len,
+			  size_t shift, unsigned width);
 
 /* Write the low min(len, 8) bytes of @seq at the start of @buf. */
 static inline void msg_stamp(uint8_t *buf, size_t len, uint64_t seq)
@@ -63,6 +109,21 @@ static inline int msg_send(struct ipc_pctx *c, const uint8_t *buf, size_t len)
 }
 
 /*
+ * What receiving one message (the engine's result @n) means when @len
+ * bytes were due: 0, MSG_EOF, -EBADMSG for the wrong length, or -errno.
+ */
+static inline int msg_got(const struct ipc_pctx *c, ssize_t n, size_t len)
+{
+	if (n < 0)
+		return (int)n;
+	if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
+		return -EBADMSG;
+	if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
+		return MSG_EOF;
+	return (size_t)n == len ? 0 : -EBADMSG;
+}
+
+/*
  * Receive one message of exactly @len bytes into @buf (which holds
  * c->buf_bytes, more than @len, so a longer message is caught).  A byte
  * stream is read until @len bytes arrived.  Returns 0, MSG_EOF, -EBADMSG
@@ -74,16 +135,8 @@ static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
 	ssize_t n;
 	size_t got = 0;
 
-	if (!(c->tp_caps & IPC_TP_STREAM)) {
-		n = eng->recv(&c->io, buf, c->buf_bytes);
-		if (n < 0)
-			return (int)n;
-		if (n == 0 && len != 0 && (c->tp_caps & IPC_TP_EMPTY_MSG))
-			return -EBADMSG;
-		if (n == 0 && !(c->tp_caps & IPC_TP_EMPTY_MSG))
-			return MSG_EOF;
-		return (size_t)n == len ? 0 : -EBADMSG;
-	}
+	if (!(c->tp_caps & IPC_TP_STREAM))
+		return msg_got(c, eng->recv(&c->io, buf, c->buf_bytes), len);
 	while (got < len) {
 		n = eng->recv(&c->io, buf + got, len - got);
 		if (n < 0)
@@ -96,12 +149,29 @@ static inline int msg_recv(struct ipc_pctx *c, uint8_t *buf, size_t len)
 }
 
 /*
+ * As msg_recv on a message transport, but the message stays where the
+ * transport holds it (recv_view): *@msg points at it until the next
+ * receive.  Only where c->io.eng->recv_view and the transport's are set.
+ */
+static inline int msg_recv_view(struct ipc_pctx *c, const uint8_t **msg,
+				size_t len)
+{
+	const void *p = c->rbuf;
+	int err =
+		msg_got(c, c->io.eng->recv_view(&c->io, &p, c->buf_bytes), len);
+
+	*msg = p;
+	return err;
+}
+
+/*
  * Check a received message of @len wire bytes: its sequence number and
  * payload pattern.  0 if intact, -EBADMSG (with a description in c->out)
- * if not.  Costs one memcmp of the message.
+ * if not.  Costs one memcmp of the message.  msg_check_slow finds and
+ * tells what is wrong, for a message whose pattern starts at @shift.
  */
 int msg_check_slow(struct ipc_pctx *c, const uint8_t *buf, size_t len,
-		   uint64_t seq);
+		   uint64_t seq, size_t shift);
 
 static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf, size_t len,
 			    uint64_t seq)
@@ -110,9 +180,53 @@ static inline int msg_check(struct ipc_pctx *c, const uint8_t *buf, size_t len,
 
 	for (size_t i = 0; i < n; i++)
 		if (buf[i] != (uint8_t)(seq >> (8 * i)))
-			return msg_check_slow(c, buf, len, seq);
+			return msg_check_slow(c, buf, len, seq, 0);
 	if (len > 8 && memcmp(buf + 8, c->expect + 8, len - 8) != 0)
-		return msg_check_slow(c, buf, len, seq);
+		return msg_check_slow(c, buf, len, seq, 0);
+	return 0;
+}
+
+/*
+ * Stamp stream message @seq of @len bytes into c->sbuf, which holds the
+ * pattern over @len + MSG_SHIFT_MAX bytes: returns where the message
+ * starts.  msg_unstamp puts the pattern back once it was sent.
+ */
+static inline uint8_t *msg_stamp_shifted(struct ipc_pctx *c, size_t len,
+					 uint64_t seq)
+{
+	uint8_t *msg = c->sbuf + msg_shift(seq);
+
+	msg_stamp(msg, len, seq);
+	return msg;
+}
+
+static inline void msg_unstamp(uint8_t *msg, size_t len, uint64_t seq)
+{
+	size_t n = len < 8 ? len : 8, at = msg_shift(seq);
+
+	for (size_t i = 0; i < n; i++)
+		msg[i] = msg_pattern_byte(at + i);
+}
+
+/*
+ * Check stream message @seq (msg_stamp_shifted) of @len bytes as msg_check
+ * does, in one pass over @buf.
+ */
+static inline int msg_check_shifted(struct ipc_pctx *c, const uint8_t *buf,
+				    size_t len, uint64_t seq)
+{
+	uint64_t got;
+
+	if (len >= 8) {
+		memcpy(&got, buf, 8);
+		if (le64toh(got) != seq ||
+		    !msg_payload_ok(buf, 8, len, msg_shift(seq)))
+			return msg_check_slow(c, buf, len, seq, msg_shift(seq));
+		return 0;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != (uint8_t)(seq >> (8 * i)))
+			return msg_check_slow(c, buf, len, seq, msg_shift(seq));
 	return 0;
 }
 
@@ -132,7 +246,7 @@ static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
 {
 	if (t1 >= deadline)
 		return true;
-	if (*c->io.stop) {
+	if (ipc_cancelled(c->io.cancel)) {
 		*err = msg_fail(c, -ECANCELED, "between iterations");
 		return true;
 	}
@@ -147,6 +261,13 @@ static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
  * refused connection is the client's socket gone after the run (a late
  * answer bounced): the client is done.
  */
+static inline int msg_next_end(const struct ipc_pctx *c, int err)
+{
+	if (err == -ECONNREFUSED && (c->tp_caps & IPC_TP_LOSSY))
+		return 1;
+	return err == MSG_EOF || err == -ECANCELED ? 1 : err;
+}
+
 static inline int msg_next(struct ipc_pctx *c, uint8_t *buf, size_t len)
 {
 	int err;
@@ -154,9 +275,7 @@ static inline int msg_next(struct ipc_pctx *c, uint8_t *buf, size_t len)
 	do
 		err = msg_recv(c, buf, len);
 	while (err == -ETIMEDOUT);
-	if (err == -ECONNREFUSED && (c->tp_caps & IPC_TP_LOSSY))
-		return 1;
-	return err == MSG_EOF || err == -ECANCELED ? 1 : err;
+	return msg_next_end(c, err);
 }
 
 /*

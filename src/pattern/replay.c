@@ -46,7 +46,7 @@ static int think(struct ipc_pctx *c, uint64_t ns)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
-		if (*c->io.stop)
+		if (ipc_cancelled(c->io.cancel))
 			return -ECANCELED;
 	return 0;
 }

@@ -18,9 +18,10 @@ static size_t st_max_msg(const struct ipc_case *cs)
 	return cs->msg_size ? cs->msg_size : 1;
 }
 
+/* Room for every start of a shifted message (msg_stamp_shifted). */
 static size_t st_buf_bytes(const struct ipc_case *cs)
 {
-	return st_max_msg(cs) + 64;
+	return st_max_msg(cs) + 64 + MSG_SHIFT_MAX;
 }
 
 static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
@@ -30,13 +31,15 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	const uint64_t count = c->cs->count;
 	struct ipc_hist *h = c->hist;
 	uint64_t i, k, t0, t1, sum = 0;
+	uint8_t *msg;
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
 		t0 = ipc_now_ns();
 		for (k = 0; k < count; k++) {
-			msg_stamp(c->sbuf, len, (*seq)++);
-			err = msg_send(c, c->sbuf, len);
+			msg = msg_stamp_shifted(c, len, *seq);
+			err = msg_send(c, msg, len);
+			msg_unstamp(msg, len, (*seq)++);
 			if (err)
 				goto fail_send;
 		}
@@ -75,10 +78,40 @@ static int st_client(struct ipc_pctx *c)
 	return err;
 }
 
+/*
+ * Receive message @k of a batch; *@msg points at it: in c->rbuf, or where
+ * the transport holds it when @in_place.  Between batches (k == 0) the
+ * client may be done or idle: 1 when it is done, as msg_next.
+ */
+static int st_recv(struct ipc_pctx *c, uint64_t k, bool in_place,
+		   const uint8_t **msg, size_t len)
+{
+	int err;
+
+	if (!in_place) {
+		*msg = c->rbuf;
+		return k ? msg_recv(c, c->rbuf, len)
+			 : msg_next(c, c->rbuf, len);
+	}
+	do
+		err = msg_recv_view(c, msg, len);
+	while (!k && err == -ETIMEDOUT);
+	return k ? err : msg_next_end(c, err);
+}
+
+/*
+ * The server checks a message where the transport holds it when it can
+ * (shm): one pass over the bytes, instead of a copy out and a second pass
+ * over the copy.  Unchecked, it copies them out, as a receiver that keeps
+ * them would.
+ */
 static int st_server(struct ipc_pctx *c)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const uint64_t count = c->cs->count;
+	const bool in_place =
+		c->verify && c->io.eng->recv_view && c->io.ep->ops->recv_view;
+	const uint8_t *msg;
 	uint64_t seq = 0, k;
 	uint8_t ack;
 	int err;
@@ -87,15 +120,13 @@ static int st_server(struct ipc_pctx *c)
 		return st_dgram_server(c);
 	for (uint64_t batch = 0;; batch++) {
 		for (k = 0; k < count; k++) {
-			/* Between batches the client may be done or idle. */
-			err = k ? msg_recv(c, c->rbuf, len)
-				: msg_next(c, c->rbuf, len);
+			err = st_recv(c, k, in_place, &msg, len);
 			if (err > 0)
 				return 0;
 			if (err)
 				return msg_fail(c, err, "receive message");
 			if (c->verify) {
-				err = msg_check(c, c->rbuf, len, seq);
+				err = msg_check_shifted(c, msg, len, seq);
 				if (err)
 					return err;
 			}

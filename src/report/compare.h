@@ -68,5 +68,11 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 /* The formatters' compare hooks (struct ipc_report_ops.compare). */
 int cmp_print_table(FILE *out, const struct ipc_comparison *c);
 int cmp_print_json(FILE *out, const struct ipc_comparison *c);
+int cmp_print_markdown(FILE *out, const struct ipc_comparison *c);
+int cmp_print_html(FILE *out, const struct ipc_comparison *c);
+
+/* The comparison's heading, table and notes, in @out's style. */
+struct tab_out;
+int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c);
 
 #endif

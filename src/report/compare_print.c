@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "grid.h"
+#include "table.h"
 
 /* "the command of the document, when it started, its host", for a heading. */
 static void about(const struct ipc_doc *d, char *buf, size_t len)
@@ -31,7 +32,7 @@ static char *fmt_val(const struct cpair *p, double v, char *buf, size_t len)
 	return ipc_fmt_value(p->metric->fmt, v, buf, len);
 }
 
-static void heading(FILE *out, const struct ipc_comparison *c)
+static void heading(struct tab_out *out, const struct ipc_comparison *c)
 {
 	const struct cpair *p0 = &c->pairs[0];
 	char buf[256];
@@ -39,15 +40,16 @@ static void heading(FILE *out, const struct ipc_comparison *c)
 	size_t i;
 
 	about(c->a.doc, buf, sizeof(buf));
-	fprintf(out, "compare  A: %s (%s)\n", c->a.doc->path, buf);
+	tab_printf(out, "compare  A: %s (%s)\n", c->a.doc->path, buf);
 	about(c->b.doc, buf, sizeof(buf));
-	fprintf(out, "         B: %s (%s)\n", c->b.doc->path, buf);
+	tab_printf(out, "         B: %s (%s)\n", c->b.doc->path, buf);
 	for (size_t k = 0; k < c->nkeys; k++) {
 		if (!c->skip[k])
 			continue;
-		fprintf(out, "%s %s: %s in A, %s in B\n",
-			any_skip ? "        " : "A and B differ in", c->keys[k],
-			c->a.cases[0].key[k], c->b.cases[0].key[k]);
+		tab_printf(out, "%s %s: %s in A, %s in B\n",
+			   any_skip ? "        " : "A and B differ in",
+			   c->keys[k], c->a.cases[0].key[k],
+			   c->b.cases[0].key[k]);
 		any_skip = true;
 	}
 	/* Throughput is one word, in bytes/s or messages/s by pattern. */
@@ -57,17 +59,17 @@ static void heading(FILE *out, const struct ipc_comparison *c)
 		      p0->metric->higher_better))
 			break;
 	if (i == c->npairs)
-		fprintf(out,
-			"B/A: ratio of the medians of the per-run %s (%s is "
-			"better), 95%% bootstrap interval; p: two-sided "
-			"Mann-Whitney U\n",
-			p0->metric->word,
-			p0->metric->higher_better ? "higher" : "lower");
+		tab_printf(out,
+			   "B/A: ratio of the medians of the per-run %s (%s is "
+			   "better), 95%% bootstrap interval; p: two-sided "
+			   "Mann-Whitney U\n",
+			   p0->metric->word,
+			   p0->metric->higher_better ? "higher" : "lower");
 	else
-		fprintf(out,
-			"B/A: ratio of the medians of the per-run metric "
-			"(lower p50, higher throughput is better), 95%% "
-			"bootstrap interval; p: two-sided Mann-Whitney U\n");
+		tab_printf(out,
+			   "B/A: ratio of the medians of the per-run metric "
+			   "(lower p50, higher throughput is better), 95%% "
+			   "bootstrap interval; p: two-sided Mann-Whitney U\n");
 }
 
 /* The pair's line of the table. */
@@ -115,7 +117,7 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 }
 
 /* The cases of one side that found no match, or no measurement. */
-static void unmatched(FILE *out, const struct ipc_comparison *c,
+static void unmatched(struct tab_out *out, const struct ipc_comparison *c,
 		      const struct cside *s, const char *side)
 {
 	char buf[256];
@@ -123,13 +125,13 @@ static void unmatched(FILE *out, const struct ipc_comparison *c,
 	for (size_t i = 0; i < s->n; i++) {
 		cmp_label(c, &s->cases[i], false, buf, sizeof(buf));
 		if (!s->cases[i].used)
-			fprintf(out, "only in %s: %s\n", side, buf);
+			tab_printf(out, "only in %s: %s\n", side, buf);
 		else if (!s->cases[i].measured)
-			fprintf(out, "not measured in %s: %s\n", side, buf);
+			tab_printf(out, "not measured in %s: %s\n", side, buf);
 	}
 }
 
-int cmp_print_table(FILE *out, const struct ipc_comparison *c)
+int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 {
 	static const char *const heads[] = {"case", "runs A/B", "A", "B",
 					    "B/A",  "95% CI",	"p", "verdict"};
@@ -148,8 +150,9 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 	}
 	err = g.err;
 	if (!err) {
+		tab_heading(out);
 		heading(out, c);
-		grid_print(&g, out);
+		tab_grid(out, &g);
 	}
 	grid_free(&g);
 	if (err)
@@ -157,34 +160,37 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 	for (i = 0; i < c->npairs; i++)
 		if (c->pairs[i].note[0]) {
 			cmp_label(c, c->pairs[i].a, true, buf, sizeof(buf));
-			fprintf(out, "note: %s: %s\n", buf, c->pairs[i].note);
+			tab_printf(out, "note: %s: %s\n", buf,
+				   c->pairs[i].note);
 		}
 	if (few)
-		fprintf(out, "hint: measure with --runs auto (the default) or "
-			     "-r 5 or more to tell results apart\n");
+		tab_printf(out,
+			   "hint: measure with --runs auto (the default) or "
+			   "-r 5 or more to tell results apart\n");
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set && c->uncompared)
-		fprintf(out,
+		tab_printf(
+			out,
 			"gate: %zu case%s of A could not be compared (above: "
 			"only in A, not measured, or no %s): failed\n",
 			c->uncompared, c->uncompared == 1 ? "" : "s",
 			c->opts.metric ? c->opts.metric : "figure");
 	if (c->opts.fail_set) {
 		if (c->gates)
-			fprintf(out,
-				"gate: %zu case%s of B slower than A by "
-				"%g%% or more: failed\n",
-				c->gates, c->gates == 1 ? "" : "s",
-				c->opts.fail_pct);
+			tab_printf(out,
+				   "gate: %zu case%s of B slower than A by "
+				   "%g%% or more: failed\n",
+				   c->gates, c->gates == 1 ? "" : "s",
+				   c->opts.fail_pct);
 		else
-			fprintf(out,
-				"gate: no case of B slower than A by %g%% "
-				"or more%s\n",
-				c->opts.fail_pct,
-				c->uncompared ? "" : ": passed");
+			tab_printf(out,
+				   "gate: no case of B slower than A by %g%% "
+				   "or more%s\n",
+				   c->opts.fail_pct,
+				   c->uncompared ? "" : ": passed");
 	}
-	return ferror(out) ? -EIO : 0;
+	return out->err ? out->err : ferror(out->f) ? -EIO : 0;
 }
 
 /* A real for JSON: left out when not finite (never NaN or Inf). */
@@ -268,6 +274,29 @@ static void unmatched_arr(const struct ipc_comparison *c, const struct cside *s,
 		else if (!s->cases[i].measured)
 			json_array_append_new(unm, json_string(buf));
 	}
+}
+
+/* The comparison in @style through a tab_out of its own. */
+static int print_in(FILE *out, const struct ipc_comparison *c,
+		    enum tab_style style)
+{
+	struct tab_out o;
+	int err, err2;
+
+	tab_out_init(&o, out, style);
+	err = cmp_print_styled(&o, c);
+	err2 = tab_out_fini(&o);
+	return err ? err : err2;
+}
+
+int cmp_print_table(FILE *out, const struct ipc_comparison *c)
+{
+	return print_in(out, c, TAB_TEXT);
+}
+
+int cmp_print_markdown(FILE *out, const struct ipc_comparison *c)
+{
+	return print_in(out, c, TAB_MARKDOWN);
 }
 
 int cmp_print_json(FILE *out, const struct ipc_comparison *c)

@@ -54,6 +54,14 @@ __attribute__((format(printf, 3, 4))) void grid_set(struct grid *g, char **cell,
  */
 void grid_print(struct grid *g, FILE *out);
 
+/*
+ * The grid as a GitHub-flavoured Markdown table, or an HTML table (every
+ * cell escaped); a line's span goes in its first column after the
+ * identifying ones.  0 or -errno.
+ */
+int grid_print_md(struct grid *g, FILE *out);
+int grid_print_html(struct grid *g, FILE *out);
+
 void grid_free(struct grid *g);
 
 /* Columns a UTF-8 string takes on a terminal ("µs" is two). */

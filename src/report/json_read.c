@@ -461,15 +461,13 @@ int ipc_doc_parse(const char *text, size_t len, const char *name,
 		      &jerr, doc, out);
 }
 
-/* Largest document read: far beyond 100,000 runs (60 MB). */
-#define DOC_FILE_MAX (256u << 20)
-
 int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
 		 size_t err_len)
 {
 	char *text;
 	size_t len;
-	int rc = ipc_file_read(path, DOC_FILE_MAX, &text, &len, err, err_len);
+	int rc = ipc_file_read(path, IPC_DOC_FILE_MAX, &text, &len, err,
+			       err_len);
 
 	*out = NULL;
 	if (rc)

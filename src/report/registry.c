@@ -13,12 +13,12 @@
 extern const struct ipc_report_ops ipc_report_table;
 extern const struct ipc_report_ops ipc_report_json;
 extern const struct ipc_report_ops ipc_report_csv;
+extern const struct ipc_report_ops ipc_report_markdown;
+extern const struct ipc_report_ops ipc_report_html;
 
 const struct ipc_report_ops *const ipc_reports[] = {
-	&ipc_report_table,
-	&ipc_report_json,
-	&ipc_report_csv,
-	NULL,
+	&ipc_report_table,    &ipc_report_json, &ipc_report_csv,
+	&ipc_report_markdown, &ipc_report_html, NULL,
 };
 
 const struct ipc_report_ops *ipc_report_find(const char *name)

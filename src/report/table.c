@@ -13,7 +13,8 @@
 #include "table.h"
 
 /* One pattern's rows, in the layout its description asks for. */
-static int print_section(FILE *out, const struct ipc_report_meta *meta,
+static int print_section(struct tab_out *out,
+			 const struct ipc_report_meta *meta,
 			 const struct trow *const *rows, size_t n)
 {
 	switch (rows[0]->res.cs.pat->layout) {
@@ -25,8 +26,10 @@ static int print_section(FILE *out, const struct ipc_report_meta *meta,
 }
 
 /* Sections per pattern, in the order the patterns first appear. */
-static int print_sections(FILE *out, const struct ipc_report_meta *meta,
-			  const struct trow **rows, size_t n, bool blank)
+static int print_sections(struct tab_out *out,
+			  const struct ipc_report_meta *meta,
+			  const struct trow **rows, size_t n, bool blank,
+			  const struct tab_hook *hook)
 {
 	const struct trow **sec;
 	bool *done;
@@ -52,9 +55,11 @@ static int print_sections(FILE *out, const struct ipc_report_meta *meta,
 			done[j] = true;
 		}
 		if (blank)
-			fputc('\n', out);
+			tab_puts(out, "\n");
 		blank = true;
 		err = print_section(out, meta, sec, k);
+		if (!err && hook && hook->section)
+			err = hook->section(hook->arg, sec, k);
 	}
 out:
 	free(done);
@@ -76,16 +81,29 @@ static void copy_text(char *dst, size_t len, const char *src)
 			dst[i] = ' ';
 }
 
-static int table_begin(struct ipc_report *r)
+static int begin(struct ipc_report *r, enum tab_style style)
 {
-	r->priv = calloc(1, sizeof(struct tab));
-	return r->priv ? 0 : -ENOMEM;
+	struct tab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->style = style;
+	r->priv = t;
+	return 0;
 }
 
-static int table_skip(struct ipc_report *r, const struct ipc_skip *s)
+static int table_begin(struct ipc_report *r)
 {
-	struct tab *t = r->priv;
+	return begin(r, TAB_TEXT);
+}
 
+static int markdown_begin(struct ipc_report *r)
+{
+	return begin(r, TAB_MARKDOWN);
+}
+
+int tab_keep_skip(struct tab *t, const struct ipc_skip *s)
+{
 	if (!t)
 		return -EINVAL;
 	if (tab_grow((void **)&t->skips, &t->skips_cap, t->nskips, sizeof(*s)))
@@ -100,9 +118,8 @@ static int table_skip(struct ipc_report *r, const struct ipc_skip *s)
  * Keep the record without what the caller frees (its runs and
  * histograms); what the table prints of the runs is resolved now.
  */
-static int table_result(struct ipc_report *r, const struct ipc_result *res)
+int tab_keep(struct tab *t, const struct ipc_result *res)
 {
-	struct tab *t = r->priv;
 	struct trow *row;
 
 	if (!t || !res->cs.pat)
@@ -121,54 +138,79 @@ static int table_result(struct ipc_report *r, const struct ipc_result *res)
 	return 0;
 }
 
-static int table_end(struct ipc_report *r)
+int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
+	      struct tab *t, const struct tab_hook *hook)
 {
-	const struct ipc_report_meta *meta = r->meta;
-	struct tab *t = r->priv;
 	const struct trow **rest = NULL;
 	size_t i, nrest = 0;
 	bool suite = meta && meta->command && !strcmp(meta->command, "suite");
 	bool printed = false;
 	int err = 0;
 
-	if (!t)
-		return -EINVAL;
 	if (t->nrows) {
 		rest = calloc(t->nrows, sizeof(*rest));
-		if (!rest) {
-			err = -ENOMEM;
-			goto out;
-		}
+		if (!rest)
+			return -ENOMEM;
 	}
 	if (suite) {
-		err = table_suite_print(r->out, meta, t, rest, &nrest,
-					&printed);
+		err = table_suite_print(out, meta, t, rest, &nrest, &printed);
 		if (!err)
-			err = print_sections(r->out, meta, rest, nrest,
-					     printed);
+			err = print_sections(out, meta, rest, nrest, printed,
+					     hook);
 	} else {
 		for (i = 0; i < t->nrows; i++)
 			rest[nrest++] = &t->rows[i];
-		err = print_sections(r->out, meta, rest, nrest, false);
+		err = print_sections(out, meta, rest, nrest, false, hook);
 		if (!err && t->nskips && nrest)
-			fputc('\n', r->out);
+			tab_puts(out, "\n");
 		for (i = 0; !err && i < t->nskips; i++)
-			fprintf(r->out, "skipped: %s: %s\n", t->skips[i].what,
-				t->skips[i].why);
+			tab_printf(out, "skipped: %s: %s\n", t->skips[i].what,
+				   t->skips[i].why);
 	}
 	/* The timer's own cost: every sample holds one clock read. */
 	if (!err && t->nrows && meta && meta->host && meta->host->timer_ns)
-		fprintf(r->out,
+		tab_printf(
+			out,
 			"clock: one CLOCK_MONOTONIC read costs %llu ns here; "
 			"each sample includes one\n",
 			(unsigned long long)meta->host->timer_ns);
-out:
 	free(rest);
+	return err;
+}
+
+void tab_free(struct tab *t)
+{
+	if (!t)
+		return;
 	free(t->rows);
 	free(t->skips);
 	free(t);
+}
+
+static int table_skip(struct ipc_report *r, const struct ipc_skip *s)
+{
+	return tab_keep_skip(r->priv, s);
+}
+
+static int table_result(struct ipc_report *r, const struct ipc_result *res)
+{
+	return tab_keep(r->priv, res);
+}
+
+static int table_end(struct ipc_report *r)
+{
+	struct tab *t = r->priv;
+	struct tab_out out;
+	int err, err2;
+
+	if (!t)
+		return -EINVAL;
+	tab_out_init(&out, r->out, t->style);
+	err = tab_print(&out, r->meta, t, NULL);
+	err2 = tab_out_fini(&out);
+	tab_free(t);
 	r->priv = NULL;
-	return err;
+	return err ? err : err2;
 }
 
 const struct ipc_report_ops ipc_report_table = {
@@ -179,4 +221,14 @@ const struct ipc_report_ops ipc_report_table = {
 	.result = table_result,
 	.end = table_end,
 	.compare = cmp_print_table,
+};
+
+const struct ipc_report_ops ipc_report_markdown = {
+	.name = "markdown",
+	.help = "the tables in GitHub-flavoured Markdown, to paste",
+	.begin = markdown_begin,
+	.skip = table_skip,
+	.result = table_result,
+	.end = table_end,
+	.compare = cmp_print_markdown,
 };

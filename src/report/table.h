@@ -26,13 +26,70 @@ struct trow {
 	uint64_t run_iters; /* samples of the first run */
 };
 
+/*
+ * Where the layouts write, and in which style: lines (a heading, notes)
+ * and grids, each written as it is finished.
+ */
+enum tab_style {
+	TAB_TEXT = 0, /* aligned columns for a terminal */
+	TAB_MARKDOWN, /* GitHub-flavoured Markdown */
+	TAB_HTML,     /* headings, paragraphs and tables of a page */
+};
+
+struct tab_out {
+	FILE *f;
+	enum tab_style style;
+	char *line; /* the line being written, up to its newline */
+	size_t len, cap;
+	bool heading; /* the line being written is a heading */
+	bool para;    /* Markdown: text since the last blank line */
+	int err;      /* -ENOMEM once a line could not be held */
+};
+
+void tab_out_init(struct tab_out *o, FILE *f, enum tab_style style);
+
+/* Flush a line without its newline and free; returns the first error. */
+int tab_out_fini(struct tab_out *o);
+
+/* Text; each newline ends a line, written in the style. */
+__attribute__((format(printf, 2, 3))) void tab_printf(struct tab_out *o,
+						      const char *fmt, ...);
+void tab_puts(struct tab_out *o, const char *s);
+
+/* The next line is a heading (Markdown ###, HTML h3). */
+void tab_heading(struct tab_out *o);
+
+/* A grid as the style's table. */
+void tab_grid(struct tab_out *o, struct grid *g);
+
 /* Every result and skip of a report, in the order they came. */
 struct tab {
+	enum tab_style style;
 	struct trow *rows;
 	size_t nrows, rows_cap;
 	struct ipc_skip *skips;
 	size_t nskips, skips_cap;
 };
+
+/* Keep a result (its record, not its runs) or a skip; 0 or -errno. */
+int tab_keep(struct tab *t, const struct ipc_result *res);
+int tab_keep_skip(struct tab *t, const struct ipc_skip *s);
+
+/* Called after each pattern's section with its rows (HTML's charts). */
+struct tab_hook {
+	int (*section)(void *arg, const struct trow *const *rows, size_t n);
+	void *arg;
+};
+
+/*
+ * Print every kept result and skip: the quick suite's table or one
+ * section per pattern, the skips and the clock's cost.  0 or -errno.
+ */
+int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
+	      struct tab *t, const struct tab_hook *hook);
+
+/* Free @t and what it keeps; NULL is a no-op. */
+void tab_free(struct tab *t);
 
 /* Grow @*p (of @size-byte items) so that it holds @n + 1 of them. */
 int tab_grow(void **p, size_t *cap, size_t n, size_t size);
@@ -133,17 +190,17 @@ void tab_case_cells(struct grid *g, struct grid_line *l, const struct trow *t,
 void tab_span_failed(struct grid *g, struct grid_line *l, const struct trow *t);
 
 /* The cost columns' meaning, and where cycles and instructions went. */
-void tab_cost_note(FILE *out, const struct ipc_report_meta *meta,
+void tab_cost_note(struct tab_out *out, const struct ipc_report_meta *meta,
 		   const struct tab_tail *tt, const char *unit);
 
 /* Why each flagged case has its flags, then one hint per kind. */
-void tab_flag_notes(FILE *out, const struct trow *const *rows, size_t n,
-		    unsigned flags);
+void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
+		    size_t n, unsigned flags);
 
 /* The layouts: one pattern's rows (all of one pattern), 0 or -errno. */
-int table_section_print(FILE *out, const struct ipc_report_meta *meta,
+int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			const struct trow *const *rows, size_t n);
-int table_pivot_print(FILE *out, const struct ipc_report_meta *meta,
+int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct trow *const *rows, size_t n);
 
 /*
@@ -151,7 +208,7 @@ int table_pivot_print(FILE *out, const struct ipc_report_meta *meta,
  * the others go to @rest (*nrest of them) for the usual sections.  Sets
  * *printed when anything was printed.
  */
-int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
+int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct tab *t, const struct trow **rest,
 		      size_t *nrest, bool *printed);
 

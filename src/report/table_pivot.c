@@ -71,7 +71,7 @@ static bool varies_tp(const struct trow *const *rows, size_t n)
  * tcp, peer in a separate process": the runs of the first case that
  * completed one, since the rows are the same kind of thing.
  */
-static void heading(FILE *out, const struct ipc_report_meta *meta,
+static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		    const struct ipc_pattern_ops *pat,
 		    const struct trow *const *rows, size_t n)
 {
@@ -111,11 +111,13 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 				    : "a separate process");
 	tab_words(title, sizeof(title), pat->title ? pat->title : "", pat, rows,
 		  n);
-	fprintf(out, "%s: %s%s\n", pat->name, title, how);
+	tab_heading(out);
+	tab_printf(out, "%s: %s%s\n", pat->name, title, how);
 }
 
 /* The pivot: cases down, links across. */
-static int print_pivot(FILE *out, const struct trow *const *rows, size_t n)
+static int print_pivot(struct tab_out *out, const struct trow *const *rows,
+		       size_t n)
 {
 	const char *links[MAXLINKS];
 	size_t nl = 0, i, j, k, c0;
@@ -184,7 +186,7 @@ static int print_pivot(FILE *out, const struct trow *const *rows, size_t n)
 				grid_set(&g, &l->cell[c0 + k], "-");
 	}
 	if (!g.err)
-		grid_print(&g, out);
+		tab_grid(out, &g);
 	err = g.err;
 	grid_free(&g);
 	free(done);
@@ -192,7 +194,8 @@ static int print_pivot(FILE *out, const struct trow *const *rows, size_t n)
 }
 
 /* One line per case: the parameters and figures behind each cell. */
-static int print_details(FILE *out, const struct trow *const *rows, size_t n)
+static int print_details(struct tab_out *out, const struct trow *const *rows,
+			 size_t n)
 {
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
 	const struct ipc_param *p;
@@ -236,13 +239,13 @@ static int print_details(FILE *out, const struct trow *const *rows, size_t n)
 		tab_case_cells(&g, l, rows[i], pcol, pat->cols, ccol, &tt);
 	}
 	if (!g.err)
-		grid_print(&g, out);
+		tab_grid(out, &g);
 	err = g.err;
 	grid_free(&g);
 	return err;
 }
 
-int table_pivot_print(FILE *out, const struct ipc_report_meta *meta,
+int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct trow *const *rows, size_t n)
 {
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
@@ -255,11 +258,11 @@ int table_pivot_print(FILE *out, const struct ipc_report_meta *meta,
 		partial |= rows[i]->res.status == IPC_STATUS_PARTIAL &&
 			   tab_measured(rows[i]);
 	if (!err && partial)
-		fputs("* partial: some runs failed, see below\n", out);
+		tab_puts(out, "* partial: some runs failed, see below\n");
 	if (!err) {
-		fputc('\n', out);
+		tab_puts(out, "\n");
 		if (pat->note)
-			fprintf(out, "%s\n", pat->note);
+			tab_printf(out, "%s\n", pat->note);
 		err = print_details(out, rows, n);
 	}
 	return err;

@@ -23,7 +23,7 @@ static const struct ipc_column default_cols[] = {
  * 1000 warm-up, peer in a separate process", then the engine, link and
  * framing when every row shares one.
  */
-static void heading(FILE *out, const struct ipc_report_meta *meta,
+static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		    const struct ipc_pattern_ops *pat,
 		    const struct trow *const *rows, size_t n)
 {
@@ -44,25 +44,26 @@ static void heading(FILE *out, const struct ipc_report_meta *meta,
 		tab_appendf(how, sizeof(how), ", ");
 		tab_where(how, sizeof(how), ro);
 	}
+	tab_heading(out);
 	if (pat->title) {
 		tab_words(title, sizeof(title), pat->title, pat, rows, n);
-		fprintf(out, "%s: %s%s", pat->name, title, how);
+		tab_printf(out, "%s: %s%s", pat->name, title, how);
 	} else {
-		fprintf(out, "%s%s", pat->name, how);
+		tab_printf(out, "%s%s", pat->name, how);
 	}
 	if (eng && strcmp(eng, "blocking"))
-		fprintf(out, ", engine %s", eng);
+		tab_printf(out, ", engine %s", eng);
 	if (link && strcmp(link, "none"))
-		fprintf(out, ", link %s", link);
+		tab_printf(out, ", link %s", link);
 	if (cs->framing && cs->framing->encode)
-		fprintf(out, ", framing %s%s", cs->framing->name,
-			!cs->framing->acks  ? ""
-			: cs->framing_noack ? " without acks"
-					    : " with acks");
-	fputc('\n', out);
+		tab_printf(out, ", framing %s%s", cs->framing->name,
+			   !cs->framing->acks  ? ""
+			   : cs->framing_noack ? " without acks"
+					       : " with acks");
+	tab_puts(out, "\n");
 }
 
-int table_section_print(FILE *out, const struct ipc_report_meta *meta,
+int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			const struct trow *const *rows, size_t n)
 {
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
@@ -114,13 +115,13 @@ int table_section_print(FILE *out, const struct ipc_report_meta *meta,
 	}
 	if (!g.err) {
 		heading(out, meta, pat, rows, n);
-		grid_print(&g, out);
+		tab_grid(out, &g);
 		if (pat->note)
-			fprintf(out, "%s\n", pat->note);
+			tab_printf(out, "%s\n", pat->note);
 		if (zero)
-			fprintf(out, "%s\n", tab_zero_note);
+			tab_printf(out, "%s\n", tab_zero_note);
 		if (loss && pat->loss_note)
-			fprintf(out, "note: %s\n", pat->loss_note);
+			tab_printf(out, "note: %s\n", pat->loss_note);
 		if (tt.cost)
 			tab_cost_note(out, meta, &tt,
 				      pat->cost_per ? pat->cost_per

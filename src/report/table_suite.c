@@ -179,7 +179,8 @@ static const struct trow *suite_ref(const struct suite *s, size_t k)
  * Those come from the results, because the suite runs fewer stream
  * batches than the options say (each batch is large).
  */
-static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
+static void suite_heading(struct tab_out *out,
+			  const struct ipc_report_meta *meta,
 			  const struct suite *s, const char *eng)
 {
 	const struct ipc_runopts *ro = meta ? meta->ro : NULL;
@@ -193,7 +194,8 @@ static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
 	}
 	if (eng && strcmp(eng, "blocking"))
 		tab_appendf(buf, sizeof(buf), ", engine %s", eng);
-	fprintf(out, "quick suite%s\n", buf);
+	tab_heading(out);
+	tab_printf(out, "quick suite%s\n", buf);
 	for (size_t k = 0; k < s->npat; k++)
 		if ((int)strlen(s->pat[k]->name) > w)
 			w = (int)strlen(s->pat[k]->name);
@@ -215,8 +217,8 @@ static void suite_heading(FILE *out, const struct ipc_report_meta *meta,
 		    p->suite->words_same)
 			tab_words(words, sizeof(words), p->suite->words_same, p,
 				  &ref, 1);
-		fprintf(out, "  %s:%*s %s%s\n", p->name,
-			w - (int)strlen(p->name), "", words, buf);
+		tab_printf(out, "  %s:%*s %s%s\n", p->name,
+			   w - (int)strlen(p->name), "", words, buf);
 	}
 }
 
@@ -290,7 +292,7 @@ static void gather(struct suite *s, const struct tab *t,
 	}
 }
 
-int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
+int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct tab *t, const struct trow **rest,
 		      size_t *nrest, bool *printed)
 {
@@ -325,21 +327,21 @@ int table_suite_print(FILE *out, const struct ipc_report_meta *meta,
 	*printed = false;
 	if (!err && s.n) {
 		suite_heading(out, meta, &s, multi ? NULL : eng0);
-		grid_print(&g, out);
+		tab_grid(out, &g);
 		if (zero)
-			fprintf(out, "%s\n", tab_zero_note);
+			tab_printf(out, "%s\n", tab_zero_note);
 		for (int k = 0; k < IPC_FLAG_COUNT; k++)
 			if (flags & (1u << k))
-				fprintf(out, "hint for %s: %s\n",
-					ipc_flag_name(k), ipc_flag_hint(k));
+				tab_printf(out, "hint for %s: %s\n",
+					   ipc_flag_name(k), ipc_flag_hint(k));
 		*printed = true;
 	}
 	for (i = 0; i < t->nskips && !err; i++) {
 		if (skip_transport(t->skips[i].what, tp, sizeof(tp), label,
 				   sizeof(label)))
 			continue;
-		fprintf(out, "skipped: %s: %s\n", t->skips[i].what,
-			t->skips[i].why);
+		tab_printf(out, "skipped: %s: %s\n", t->skips[i].what,
+			   t->skips[i].why);
 		*printed = true;
 	}
 	for (i = 0; i < s.n; i++)

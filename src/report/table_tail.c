@@ -233,34 +233,34 @@ void tab_span_failed(struct grid *g, struct grid_line *l, const struct trow *t)
 			 r->error[0] ? r->error : "unknown error");
 }
 
-void tab_cost_note(FILE *out, const struct ipc_report_meta *meta,
+void tab_cost_note(struct tab_out *out, const struct ipc_report_meta *meta,
 		   const struct tab_tail *tt, const char *unit)
 {
 	const struct ipc_host *h = meta ? meta->host : NULL;
 	bool asked = meta && meta->ro && meta->ro->perf;
 
-	fprintf(out,
-		"%s: CPU time (user + system) per %s, client+server; "
-		"%s: their context switches",
-		tt->cpu_head, unit, tt->csw_head);
+	tab_printf(out,
+		   "%s: CPU time (user + system) per %s, client+server; "
+		   "%s: their context switches",
+		   tt->cpu_head, unit, tt->csw_head);
 	if (tt->cycles)
-		fprintf(out, "; %s, %s: perf counts", tt->cyc_head,
-			tt->ins_head);
+		tab_printf(out, "; %s, %s: perf counts", tt->cyc_head,
+			   tt->ins_head);
 	else if (!asked)
-		fprintf(out, "; --perf adds cycles and instructions");
-	fputc('\n', out);
+		tab_printf(out, "; --perf adds cycles and instructions");
+	tab_puts(out, "\n");
 	if (!tt->cycles && asked)
-		fprintf(out, "%s\n",
-			h && h->perf[0]
-				? h->perf
-				: "cycles and instructions: not counted");
+		tab_printf(out, "%s\n",
+			   h && h->perf[0]
+				   ? h->perf
+				   : "cycles and instructions: not counted");
 }
 
 /* At most this many "case: flag: why" lines under a table. */
 #define MAX_WHY_LINES 12
 
-void tab_flag_notes(FILE *out, const struct trow *const *rows, size_t n,
-		    unsigned flags)
+void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
+		    size_t n, unsigned flags)
 {
 	char what[128], why[256];
 	size_t i, lines = 0, more = 0;
@@ -278,18 +278,19 @@ void tab_flag_notes(FILE *out, const struct trow *const *rows, size_t n,
 				more++;
 				continue;
 			}
-			fprintf(out, "%s: %s: %s\n",
-				ipc_case_describe(&rows[i]->res.cs, what,
-						  sizeof(what)),
-				ipc_flag_name(k),
-				ipc_flag_why(&rows[i]->res, k, why,
-					     sizeof(why)));
+			tab_printf(out, "%s: %s: %s\n",
+				   ipc_case_describe(&rows[i]->res.cs, what,
+						     sizeof(what)),
+				   ipc_flag_name(k),
+				   ipc_flag_why(&rows[i]->res, k, why,
+						sizeof(why)));
 		}
 	}
 	if (more)
-		fprintf(out, "... and %zu more (-f json has them all)\n", more);
+		tab_printf(out, "... and %zu more (-f json has them all)\n",
+			   more);
 	for (k = 0; k < IPC_FLAG_COUNT; k++)
 		if (flags & (1u << k))
-			fprintf(out, "hint for %s: %s\n", ipc_flag_name(k),
-				ipc_flag_hint(k));
+			tab_printf(out, "hint for %s: %s\n", ipc_flag_name(k),
+				   ipc_flag_hint(k));
 }

@@ -1,34 +1,31 @@
 /*
- * What the runner's files share and nothing else needs: the flags the
- * signal handlers set and the peer-process signal set-up.
+ * What the runner's files share and nothing else needs: the run object's
+ * inner parts, host and cost probes, load snapshots.
  */
 #ifndef IPCPERF_RUN_INTERNAL_H
 #define IPCPERF_RUN_INTERNAL_H
 
-#include <signal.h>
 #include <sys/resource.h>
 
 #include "ipcperf/run.h"
 
-/* The client's stop flag: set on SIGINT/SIGTERM/SIGHUP and peer exit. */
-extern volatile sig_atomic_t run_stop;
-
-/* A forked peer's stop flag: set when the runner sends SIGUSR1. */
-extern volatile sig_atomic_t peer_stop;
-
-/* Stop the timer a stop request armed (see sys.c); after each run. */
-void run_nudge_disarm(void);
-
-/* In a freshly forked peer: its own signal dispositions. */
-void run_signals_peer_process(void);
+/*
+ * The client's stop of @run: what its waits and its thread watch.  Fired
+ * by ipc_run_stop and by a peer that ends early (struct ipc_peer.client).
+ */
+struct ipc_cancel *run_client_stop(struct ipc_run *run);
 
 /*
- * Around the client's loop: while it runs, a stop (SIGINT, the peer's
- * end) is repeated every 10 ms with SIGALRM until the loop sees it, so
- * that one landing just before a blocking receive is not lost.
+ * Before each measurement: the client's stop made fresh (a peer's end
+ * fired it for the last one), fired again at once if the run is stopped.
  */
-void run_wake_begin(void);
-void run_wake_end(void);
+void run_client_fresh(struct ipc_run *run);
+
+/* A name for the next channel of @run, unique in its directory ("7"). */
+void run_chan_name(struct ipc_run *run, char *buf, size_t len);
+
+/* "interrupted by SIGINT", or "interrupted" (stopped by a call).  @buf. */
+char *run_stop_words(const struct ipc_run *run, char *buf, size_t len);
 
 /* The rest of the host's fingerprint (host.c), after the basic facts. */
 void host_fingerprint(struct ipc_host *h);

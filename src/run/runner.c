@@ -1,32 +1,28 @@
 /*
  * The runner: each run of a case on a freshly set-up channel with a fresh
- * peer (a forked process or a thread), the client's loop in this thread,
- * then everything closed and reaped, whatever happened.
+ * peer (a forked process, a thread, or a server that is already there),
+ * the client's loop in the calling thread, then everything closed and
+ * reaped, whatever happened.
  *
- *   setup channel ── start peer ──┬── client: open, attach, pattern loop
+ *   setup channel ── peer start ──┬── client: open, attach, pattern loop
  *                                 └── peer:   open, attach, pattern loop
- *   client closes ── peer sees end of stream (or SIGUSR1) ── reap ── teardown
+ *   client closes ── peer stop (end of stream, or its stop fired) ──
+ *   teardown
+ *
+ * The calling thread watches the run's stop while it measures: a stop,
+ * whoever fires it, interrupts whatever it blocks in.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "run_internal.h"
-
-/* Written by the peer, read by the runner after the peer ended. */
-struct peer_ctl {
-	struct ipc_pout out;	   /* the server's loop result */
-	int failed;		   /* nonzero: out.err/out.what say why */
-	struct ipc_side_cost cost; /* the server's CPU cost and placement */
-};
 
 /* Buffers of one case, allocated and touched once, reused by every run. */
 struct case_bufs {
@@ -37,32 +33,18 @@ struct case_bufs {
 	struct ipc_hist *run_xhist; /* replay: its exchanges of one run */
 };
 
-struct peer {
-	const struct ipc_case *cs;
-	const struct ipc_runopts *ro;
-	struct ipc_chan *ch;
-	struct case_bufs *b;
-	struct peer_ctl *ctl; /* MAP_SHARED: visible across fork */
-	pid_t pid;
-	pthread_t thread;
-	pthread_t client;
-	bool thread_started;
-	bool killed;		    /* we had to SIGKILL it */
-	volatile sig_atomic_t stop; /* thread placement's stop flag */
-	int status;		    /* waitpid status of a process peer */
-};
-
-static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
+static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
 		      enum ipc_side side, struct ipc_ep *ep,
-		      const volatile sig_atomic_t *stop)
+		      const struct ipc_cancel *stop)
 {
 	const struct ipc_case *cs = p->cs;
 	const struct ipc_runopts *ro = p->ro;
+	const struct case_bufs *b = p->serve_arg;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->io.eng = cs->eng;
 	pc->io.ep = ep;
-	pc->io.stop = stop;
+	pc->io.cancel = stop;
 	pc->io.timeout_ns = (cs->tp->caps & IPC_TP_LOSSY) ? ro->timeout_ns : 0;
 	pc->cs = cs;
 	pc->side = side;
@@ -71,18 +53,18 @@ static void pctx_init(struct ipc_pctx *pc, const struct peer *p,
 	pc->iterations = ro->duration_ns ? UINT64_MAX : ro->iterations;
 	pc->duration_ns = ro->duration_ns;
 	pc->verify = ro->verify;
-	pc->expect = p->b->expect;
-	pc->buf_bytes = p->b->len;
+	pc->expect = b->expect;
+	pc->buf_bytes = b->len;
 	pc->ch = p->ch;
 	pc->faults = &ro->faults;
 	if (side == IPC_CLIENT) {
-		pc->sbuf = p->b->c_send;
-		pc->rbuf = p->b->c_recv;
-		pc->hist = p->b->run_hist;
-		pc->xhist = p->b->run_xhist;
+		pc->sbuf = b->c_send;
+		pc->rbuf = b->c_recv;
+		pc->hist = b->run_hist;
+		pc->xhist = b->run_xhist;
 	} else {
-		pc->sbuf = p->b->s_send;
-		pc->rbuf = p->b->s_recv;
+		pc->sbuf = b->s_send;
+		pc->rbuf = b->s_recv;
 	}
 }
 
@@ -98,203 +80,98 @@ static int pin_self(int cpu)
 }
 
 /*
- * The peer of a pattern that opens its own endpoints (crr, load): it gets
- * the channel and does the rest.
+ * The server side of a run (struct ipc_peer.serve), in the peer's thread
+ * or process: open, attach, loop, close; the result into p->out and
+ * p->cost.  A pattern that opens its own endpoints (crr, load) gets the
+ * channel and does the rest.
  */
-static void serve_own(struct peer *p, const volatile sig_atomic_t *stop)
+static void serve(struct ipc_peer *p, const struct ipc_cancel *stop)
 {
-	struct peer_ctl *ctl = p->ctl;
+	struct ipc_ep ep = {.rfd = -1, .wfd = -1, .cancel = stop};
+	const struct ipc_case *cs = p->cs;
 	struct ipc_pctx pc;
 	struct cost_meter cm;
+	bool own = cs->pat->flags & IPC_PAT_OWN_EP;
 	int err;
 
-	pctx_init(&pc, p, IPC_SERVER, NULL, stop);
-	cost_begin(&cm, p->ro->perf);
-	err = p->cs->pat->server(&pc);
-	cost_end(&cm, &ctl->cost);
-	ctl->out = pc.out;
-	if (err)
-		ctl->out.err = err;
-	ctl->failed = err != 0;
-}
-
-/* The peer's whole life: open, answer, close; result into p->ctl. */
-static void serve(struct peer *p, const volatile sig_atomic_t *stop)
-{
-	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
-	struct peer_ctl *ctl = p->ctl;
-	struct ipc_pctx pc;
-	struct cost_meter cm;
-	int err;
-
+	memset(&p->out, 0, sizeof(p->out));
+	memset(&p->cost, 0, sizeof(p->cost));
 	err = pin_self(p->ro->pin_server);
 	if (err) {
-		snprintf(ctl->out.what, sizeof(ctl->out.what),
+		snprintf(p->out.what, sizeof(p->out.what),
 			 "pin the server to CPU %d: %s", p->ro->pin_server,
 			 strerror(-err));
 		goto fail;
 	}
-	if (p->cs->pat->flags & IPC_PAT_OWN_EP) {
-		serve_own(p, stop);
-		return;
+	if (!own) {
+		err = cs->tp->open(p->ch, IPC_SERVER, &ep);
+		if (err) {
+			snprintf(p->out.what, sizeof(p->out.what),
+				 "open the server side: %s", strerror(-err));
+			goto fail;
+		}
 	}
-	err = p->cs->tp->open(p->ch, IPC_SERVER, &ep);
+	pctx_init(&pc, p, IPC_SERVER, own ? NULL : &ep, stop);
+	err = own ? 0 : cs->eng->attach(&pc.io);
 	if (err) {
-		snprintf(ctl->out.what, sizeof(ctl->out.what),
-			 "open the server side: %s", strerror(-err));
-		goto fail;
-	}
-	pctx_init(&pc, p, IPC_SERVER, &ep, stop);
-	err = p->cs->eng->attach(&pc.io);
-	if (err) {
-		snprintf(ctl->out.what, sizeof(ctl->out.what),
-			 "attach engine %s: %s", p->cs->eng->name,
-			 strerror(-err));
+		snprintf(p->out.what, sizeof(p->out.what),
+			 "attach engine %s: %s", cs->eng->name, strerror(-err));
 		goto fail_close;
 	}
 	cost_begin(&cm, p->ro->perf);
-	err = p->cs->pat->server(&pc);
-	cost_end(&cm, &ctl->cost);
-	p->cs->eng->detach(&pc.io);
-	ctl->out = pc.out;
-	if (err)
-		ctl->out.err = err;
-	ctl->failed = err != 0;
-	p->cs->tp->close(&ep);
+	err = cs->pat->server(&pc);
+	cost_end(&cm, &p->cost);
+	if (!own)
+		cs->eng->detach(&pc.io);
+	p->out = pc.out;
+	p->out.err = err; /* what it returned: a stop seen on the way is not
+			     a failure (out.what may say what it saw) */
+	if (!own)
+		cs->tp->close(&ep);
 	return;
 fail_close:
-	p->cs->tp->close(&ep);
+	cs->tp->close(&ep);
 fail:
-	ctl->out.err = err;
-	ctl->failed = 1;
-}
-
-static void *peer_thread(void *arg)
-{
-	struct peer *p = arg;
-
-	serve(p, &p->stop);
-	if (p->ctl->failed)
-		pthread_kill(p->client, SIGUSR2); /* wake a blocked client */
-	return NULL;
-}
-
-static int peer_start(struct peer *p)
-{
-	sigset_t block, old;
-	pid_t parent = getpid();
-	int err;
-
-	if (p->ro->placement == IPC_PLACE_THREAD) {
-		/* The peer thread must not take the user's Ctrl-C. */
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGHUP);
-		sigaddset(&block, SIGCHLD);
-		sigaddset(&block, SIGUSR2);
-		sigaddset(&block, SIGALRM); /* the client's wake-up */
-		pthread_sigmask(SIG_BLOCK, &block, &old);
-		p->client = pthread_self();
-		err = -pthread_create(&p->thread, NULL, peer_thread, p);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		p->thread_started = !err;
-		return err;
-	}
-	fflush(NULL);
-	p->pid = fork();
-	if (p->pid < 0)
-		return -errno;
-	if (p->pid == 0) {
-		/* Die with the parent, even if it is killed. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		run_signals_peer_process();
-		ipc_chan_drop_other(p->ch, IPC_SERVER);
-		serve(p, &peer_stop);
-		_exit(p->ctl->failed ? 1 : 0);
-	}
-	ipc_chan_drop_other(p->ch, IPC_CLIENT);
-	return 0;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000,
-			      .tv_nsec = (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		; /* a signal (SIGCHLD) may cut it short */
+	p->out.err = err;
 }
 
 /*
- * End the peer: it normally leaves on end of stream once the client closed;
- * a datagram peer cannot see that, so it is also asked with SIGUSR1 (again
- * every 10 ms, since a signal that lands just before it blocks is lost),
- * and killed after 2 s.
+ * The calling thread while it measures: SIGPIPE blocked (a write to a
+ * pipe whose reader died returns EPIPE; the signal is taken back before
+ * the caller's mask returns), the wake signal open, and the run's stop
+ * watched, so that a stop from any thread or handler interrupts it.
  */
-static void peer_stop_wait(struct peer *p)
-{
-	int i;
+struct client_thread {
+	sigset_t old;
+	int watch;
+};
 
-	if (p->ro->placement == IPC_PLACE_THREAD) {
-		if (!p->thread_started)
-			return;
-		p->stop = 1;
-		for (i = 0; i < 200; i++) {
-			if (pthread_tryjoin_np(p->thread, NULL) == 0)
-				return;
-			pthread_kill(p->thread, SIGUSR1);
-			sleep_ms(10);
-		}
-		/*
-		 * A thread cannot be killed; 2 s without an answer means it
-		 * is stuck in a call no signal interrupts.  Wait for it.
-		 */
-		pthread_join(p->thread, NULL);
-		return;
-	}
-	if (p->pid <= 0)
-		return;
-	for (i = 0; i < 200; i++) {
-		if (waitpid(p->pid, &p->status, WNOHANG) == p->pid)
-			goto reaped;
-		if (i > 0)
-			kill(p->pid, SIGUSR1);
-		sleep_ms(i ? 10 : 1);
-	}
-	kill(p->pid, SIGKILL);
-	p->killed = true;
-	while (waitpid(p->pid, &p->status, 0) < 0 && errno == EINTR)
-		;
-reaped:
-	p->pid = 0;
+static int client_begin(struct client_thread *ct, struct ipc_cancel *stop)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, &ct->old);
+	sigemptyset(&set);
+	sigaddset(&set, ipc_wake_signal());
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	ct->watch = ipc_cancel_watch(stop);
+	return ct->watch < 0 ? ct->watch : 0;
 }
 
-/* How the peer ended, in words, or "" if it ended well. */
-static void peer_story(const struct peer *p, char *buf, size_t len)
+static void client_end(struct client_thread *ct, struct ipc_cancel *stop)
 {
-	buf[0] = '\0';
-	if (p->killed) {
-		snprintf(buf, len,
-			 "peer did not stop within 2 s and was "
-			 "killed");
-		return;
-	}
-	if (p->ro->placement == IPC_PLACE_PROCESS && WIFSIGNALED(p->status)) {
-		snprintf(buf, len, "peer killed by signal %d (%s)",
-			 WTERMSIG(p->status), strsignal(WTERMSIG(p->status)));
-		return;
-	}
-	if (p->ctl->failed && p->ctl->out.what[0]) {
-		snprintf(buf, len, "peer: %s", p->ctl->out.what);
-		return;
-	}
-	if (p->ro->placement == IPC_PLACE_PROCESS && WIFEXITED(p->status) &&
-	    WEXITSTATUS(p->status) != 0)
-		snprintf(buf, len, "peer exited with status %d",
-			 WEXITSTATUS(p->status));
+	const struct timespec zero = {0, 0};
+	sigset_t pend, pipe;
+
+	ipc_cancel_unwatch(stop, ct->watch);
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	if (!sigismember(&ct->old, SIGPIPE) && !sigpending(&pend) &&
+	    sigismember(&pend, SIGPIPE))
+		sigtimedwait(&pipe, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &ct->old, NULL);
 }
 
 static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
@@ -321,10 +198,6 @@ static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
 					   (double)o->done);
 }
 
-/*
- * One run.  Returns 0 or -errno; on failure @err describes it.  @st holds
- * what was measured, even on failure (st->iterations may be 0).
- */
 /* Why a run failed: the client's words, the peer's, how far warm-up got. */
 struct run_fail {
 	char what[200];
@@ -332,39 +205,113 @@ struct run_fail {
 	uint64_t warm_done;
 };
 
-static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		    struct case_bufs *b, struct peer_ctl *ctl,
-		    struct ipc_run_stats *st, struct run_fail *f)
+/*
+ * The client's side of one run, on the set-up channel @ch with the peer
+ * started: open (through the link's relay if there is one), attach, the
+ * pattern's loop, close.  Returns 0 or -errno with f->what saying why;
+ * @st and *@relay as far as they got.
+ */
+static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
+		       struct ipc_relay **relay, struct ipc_run_stats *st,
+		       struct run_fail *f)
 {
-	char *err_buf = f->what;
-	const size_t err_len = sizeof(f->what);
-	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
+	const struct ipc_case *cs = p->cs;
+	const struct case_bufs *b = p->serve_arg;
+	struct ipc_ep ep = {.rfd = -1, .wfd = -1, .cancel = p->client};
+	struct ipc_chan *cch = p->ch; /* the channel the client opens */
+	bool own = cs->pat->flags & IPC_PAT_OWN_EP;
 	struct ipc_sock_info sock;
-	struct ipc_tp_opts tpo = ro->tp;
-	struct peer p = {.cs = cs, .ro = ro, .b = b, .ctl = ctl};
-	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
-	struct ipc_chan ch, *cch = &ch; /* the channel the client opens */
 	struct ipc_pctx pc;
 	struct cost_meter cm;
-	struct ipc_side_cost client_cost;
-	cpu_set_t saved;
-	bool pinned = false, attached = false;
+	struct ipc_side_cost cost;
 	uint64_t timer_ns;
 	int err;
 
+	memset(&sock, 0, sizeof(sock));
+	if (!own && cs->link && cs->link->relay) {
+		/* After the fork: the peer must inherit none of the relay. */
+		err = ipc_relay_start(relay, cs->link, cs->tp, tpo, p->ch,
+				      &cch);
+		if (err) {
+			snprintf(f->what, sizeof(f->what),
+				 "start the link relay: %s", strerror(-err));
+			return err;
+		}
+	}
+	if (!own) {
+		err = cs->tp->open(cch, IPC_CLIENT, &ep);
+		if (err == -EINTR && ipc_cancelled(p->client))
+			err = -ECANCELED; /* a FIFO's open, a connect */
+		if (err) {
+			snprintf(f->what, sizeof(f->what),
+				 "open the client side: %s", strerror(-err));
+			return err;
+		}
+		ipc_ep_sock_info(&ep, &sock); /* before an engine's flags */
+	}
+	pctx_init(&pc, p, IPC_CLIENT, own ? NULL : &ep, p->client);
+	err = own ? 0 : cs->eng->attach(&pc.io);
+	if (err) {
+		snprintf(f->what, sizeof(f->what), "attach engine %s: %s",
+			 cs->eng->name, strerror(-err));
+		cs->tp->close(&ep);
+		return err;
+	}
+	timer_ns = ipc_timer_cost_ns();
+	cost_begin(&cm, p->ro->perf);
+	err = cs->pat->client(&pc);
+	cost_end(&cm, &cost);
+	run_stats(st, &pc.out, b->run_hist, timer_ns);
+	st->client = cost;
+	st->sock = sock;
+	f->warm_done = pc.out.warmup_done;
+	if (err)
+		snprintf(f->what, sizeof(f->what), "%s", pc.out.what);
+	if (!own) {
+		cs->eng->detach(&pc.io);
+		cs->tp->close(&ep);
+	}
+	return err;
+}
+
+/*
+ * One run.  Returns 0 or -errno; on failure @f describes it.  @st holds
+ * what was measured, even on failure (st->iterations may be 0).
+ */
+static int run_once(struct ipc_run *run, const struct ipc_case *cs,
+		    const struct ipc_runopts *ro, struct case_bufs *b,
+		    struct ipc_run_stats *st, struct run_fail *f)
+{
+	const struct ipc_peer_ops *kind = ipc_peer_of(cs, ro);
+	struct ipc_cancel *stop = run_client_stop(run);
+	struct ipc_tp_opts tpo = ro->tp;
+	struct ipc_peer p = {.cs = cs,
+			     .ro = ro,
+			     .client = stop,
+			     .serve = serve,
+			     .serve_arg = b};
+	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
+	struct client_thread ct;
+	struct ipc_chan ch;
+	cpu_set_t saved;
+	char name[24], words[64];
+	bool pinned = false;
+	int err;
+
 	memset(st, 0, sizeof(*st));
-	memset(ctl, 0, sizeof(*ctl));
-	memset(&pc, 0, sizeof(pc));
 	memset(f, 0, sizeof(*f));
-	run_stop = ipc_interrupted ? 1 : 0;
-	tpo.dir = ipc_tmpdir();
+	run_client_fresh(run);
+	run_chan_name(run, name, sizeof(name));
+	tpo.dir = ipc_run_dir(run);
+	tpo.name = name;
+	tpo.target = (kind->flags & IPC_PEER_ELSEWHERE) ? cs->target : NULL;
 	tpo.max_msg = cs->pat->max_msg(cs);
 	tpo.timeout_ns = ro->timeout_ns;
 	ipc_chan_init(&ch, cs->tp, &tpo);
 	p.ch = &ch;
 	err = cs->tp->setup(&ch);
 	if (err) {
-		snprintf(err_buf, err_len, "set up the channel: %s",
+		snprintf(f->what, sizeof(f->what), "set up the channel: %s",
 			 strerror(-err));
 		return err;
 	}
@@ -372,94 +319,48 @@ static int run_once(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		sched_getaffinity(0, sizeof(saved), &saved);
 		err = pin_self(ro->pin_client);
 		if (err) {
-			snprintf(err_buf, err_len,
+			snprintf(f->what, sizeof(f->what),
 				 "pin the client to CPU %d: %s", ro->pin_client,
 				 strerror(-err));
 			goto out_teardown;
 		}
 		pinned = true;
 	}
-	err = peer_start(&p);
+	/* From here a stop interrupts this thread, opens included. */
+	err = client_begin(&ct, stop);
 	if (err) {
-		snprintf(err_buf, err_len, "start the peer: %s",
+		snprintf(f->what, sizeof(f->what), "watch the run's stop: %s",
 			 strerror(-err));
-		goto out_teardown;
+		goto out_thread;
 	}
-	/* From here a stop is repeated until seen (sys.c), opens included. */
-	run_wake_begin();
-	if (cs->pat->flags & IPC_PAT_OWN_EP) {
-		pctx_init(&pc, &p, IPC_CLIENT, NULL, &run_stop);
-		timer_ns = ipc_timer_cost_ns();
-		cost_begin(&cm, ro->perf);
-		err = cs->pat->client(&pc);
-		cost_end(&cm, &client_cost);
-		run_stats(st, &pc.out, b->run_hist, timer_ns);
-		st->client = client_cost;
-		f->warm_done = pc.out.warmup_done;
-		if (err)
-			snprintf(err_buf, err_len, "%s", pc.out.what);
-		goto out_peer;
-	}
-	if (cs->link && cs->link->relay) {
-		/* After the fork: the peer must inherit none of the relay. */
-		err = ipc_relay_start(&relay, cs->link, cs->tp, &tpo, &ch,
-				      &cch);
-		if (err) {
-			snprintf(err_buf, err_len, "start the link relay: %s",
-				 strerror(-err));
-			goto out_peer;
-		}
-	}
-	err = cs->tp->open(cch, IPC_CLIENT, &ep);
+	err = kind->start(&p);
 	if (err) {
-		snprintf(err_buf, err_len, "open the client side: %s",
-			 strerror(-err));
-		goto out_peer;
+		snprintf(f->what, sizeof(f->what), "%s", p.story);
+		p.story[0] = '\0';
+		goto out_thread;
 	}
-	ipc_ep_sock_info(&ep, &sock); /* before an engine changes flags */
-	pctx_init(&pc, &p, IPC_CLIENT, &ep, &run_stop);
-	err = cs->eng->attach(&pc.io);
-	if (err) {
-		snprintf(err_buf, err_len, "attach engine %s: %s",
-			 cs->eng->name, strerror(-err));
-		goto out_close;
-	}
-	attached = true;
-	timer_ns = ipc_timer_cost_ns();
-	cost_begin(&cm, ro->perf);
-	err = cs->pat->client(&pc);
-	cost_end(&cm, &client_cost);
-	run_stats(st, &pc.out, b->run_hist, timer_ns);
-	st->client = client_cost;
-	st->sock = sock;
-	f->warm_done = pc.out.warmup_done;
-	if (err)
-		snprintf(err_buf, err_len, "%s", pc.out.what);
-out_close:
-	if (attached)
-		cs->eng->detach(&pc.io);
-	cs->tp->close(&ep);
-out_peer:
-	run_wake_end();
-	peer_stop_wait(&p);
-	st->server = ctl->cost; /* the peer has ended: nothing writes it now */
-	peer_story(&p, f->story, sizeof(f->story));
+	err = client_side(&p, &tpo, &relay, st, f);
+	kind->stop(&p);
+	st->server = p.cost; /* the peer has ended: nothing writes it now */
+	snprintf(f->story, sizeof(f->story), "%s", p.story);
 	if (ipc_relay_stop(relay) && err && !f->story[0])
 		snprintf(f->story, sizeof(f->story), "link relay: %s",
 			 ipc_relay_error(relay));
 	ipc_relay_free(relay);
 	if (!err && f->story[0]) {
 		/* The client finished but the peer did not end well. */
-		err = ctl->out.err ? ctl->out.err : -EPIPE;
-		snprintf(err_buf, err_len, "%s", f->story);
+		err = p.out.err ? p.out.err : -EPIPE;
+		snprintf(f->what, sizeof(f->what), "%s", f->story);
 		f->story[0] = '\0';
 	}
-	if (err == -ECANCELED && ipc_interrupted) {
+	if (err == -ECANCELED && ipc_run_stopped(run)) {
 		/* What the peer did after that is only a consequence. */
-		snprintf(err_buf, err_len, "interrupted by SIG%s",
-			 sigabbrev_np(ipc_interrupted));
+		snprintf(f->what, sizeof(f->what), "%s",
+			 run_stop_words(run, words, sizeof(words)));
 		f->story[0] = '\0';
 	}
+out_thread:
+	client_end(&ct, stop);
 out_teardown:
 	cs->tp->teardown(&ch);
 	if (pinned)
@@ -606,33 +507,45 @@ static void flows_summarize(struct ipc_result *res, struct ipc_flows *out)
 		n % 2 ? med[n / 2] : (med[n / 2 - 1] + med[n / 2]) / 2;
 }
 
-/* One case between its runs: buffers and the peer's control block. */
+/* One case between its runs: its run and buffers, how it failed. */
 struct ipc_case_state {
+	struct ipc_run *run;
 	const struct ipc_case *cs;
 	struct ipc_runopts ro;
 	struct ipc_result *res;
 	struct case_bufs b;
-	struct peer_ctl *ctl; /* MAP_SHARED, one page */
-	int err;	      /* the failure that ended the case, or 0 */
-	struct run_fail f;    /* its words */
+	int err;	   /* the failure that ended the case, or 0 */
+	struct run_fail f; /* its words */
 	char where[128];
 	struct ipc_loss loss; /* every run's losses, failed ones too */
 };
 
-int ipc_case_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
-		   struct ipc_result *res, struct ipc_case_state **out)
+int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
+		   const struct ipc_runopts *ro, struct ipc_result *res,
+		   struct ipc_case_state **out)
 {
+	const struct ipc_peer_ops *kind = ipc_peer_of(cs, ro);
 	struct ipc_case_state *st;
+	char why[256];
 	int err;
 
 	*out = NULL;
 	res->ro = *ro;
+	if (kind->check) {
+		err = kind->check(cs, ro, why, sizeof(why));
+		if (err) {
+			snprintf(res->error, sizeof(res->error), "%s", why);
+			res->status = IPC_STATUS_ERROR;
+			return err;
+		}
+	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		res->status = IPC_STATUS_ERROR;
 		return -ENOMEM;
 	}
+	st->run = run;
 	st->cs = cs;
 	st->ro = *ro;
 	st->res = res;
@@ -642,17 +555,6 @@ int ipc_case_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
 			 "cannot allocate %zu-byte buffers",
 			 cs->pat->buf_bytes(cs));
 		res->status = IPC_STATUS_ERROR;
-		free(st);
-		return err;
-	}
-	st->ctl = mmap(NULL, sizeof(*st->ctl), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (st->ctl == MAP_FAILED) {
-		err = -errno;
-		snprintf(res->error, sizeof(res->error), "mmap: %s",
-			 strerror(-err));
-		res->status = IPC_STATUS_ERROR;
-		bufs_free(&st->b);
 		free(st);
 		return err;
 	}
@@ -683,10 +585,9 @@ int ipc_case_once(struct ipc_case_state *st)
 			return err;
 		}
 	}
-	if (ipc_interrupted) {
+	if (ipc_run_stopped(st->run)) {
 		st->err = -ECANCELED;
-		snprintf(st->f.what, sizeof(st->f.what), "interrupted by SIG%s",
-			 sigabbrev_np(ipc_interrupted));
+		run_stop_words(st->run, st->f.what, sizeof(st->f.what));
 		st->f.story[0] = '\0';
 		if (st->ro.runs_auto)
 			snprintf(st->where, sizeof(st->where), "before run %u",
@@ -698,7 +599,7 @@ int ipc_case_once(struct ipc_case_state *st)
 	}
 	res->runs_begun++;
 	load_snap(&a);
-	err = run_once(st->cs, &st->ro, &st->b, st->ctl, &run, &st->f);
+	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f);
 	load_snap(&b);
 	load_diff(&a, &b, &run);
 	loss_add(&st->loss, &run.loss);
@@ -752,11 +653,13 @@ void ipc_case_trim(struct ipc_case_state *st)
 void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 {
 	struct ipc_result *res;
+	char words[64];
 
 	if (!st)
 		return;
 	res = st->res;
-	if (st->err && st->err == -ECANCELED && ipc_interrupted)
+	run_stop_words(st->run, words, sizeof(words));
+	if (st->err && st->err == -ECANCELED && ipc_run_stopped(st->run))
 		stop = IPC_STOP_INTERRUPTED;
 	else if (st->err)
 		stop = IPC_STOP_FAILED;
@@ -775,22 +678,15 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	} else if (stop == IPC_STOP_INTERRUPTED && res->nruns) {
 		/* Interrupted while another case ran: what it has stands. */
 		res->status = IPC_STATUS_PARTIAL;
-		snprintf(res->error, sizeof(res->error),
-			 "interrupted by SIG%s after %zu run%s",
-			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
-						      : SIGINT),
-			 res->nruns, res->nruns == 1 ? "" : "s");
+		snprintf(res->error, sizeof(res->error), "%s after %zu run%s",
+			 words, res->nruns, res->nruns == 1 ? "" : "s");
 	} else if (stop == IPC_STOP_INTERRUPTED) {
 		res->status = IPC_STATUS_ERROR;
-		snprintf(res->error, sizeof(res->error),
-			 "not run: interrupted by SIG%s",
-			 sigabbrev_np(ipc_interrupted ? ipc_interrupted
-						      : SIGINT));
+		snprintf(res->error, sizeof(res->error), "not run: %s", words);
 	} else {
 		res->status = IPC_STATUS_OK;
 		res->error[0] = '\0';
 	}
-	munmap(st->ctl, sizeof(*st->ctl));
 	bufs_free(&st->b);
 	free(st);
 }

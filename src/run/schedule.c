@@ -8,6 +8,7 @@
  *                          (B met its target after round 2 and left)
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -255,6 +256,7 @@ int ipc_schedule(size_t n, const struct ipc_runopts *ro, uint64_t seed,
 
 /* ipc_run_plan: the scheduler's callbacks over the runner. */
 struct plan {
+	struct ipc_run *run;
 	const struct ipc_case *cases;
 	const struct ipc_runopts *ros;
 	const struct ipc_plan_hooks *hooks;
@@ -271,7 +273,8 @@ static int plan_run(void *arg, size_t i, double *value, uint64_t *wall_ns)
 	int err;
 
 	if (!p->st[i] && !res->nruns && res->status == IPC_STATUS_OK) {
-		err = ipc_case_begin(&p->cases[i], &p->ros[i], res, &p->st[i]);
+		err = ipc_case_begin(p->run, &p->cases[i], &p->ros[i], res,
+				     &p->st[i]);
 		if (err)
 			return err;
 	}
@@ -299,14 +302,16 @@ static uint64_t plan_now(void *arg)
 
 static bool plan_interrupted(void *arg)
 {
-	(void)arg;
-	return ipc_interrupted != 0;
+	const struct plan *p = arg;
+
+	return ipc_run_stopped(p->run);
 }
 
 static int plan_finish(void *arg, size_t i, enum ipc_stop stop)
 {
 	struct plan *p = arg;
 	struct ipc_result *res = p->res[i];
+	char words[64];
 
 	if (p->st[i]) {
 		ipc_case_end(p->st[i], stop);
@@ -315,8 +320,11 @@ static int plan_finish(void *arg, size_t i, enum ipc_stop stop)
 		/* Never began (interrupted first) or could not begin. */
 		res->ro = p->ros[i];
 		if (res->status == IPC_STATUS_OK &&
-		    stop == IPC_STOP_INTERRUPTED)
+		    stop == IPC_STOP_INTERRUPTED) {
 			res->status = IPC_STATUS_ERROR;
+			snprintf(res->error, sizeof(res->error), "not run: %s",
+				 run_stop_words(p->run, words, sizeof(words)));
+		}
 		ipc_result_diagnose(res, stop, ipc_loadavg_1m());
 	}
 	if (res->status != IPC_STATUS_OK && stop != IPC_STOP_INTERRUPTED)
@@ -344,8 +352,9 @@ static uint64_t fresh_seed(void)
 	return ipc_now_ns() ^ ((uint64_t)getpid() << 32);
 }
 
-int ipc_run_plan(const struct ipc_case *cases, const struct ipc_runopts *ros,
-		 size_t n, const struct ipc_plan_hooks *hooks)
+int ipc_run_plan(struct ipc_run *run, const struct ipc_case *cases,
+		 const struct ipc_runopts *ros, size_t n,
+		 const struct ipc_plan_hooks *hooks)
 {
 	static const struct ipc_sched_ops ops = {
 		.run = plan_run,
@@ -354,7 +363,8 @@ int ipc_run_plan(const struct ipc_case *cases, const struct ipc_runopts *ros,
 		.finish = plan_finish,
 		.emit = plan_emit,
 	};
-	struct plan p = {.cases = cases, .ros = ros, .hooks = hooks};
+	struct plan p = {
+		.run = run, .cases = cases, .ros = ros, .hooks = hooks};
 	size_t i;
 	int err = 0;
 

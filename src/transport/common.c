@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +31,6 @@
  * that and an answer that does not depend on memory fragmentation.
  */
 #define UNIX_MSG_CAP (4u << 20)
-
-/* Sequence number that makes file names unique within a process. */
-static atomic_uint path_seq;
-
-volatile sig_atomic_t ipc_tp_signals;
 
 void ipc_chan_init(struct ipc_chan *ch, const struct ipc_transport_ops *ops,
 		   const struct ipc_tp_opts *opts)
@@ -259,8 +253,7 @@ ssize_t tp_msg_recv(struct ipc_ep *ep, void *buf, size_t len)
 
 int tp_paths_name(struct ipc_chan *ch, const char *const *tags, int n)
 {
-	unsigned seq =
-		atomic_fetch_add_explicit(&path_seq, 1, memory_order_relaxed);
+	const char *name = ch->opts.name ? ch->opts.name : "0";
 	size_t size = sizeof(ch->path[0]);
 	int i, len, rc = 0;
 
@@ -269,8 +262,8 @@ int tp_paths_name(struct ipc_chan *ch, const char *const *tags, int n)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		len = snprintf(ch->path[i], size, "%s/ipcperf.%d.%u.%s",
-			       ch->opts.dir, (int)getpid(), seq, tags[i]);
+		len = snprintf(ch->path[i], size, "%s/ipcperf.%d.%s.%s",
+			       ch->opts.dir, (int)getpid(), name, tags[i]);
 		if (len < 0 || (size_t)len >= size) {
 			rc = -ENAMETOOLONG;
 			goto out;

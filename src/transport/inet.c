@@ -1,9 +1,11 @@
 /*
  * What the IP transports share: loopback addresses, the IPv6 probe, TCP's
- * listen/accept/connect and UDP's pair of connected sockets.  The tcp, tcp6,
- * udp and udp6 files only pick the address family.
+ * listen/accept/connect and UDP's pair of connected sockets, or with a
+ * target only the client's side toward a server that is already there.
+ * The tcp, tcp6, udp and udp6 files only pick the address family.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +38,70 @@ static int bound(int family, int type)
 	socklen_t len = loopback(&ss, family);
 
 	return tp_socket_bound(family, type, (struct sockaddr *)&ss, len);
+}
+
+/*
+ * Resolve @target, "HOST:PORT" or "[IPV6]:PORT", for a socket of @family
+ * and @type: the first address getaddrinfo gives, into @ss.  0 or -errno,
+ * with a sentence in @why (which may be NULL).
+ */
+static int target_addr(const char *target, int family, int type,
+		       struct sockaddr_storage *ss, socklen_t *len, char *why,
+		       size_t why_len)
+{
+	const char *fam = family == AF_INET6 ? "IPv6" : "IPv4";
+	struct addrinfo hints, *res = NULL;
+	const char *colon = strrchr(target, ':'), *h = target;
+	char host[256];
+	size_t n;
+	int rc;
+
+	n = colon ? (size_t)(colon - target) : 0;
+	if (n > 2 && target[0] == '[' && target[n - 1] == ']') {
+		h++; /* [::1]:80 */
+		n -= 2;
+	}
+	if (!colon || !n || n >= sizeof(host) || !colon[1]) {
+		if (why)
+			snprintf(why, why_len,
+				 "'%s' is not HOST:PORT (an IPv6 address goes "
+				 "in brackets: [::1]:8080)",
+				 target);
+		return -EINVAL;
+	}
+	memcpy(host, h, n);
+	host[n] = '\0';
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = family;
+	hints.ai_socktype = type;
+	rc = getaddrinfo(host, colon + 1, &hints, &res);
+	if (rc) {
+		if (why)
+			snprintf(why, why_len,
+				 "cannot resolve '%s' to an %s "
+				 "address: %s",
+				 target, fam,
+				 rc == EAI_SYSTEM ? strerror(errno)
+						  : gai_strerror(rc));
+		return rc == EAI_SYSTEM	   ? -errno
+		       : rc == EAI_SERVICE ? -EINVAL
+					   : -EADDRNOTAVAIL;
+	}
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int tp_target_check(const struct ipc_tp_opts *opts, int family, int type,
+		    char *why, size_t why_len)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (!opts->target)
+		return 0;
+	return target_addr(opts->target, family, type, &ss, &len, why, why_len);
 }
 
 int tp_inet6_probe(int type, char *why, size_t why_len)
@@ -77,6 +143,9 @@ int tp_tcp_setup(struct ipc_chan *ch, int family)
 	socklen_t len = loopback(&ss, family);
 	int fd, one = 1, rc;
 
+	if (ch->opts.target) /* the server listens already: connect only */
+		return target_addr(ch->opts.target, family, SOCK_STREAM,
+				   &ch->addr, &ch->addr_len, NULL, 0);
 	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		rc = -errno;
@@ -135,6 +204,33 @@ static int connect_to(int fd, int peer)
 }
 
 /*
+ * The client's socket alone, connected to the target (its port chosen by
+ * the kernel), in the client's slot.  A connected socket takes datagrams
+ * from the target only and sees a server that is not there as
+ * ECONNREFUSED.
+ */
+static int udp_target_setup(struct ipc_chan *ch, int family)
+{
+	int fd, rc;
+
+	rc = target_addr(ch->opts.target, family, SOCK_DGRAM, &ch->addr,
+			 &ch->addr_len, NULL, 0);
+	if (rc < 0)
+		return rc;
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	ch->fd[IPC_CLIENT] = fd;
+	ch->fd_side[IPC_CLIENT] = IPC_CLIENT;
+	rc = ipc_sock_apply_opts(fd, &ch->opts, false, true);
+	if (!rc && connect(fd, (struct sockaddr *)&ch->addr, ch->addr_len) < 0)
+		rc = -errno;
+	if (rc < 0)
+		tp_chan_release(ch);
+	return rc;
+}
+
+/*
  * Connected UDP sockets accept datagrams from their peer only, and report
  * a peer that went away (ICMP port unreachable) as ECONNREFUSED.
  */
@@ -142,6 +238,8 @@ int tp_udp_setup(struct ipc_chan *ch, int family)
 {
 	int i, fd, rc = 0;
 
+	if (ch->opts.target)
+		return udp_target_setup(ch, family);
 	for (i = 0; i < 2; i++) {
 		fd = bound(family, SOCK_DGRAM);
 		if (fd < 0) {

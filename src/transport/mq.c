@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <mqueue.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +29,9 @@ enum { C2S_R, C2S_W, S2C_R, S2C_W };
 #define MSG_MAX_DEFAULT 10
 #define DEPTH_CAP 64
 
-static atomic_uint mq_seq;
-
 /* One endpoint: the queue's message size, and a buffer that holds one. */
 struct mq_ep {
 	size_t msgsize;
-	sig_atomic_t sig_seen; /* ipc_tp_signals when last looked at */
 	unsigned char bounce[];
 };
 
@@ -64,7 +60,8 @@ static int mq_probe(char *why, size_t why_len)
 	char name[64], err[128];
 	mqd_t q;
 
-	snprintf(name, sizeof(name), "/ipcperf.%d.probe", (int)getpid());
+	snprintf(name, sizeof(name), "/ipcperf.%d.%d.probe", (int)getpid(),
+		 (int)gettid());
 	q = mq_open(name, O_RDWR | O_CREAT, 0600, &attr);
 	if (q == (mqd_t)-1) {
 		int rc = -errno;
@@ -114,6 +111,25 @@ static int queue_pair(const char *name, struct mq_attr *attr, int *rfd,
 }
 
 /*
+ * Queue names are global: "/ipcperf.PID.DIR.NAME.TAG", where DIR is the
+ * last part of the channel's private directory, which no other live
+ * channel's directory shares (mkdtemp), and NAME is unique among the
+ * directory's channels (opts.name).  Without a directory, the thread's id
+ * stands in for it.
+ */
+static void queue_name(const struct ipc_tp_opts *o, const char *tag, char *name,
+		       size_t len)
+{
+	const char *dir = o->dir ? strrchr(o->dir, '/') : NULL;
+	char tid[24];
+
+	snprintf(tid, sizeof(tid), "t%d", (int)gettid());
+	dir = dir && dir[1] ? dir + 1 : o->dir && o->dir[0] ? o->dir : tid;
+	snprintf(name, len, "/ipcperf.%d.%s.%s.%s", (int)getpid(), dir,
+		 o->name ? o->name : "0", tag);
+}
+
+/*
  * Both queues hold up to msg_max messages of opts.max_msg bytes (at least
  * 1).  A user's queues share RLIMIT_MSGQUEUE (800 KiB by default): when
  * creating one fails with EMFILE for that reason, try half as deep.
@@ -122,8 +138,7 @@ static int mq_setup(struct ipc_chan *ch)
 {
 	static const char *const tags[] = {"c2s", "s2c"};
 	struct mq_attr attr = {0};
-	unsigned seq = atomic_fetch_add(&mq_seq, 1);
-	char name[64];
+	char name[NAME_MAX];
 	long depth;
 	int i, rc = 0;
 
@@ -138,8 +153,7 @@ static int mq_setup(struct ipc_chan *ch)
 	for (i = 0; i < 2; i++) {
 		int r = i == 0 ? C2S_R : S2C_R, w = i == 0 ? C2S_W : S2C_W;
 
-		snprintf(name, sizeof(name), "/ipcperf.%d.%u.%s", (int)getpid(),
-			 seq, tags[i]);
+		queue_name(&ch->opts, tags[i], name, sizeof(name));
 		for (;;) {
 			attr.mq_maxmsg = depth;
 			rc = queue_pair(name, &attr, &ch->fd[r], &ch->fd[w]);
@@ -182,7 +196,6 @@ static int mq_open_ep(struct ipc_chan *ch, enum ipc_side side,
 		goto out;
 	}
 	m->msgsize = (size_t)attr.mq_msgsize;
-	m->sig_seen = ipc_tp_signals;
 	ep->ops = ch->ops;
 	ep->rfd = ipc_chan_take(ch, r);
 	ep->wfd = ipc_chan_take(ch, w);
@@ -192,12 +205,12 @@ out:
 }
 
 /*
- * A queue whose peer died stays open and silent: nothing but the SIGCHLD
- * (or the runner's SIGUSR1) ends a wait on it, and one that lands between
- * the caller's look at its stop flag and the blocking call would be lost.
- * So every wait first looks at the signal count and then blocks for
- * TP_WAIT_SLICE_NS at a time (CLOCK_REALTIME, as mq_timed* want it).
- * Costs one clock read per call.
+ * A queue whose peer died stays open and silent: only the side's stop ends
+ * a wait on it (the runner fires it when the peer ends), through the wake
+ * signal aimed at a watching thread.  Should that signal come from nowhere
+ * (a thread that does not watch), a stop must still be seen: every wait
+ * first looks at the stop and then blocks for TP_WAIT_SLICE_NS at a time
+ * (CLOCK_REALTIME, as mq_timed* want it).  Costs one clock read per call.
  */
 static void slice_end(struct timespec *ts)
 {
@@ -218,7 +231,7 @@ static ssize_t mq_send_msg(struct ipc_ep *ep, const void *buf, size_t len)
 	if (!m)
 		return -EBADF;
 	for (;;) {
-		rc = tp_signalled(&m->sig_seen);
+		rc = tp_stopped(ep);
 		if (rc)
 			return rc;
 		slice_end(&ts);
@@ -229,18 +242,18 @@ static ssize_t mq_send_msg(struct ipc_ep *ep, const void *buf, size_t len)
 	}
 }
 
-static ssize_t mq_recv_wait(struct mq_ep *m, int fd, void *buf, size_t len)
+static ssize_t mq_recv_wait(const struct ipc_ep *ep, void *buf, size_t len)
 {
 	struct timespec ts;
 	ssize_t n;
 	int rc;
 
 	for (;;) {
-		rc = tp_signalled(&m->sig_seen);
+		rc = tp_stopped(ep);
 		if (rc)
 			return rc;
 		slice_end(&ts);
-		n = mq_timedreceive((mqd_t)fd, buf, len, NULL, &ts);
+		n = mq_timedreceive((mqd_t)ep->rfd, buf, len, NULL, &ts);
 		if (n >= 0)
 			return n;
 		if (errno != ETIMEDOUT)
@@ -261,8 +274,8 @@ static ssize_t mq_recv_msg(struct ipc_ep *ep, void *buf, size_t len)
 	if (!m)
 		return -EBADF;
 	if (len >= m->msgsize)
-		return mq_recv_wait(m, ep->rfd, buf, len);
-	n = mq_recv_wait(m, ep->rfd, m->bounce, m->msgsize);
+		return mq_recv_wait(ep, buf, len);
+	n = mq_recv_wait(ep, m->bounce, m->msgsize);
 	if (n < 0)
 		return n;
 	if ((size_t)n > len)

@@ -124,7 +124,7 @@ const struct ipc_transport_ops ipc_tp_pty = {
 	.name = "pty",
 	.help = "a pseudo-terminal pair in raw mode (client: slave, server: "
 		"master)",
-	.caps = IPC_TP_STREAM | IPC_TP_FD,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_PEER_END,
 	.probe = pty_probe,
 	.max_msg = tp_stream_max_msg,
 	.setup = pty_setup,

@@ -37,13 +37,12 @@ static const struct {
 };
 
 /*
- * One endpoint: what to put back on its port, and the signal count.  A
- * serial line shows nothing when the peer dies, so a read wakes up every
- * VTIME to see whether a signal (SIGCHLD) came just before it blocked.
+ * One endpoint: what to put back on its port.  A serial line shows nothing
+ * when the peer dies, so a read wakes up every VTIME to see whether the
+ * side was asked to stop just before it blocked.
  */
 struct serial_ep {
 	struct termios saved;
-	sig_atomic_t sig_seen;
 };
 
 /* What setup saved of each port, to put back when it is closed. */
@@ -253,7 +252,6 @@ static int serial_open(struct ipc_chan *ch, enum ipc_side side,
 	if (!se)
 		return -ENOMEM;
 	se->saved = sc->saved[side];
-	se->sig_seen = ipc_tp_signals;
 	rc = tp_open_slot(ch, side, ep);
 	if (rc < 0) {
 		free(se);
@@ -273,7 +271,7 @@ static ssize_t serial_recv(struct ipc_ep *ep, void *buf, size_t len)
 	if (!se)
 		return -EBADF;
 	for (;;) {
-		rc = tp_signalled(&se->sig_seen);
+		rc = tp_stopped(ep);
 		if (rc)
 			return rc;
 		n = read(ep->rfd, buf, len);

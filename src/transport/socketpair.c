@@ -42,7 +42,7 @@ static void socketpair_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_socketpair = {
 	.name = "socketpair",
 	.help = "AF_UNIX stream socketpair(2), no file name",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_PEER_END,
 	.max_msg = tp_stream_max_msg,
 	.setup = socketpair_setup,
 	.open = tp_open_slot,

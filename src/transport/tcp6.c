@@ -22,12 +22,19 @@ static void tcp6_teardown(struct ipc_chan *ch)
 	tp_chan_release(ch);
 }
 
+/* With a target: can it be resolved to an address of this family? */
+static int tcp6_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
+{
+	return tp_target_check(opts, AF_INET6, SOCK_STREAM, why, why_len);
+}
+
 const struct ipc_transport_ops ipc_tp_tcp6 = {
 	.name = "tcp6",
 	.help = "TCP over the IPv6 loopback (::1)",
 	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
-		IPC_TP_NET,
+		IPC_TP_NET | IPC_TP_TARGET | IPC_TP_PEER_END,
 	.probe = tcp6_probe,
+	.check = tcp6_check,
 	.max_msg = tp_stream_max_msg,
 	.setup = tcp6_setup,
 	.open = tp_tcp_open,

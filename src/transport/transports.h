@@ -60,8 +60,9 @@ ssize_t tp_sock_recv(struct ipc_ep *ep, void *buf, size_t len);
 ssize_t tp_msg_recv(struct ipc_ep *ep, void *buf, size_t len);
 
 /*
- * Name @n (1 or 2) files in opts.dir, unique across threads and processes:
- * ch->path[i] = "DIR/ipcperf.PID.SEQ.TAG[i]".  Creates nothing.  0, or
+ * Name @n (1 or 2) files in opts.dir after opts.name (unique among the
+ * channels in that directory, whose owner hands the names out):
+ * ch->path[i] = "DIR/ipcperf.PID.NAME.TAG[i]".  Creates nothing.  0, or
  * -EINVAL without a dir, -ENAMETOOLONG if a name does not fit a socket
  * address (108 bytes with its NUL).
  */
@@ -118,28 +119,36 @@ int tp_unix_msg_fit(int fd, const struct ipc_tp_opts *opts);
  */
 int tp_inet6_probe(int type, char *why, size_t why_len);
 
-/* TCP over @family loopback: listening socket, accept or connect. */
+/*
+ * The check() of the IP transports: with opts.target, can it be resolved
+ * for @family and @type?  0, or -errno and a sentence in @why.
+ */
+int tp_target_check(const struct ipc_tp_opts *opts, int family, int type,
+		    char *why, size_t why_len);
+
+/*
+ * TCP over @family loopback: listening socket, accept or connect.  With
+ * opts.target, setup only resolves it (no listener) and the client side
+ * connects there.
+ */
 int tp_tcp_setup(struct ipc_chan *ch, int family);
 int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
 
-/* UDP over @family loopback: two sockets connected to each other. */
+/*
+ * UDP over @family loopback: two sockets connected to each other; with
+ * opts.target, the client's socket alone, connected there.
+ */
 int tp_udp_setup(struct ipc_chan *ch, int family);
 
 /*
- * -EINTR once for each signal counted (ipc_tp_signal_note) since *@seen,
- * else 0.  A transport whose peer's death shows as nothing (no end of
- * stream: mq, serial) checks it before it blocks and again every
- * TP_WAIT_SLICE_NS of blocking: a SIGCHLD that lands just before the call
- * then still ends the wait.
+ * -EINTR when @ep's side was asked to stop (ep->cancel fired), else 0: the
+ * look a transport whose peer's death shows as nothing (no end of stream:
+ * mq, serial) takes before it blocks and again every TP_WAIT_SLICE_NS of
+ * blocking, and shm's user-space wait on every look.  One relaxed load.
  */
-static inline int tp_signalled(sig_atomic_t *seen)
+static inline int tp_stopped(const struct ipc_ep *ep)
 {
-	sig_atomic_t now = ipc_tp_signals;
-
-	if (now == *seen)
-		return 0;
-	*seen = now;
-	return -EINTR;
+	return ipc_cancelled(ep->cancel) ? -EINTR : 0;
 }
 
 #define TP_WAIT_SLICE_NS 100000000L

@@ -30,11 +30,18 @@ static void udp_teardown(struct ipc_chan *ch)
 	tp_chan_release(ch);
 }
 
+/* With a target: can it be resolved to an address of this family? */
+static int udp_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
+{
+	return tp_target_check(opts, AF_INET, SOCK_DGRAM, why, why_len);
+}
+
 const struct ipc_transport_ops ipc_tp_udp = {
 	.name = "udp",
 	.help = "UDP over the IPv4 loopback (127.0.0.1), connected sockets",
 	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_LOSSY | IPC_TP_FD |
-		IPC_TP_NET | IPC_TP_RW,
+		IPC_TP_NET | IPC_TP_RW | IPC_TP_TARGET,
+	.check = udp_check,
 	.max_msg = udp_max_msg,
 	.setup = udp_setup,
 	.open = tp_open_slot,

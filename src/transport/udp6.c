@@ -38,12 +38,19 @@ static void udp6_teardown(struct ipc_chan *ch)
 	tp_chan_release(ch);
 }
 
+/* With a target: can it be resolved to an address of this family? */
+static int udp6_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
+{
+	return tp_target_check(opts, AF_INET6, SOCK_DGRAM, why, why_len);
+}
+
 const struct ipc_transport_ops ipc_tp_udp6 = {
 	.name = "udp6",
 	.help = "UDP over the IPv6 loopback (::1), connected sockets",
 	.caps = IPC_TP_MSG | IPC_TP_EMPTY_MSG | IPC_TP_LOSSY | IPC_TP_FD |
-		IPC_TP_NET | IPC_TP_RW,
+		IPC_TP_NET | IPC_TP_RW | IPC_TP_TARGET,
 	.probe = udp6_probe,
+	.check = udp6_check,
 	.max_msg = udp6_max_msg,
 	.setup = udp6_setup,
 	.open = tp_open_slot,

@@ -30,7 +30,8 @@ static void unix_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_unix = {
 	.name = "unix",
 	.help = "AF_UNIX stream socket, listen/connect on a file",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
+		IPC_TP_PEER_END,
 	.max_msg = tp_stream_max_msg,
 	.setup = unix_setup,
 	.open = unix_open,

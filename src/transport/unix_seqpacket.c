@@ -42,7 +42,8 @@ static void seqpacket_teardown(struct ipc_chan *ch)
 const struct ipc_transport_ops ipc_tp_unix_seqpacket = {
 	.name = "unix-seqpacket",
 	.help = "AF_UNIX SOCK_SEQPACKET, listen/connect, message boundaries",
-	.caps = IPC_TP_MSG | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT,
+	.caps = IPC_TP_MSG | IPC_TP_FD | IPC_TP_RW | IPC_TP_CONNECT |
+		IPC_TP_PEER_END,
 	.max_msg = tp_unix_msg_max,
 	.setup = seqpacket_setup,
 	.open = seqpacket_open,

@@ -2,8 +2,9 @@
  * Every registered engine on every registered transport, through the ops
  * tables only: patterned round trips (small, a page, and on byte streams a
  * transfer larger than any socket buffer, so sends come back short), the
- * receive timeout and what happens to data that arrives after it, and the
- * flow sets: many flows echoing at once, and a cancelled receive.
+ * receive timeout and what happens to data that arrives after it, the flow
+ * sets: many flows echoing at once, and a cancelled receive; and a side's
+ * stop, which must end every kind of wait, also when it came first.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ipcperf/engine.h"
@@ -35,7 +37,6 @@ static const size_t sizes[] = {0, 1, 4095, 300000};
 #define NFLOWS 24
 
 static char dir[256];
-static volatile sig_atomic_t no_stop;
 
 static bool is_stream(const struct ipc_transport_ops *tp)
 {
@@ -126,7 +127,7 @@ static void *echo(void *arg)
 	struct peer *p = arg;
 	const struct ipc_transport_ops *tp = p->ch->ops;
 	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
-	struct ipc_io io = {.eng = p->eng, .ep = &ep, .stop = &no_stop};
+	struct ipc_io io = {.eng = p->eng, .ep = &ep, .cancel = NULL};
 	int rc;
 
 	rc = tp->open(p->ch, IPC_SERVER, &ep);
@@ -162,7 +163,7 @@ static void round_trip(const struct ipc_engine_ops *eng,
 		       const struct ipc_transport_ops *tp, size_t n)
 {
 	struct ipc_ep ep = {.rfd = -1, .wfd = -1};
-	struct ipc_io io = {.eng = eng, .ep = &ep, .stop = &no_stop};
+	struct ipc_io io = {.eng = eng, .ep = &ep, .cancel = NULL};
 	struct peer p = {.eng = eng, .n = n};
 	unsigned char *tx = malloc(n + 1), *rx = malloc(n + 1);
 	struct ipc_tp_opts o;
@@ -230,7 +231,7 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 			      const struct ipc_transport_ops *tp)
 {
 	struct ipc_ep c = {.rfd = -1, .wfd = -1}, s = {.rfd = -1, .wfd = -1};
-	struct ipc_io io = {.eng = eng, .ep = &c, .stop = &no_stop};
+	struct ipc_io io = {.eng = eng, .ep = &c, .cancel = NULL};
 	unsigned char msg[64], got[65];
 	struct ipc_tp_opts o;
 	struct ipc_chan ch;
@@ -334,7 +335,7 @@ static void flowset_echo(const struct ipc_engine_ops *eng,
 	for (unsigned i = 0; !rc && i < NFLOWS; i++, opened++)
 		rc = open_pair(&ch, &eps[2 * i], &eps[2 * i + 1]);
 	if (!rc)
-		rc = eng->fs_new(&fs, 2 * NFLOWS, &no_stop);
+		rc = eng->fs_new(&fs, 2 * NFLOWS, NULL);
 	for (unsigned i = 0; !rc && i < 2 * NFLOWS; i++)
 		rc = eng->fs_add(fs, i, &eps[i]);
 	for (unsigned i = 0; !rc && i < NFLOWS; i++) {
@@ -439,7 +440,7 @@ static void flowset_cancel(const struct ipc_engine_ops *eng,
 	if (!rc)
 		rc = open_pair(&ch, &c, &s);
 	if (!rc)
-		rc = eng->fs_new(&fs, 1, &no_stop);
+		rc = eng->fs_new(&fs, 1, NULL);
 	if (!rc)
 		rc = eng->fs_add(fs, 0, &c);
 	if (!rc)
@@ -476,6 +477,167 @@ out:
 	tp->close(&c);
 	tp->close(&s);
 	tp->teardown(&ch);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Fires a cancel after 50 ms, from another thread, and says when. */
+struct firer {
+	struct ipc_cancel *stop;
+	uint64_t fired_ns;
+};
+
+static void *fire_later(void *arg)
+{
+	const struct timespec ms50 = {0, 50000000};
+	struct firer *f = arg;
+
+	nanosleep(&ms50, NULL);
+	f->fired_ns = now_ns();
+	ipc_cancel_fire(f->stop);
+	return NULL;
+}
+
+/* The wait ended because of the firing, within a second of it. */
+static bool ended_by(const struct firer *f, uint64_t end_ns)
+{
+	return f->fired_ns && end_ns >= f->fired_ns &&
+	       end_ns - f->fired_ns < 1000000000u;
+}
+
+/*
+ * Do one endpoint's waits of @eng end on the stop's signal (a blocking
+ * call, poll(2) on the endpoint alone) rather than its descriptor or flag
+ * (epoll, io_uring, busy)?  See engine.h.
+ */
+static bool by_signal(const struct ipc_engine_ops *eng)
+{
+	return eng == ipc_engine_find("blocking") ||
+	       eng == ipc_engine_find("poll");
+}
+
+/*
+ * One receive of the engine with nothing coming: -ECANCELED, and how long
+ * it took in *ns.  Where a signal must break the wait, the thread watches
+ * @stop, as the runner's threads do; the others must end through the
+ * stop's descriptor or flag alone.
+ */
+static ssize_t stopped_recv(struct ipc_io *io, struct ipc_cancel *stop,
+			    uint64_t *ns)
+{
+	char buf[64];
+	uint64_t t0 = now_ns();
+	bool sig = by_signal(io->eng);
+	int w = sig ? ipc_cancel_watch(stop) : -1;
+	ssize_t r;
+
+	r = sig && w < 0 ? w : io->eng->recv(io, buf, sizeof(buf));
+	ipc_cancel_unwatch(stop, w);
+	*ns = now_ns() - t0;
+	return r;
+}
+
+/*
+ * A side's stop ends a receive that nothing will answer, on every engine
+ * and transport: fired before the wait began (the case a stop flag alone
+ * loses) and fired while it waits, from another thread.  The flow set
+ * waits on it too.  Within a second either way.
+ */
+static void stop_wait(const struct ipc_engine_ops *eng,
+		      const struct ipc_transport_ops *tp)
+{
+	struct ipc_cancel stop;
+	struct firer f = {.stop = &stop};
+	struct ipc_ep c = {.rfd = -1, .wfd = -1, .cancel = &stop};
+	struct ipc_ep s = {.rfd = -1, .wfd = -1, .cancel = &stop};
+	struct opener o = {.ep = &s};
+	struct ipc_io io = {.eng = eng, .ep = &c, .cancel = &stop};
+	struct ipc_fset *fs = NULL;
+	struct ipc_fdone d;
+	struct ipc_tp_opts op;
+	struct ipc_chan ch;
+	bool attached = false;
+	char buf[64];
+	pthread_t t;
+	uint64_t ns, end;
+	ssize_t r;
+	int rc;
+
+	rc = ipc_cancel_init(&stop);
+	opts_for(&op, sizeof(buf));
+	op.timeout_ns = 0;
+	ipc_chan_init(&ch, tp, &op);
+	o.ch = &ch;
+	if (!rc)
+		rc = tp->setup(&ch);
+	if (!rc)
+		rc = -pthread_create(&t, NULL, open_server, &o);
+	if (!rc) {
+		rc = tp->open(&ch, IPC_CLIENT, &c);
+		pthread_join(t, NULL);
+		rc = rc ? rc : o.rc;
+	}
+	if (!rc)
+		rc = eng->attach(&io);
+	attached = !rc;
+	if (rc) {
+		is_int(rc, "==", 0, "%s on %s: set up the stop test", eng->name,
+		       tp->name);
+		goto out;
+	}
+	ipc_cancel_fire(&stop);
+	r = stopped_recv(&io, &stop, &ns);
+	ok(r == -ECANCELED && ns < 1000000000u,
+	   "%s on %s: a stop fired before the receive ends it (%zd, %llu us)",
+	   eng->name, tp->name, r, (unsigned long long)(ns / 1000));
+	ipc_cancel_reset(&stop);
+	f.fired_ns = 0;
+	rc = -pthread_create(&t, NULL, fire_later, &f);
+	r = rc ? rc : stopped_recv(&io, &stop, &ns);
+	end = now_ns();
+	if (!rc)
+		pthread_join(t, NULL);
+	ok(r == -ECANCELED && ended_by(&f, end),
+	   "%s on %s: a stop fired during the receive ends it (%zd, %llu us)",
+	   eng->name, tp->name, r, (unsigned long long)(ns / 1000));
+	if (!eng->fs_new)
+		goto out;
+	eng->detach(&io);
+	attached = false;
+	ipc_cancel_reset(&stop);
+	rc = eng->fs_new(&fs, 1, &stop);
+	if (!rc)
+		rc = eng->fs_add(fs, 0, &c);
+	if (!rc)
+		rc = eng->fs_recv(fs, 0, buf, sizeof(buf));
+	f.fired_ns = 0;
+	if (!rc)
+		rc = -pthread_create(&t, NULL, fire_later, &f);
+	ns = now_ns();
+	r = rc ? rc : eng->fs_wait(fs, &d, 1, -1);
+	end = now_ns();
+	ns = end - ns;
+	if (!rc)
+		pthread_join(t, NULL);
+	ok(r == -ECANCELED && ended_by(&f, end),
+	   "%s on %s: a flow set's wait ends on its stop (%zd, %llu us)",
+	   eng->name, tp->name, r, (unsigned long long)(ns / 1000));
+	if (!rc)
+		eng->fs_cancel(fs, 0, IPC_FOP_RECV);
+out:
+	eng->fs_free ? eng->fs_free(fs) : (void)0;
+	if (attached)
+		eng->detach(&io);
+	tp->close(&c);
+	tp->close(&s);
+	tp->teardown(&ch);
+	ipc_cancel_fini(&stop);
 }
 
 int main(void)
@@ -547,6 +709,7 @@ int main(void)
 			}
 			if (tp->caps & IPC_TP_LOSSY)
 				timeout_then_data(eng, tp);
+			stop_wait(eng, tp);
 			if (eng->fs_new && (tp->caps & IPC_TP_CONNECT)) {
 				flowset_echo(eng, tp);
 				flowset_cancel(eng, tp);

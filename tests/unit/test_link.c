@@ -250,11 +250,6 @@ static size_t drain(int fd, uint8_t *buf, size_t cap, int ms, bool dgram,
 	return got;
 }
 
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
 static void test_relay_stream(void)
 {
 	const struct ipc_transport_ops *tp = ipc_transport_find("socketpair");
@@ -354,9 +349,6 @@ static void test_relay_loss(void)
 
 int main(void)
 {
-	struct sigaction sa = {.sa_handler = on_usr1};
-
-	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
 	test_parse_hostile();

@@ -236,9 +236,11 @@ static void test_registry(void)
 	is_str(ipc_reports[0]->name, "table", "table is the first format");
 	ok(ipc_report_find("json") == ipc_reports[1], "json is found");
 	ok(ipc_report_find("csv") != NULL, "csv is found");
-	ok(ipc_report_find("html") == NULL, "html is not (yet)");
+	ok(ipc_report_find("markdown") != NULL, "markdown is found");
+	ok(ipc_report_find("html") != NULL, "html is found");
+	ok(ipc_report_find("yaml") == NULL, "yaml is not");
 	ok(ipc_report_find(NULL) == NULL, "NULL name");
-	ok(ipc_reports[3] == NULL, "the registry is NULL-terminated");
+	ok(ipc_reports[5] == NULL, "the registry is NULL-terminated");
 }
 
 /* Checks on one "latency_ns" object: the eight keys, all integers. */

@@ -1,8 +1,10 @@
 /*
  * The shared-memory rings beyond what every transport is tested for: both
- * ways of waiting, many messages of odd sizes wrapping a small ring, a full
- * ring holding the sender back, end of stream and a broken pipe while a
- * side waits, and signals ending a wait that no system call would end.
+ * ways of waiting, many messages of odd sizes wrapping a small ring (copied
+ * out, or read in place), a full ring holding the sender back, a message
+ * read in place holding its room until the next receive, end of stream and
+ * a broken pipe while a side waits, and a side's stop ending a wait that no
+ * system call would end.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +34,7 @@
 
 static const struct ipc_transport_ops *tp;
 static const char *const mode_name[] = {"futex", "spin"};
+static struct ipc_cancel stop; /* every endpoint's (ipc_ep.cancel) */
 
 static uint64_t now_ns(void)
 {
@@ -71,24 +74,28 @@ static size_t len_of(uint32_t seq)
 struct side {
 	struct ipc_chan *ch;
 	struct ipc_ep ep;
+	bool view; /* receive in place (recv_view) */
 	int rc;
 	uint32_t got;
 };
 
 static int open_side(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
-	*ep = (struct ipc_ep){.rfd = -1, .wfd = -1};
+	*ep = (struct ipc_ep){.rfd = -1, .wfd = -1, .cancel = &stop};
 	return tp->open(ch, side, ep);
 }
 
 /*
- * The server's half of a stream: receive STREAM_MSGS messages, check each
- * byte, then read end of stream.  0, or a negative count of where it broke.
+ * The server's half of a stream: receive STREAM_MSGS messages (copied out,
+ * or in place when @view), check each byte, then read end of stream.  0,
+ * or a negative count of where it broke.
  */
-static int sink(struct ipc_chan *ch, uint32_t *got)
+static int sink(struct ipc_chan *ch, bool view, uint32_t *got)
 {
 	struct ipc_ep ep;
 	unsigned char buf[MAX_LEN + 8];
+	const void *at = NULL;
+	const unsigned char *m = buf;
 	uint32_t seq;
 	ssize_t n;
 	int rc;
@@ -97,19 +104,25 @@ static int sink(struct ipc_chan *ch, uint32_t *got)
 	if (rc < 0)
 		return rc;
 	for (seq = 0; seq < STREAM_MSGS; seq++) {
-		n = tp->recv(&ep, buf, sizeof(buf));
+		if (view) {
+			n = tp->recv_view(&ep, &at, sizeof(buf));
+			m = at;
+		} else {
+			n = tp->recv(&ep, buf, sizeof(buf));
+		}
 		if (n != (ssize_t)len_of(seq)) {
 			rc = n < 0 ? (int)n : -EBADMSG;
 			goto out;
 		}
 		for (size_t i = 0; i < (size_t)n; i++)
-			if (buf[i] != pat(seq, i)) {
+			if (m[i] != pat(seq, i)) {
 				rc = -EBADMSG;
 				goto out;
 			}
 	}
 	/* The client closed after its last message. */
-	n = tp->recv(&ep, buf, sizeof(buf));
+	n = view ? tp->recv_view(&ep, &at, sizeof(buf))
+		 : tp->recv(&ep, buf, sizeof(buf));
 	rc = n == 0 ? 0 : -EPROTO;
 out:
 	*got = seq;
@@ -121,22 +134,24 @@ static void *sink_thread(void *arg)
 {
 	struct side *s = arg;
 
-	s->rc = sink(s->ch, &s->got);
+	s->rc = sink(s->ch, s->view, &s->got);
 	return NULL;
 }
 
 /*
  * Many messages of sizes 1..1500 through a 4 KiB ring: they wrap, the ring
- * fills and the sender waits for room; every byte must arrive in order.
+ * fills and the sender waits for room; every byte must arrive in order,
+ * also read in place across the ring's end (@view).
  */
-static void stream(enum ipc_shm_wait mode, bool forked)
+static void stream(enum ipc_shm_wait mode, bool forked, bool view)
 {
-	const char *how = forked ? "fork" : "thread";
+	const char *how = forked ? (view ? "fork, in place" : "fork")
+				 : (view ? "thread, in place" : "thread");
 	unsigned char buf[MAX_LEN];
 	struct ipc_tp_opts o;
 	struct ipc_chan ch;
 	struct ipc_ep ep;
-	struct side s = {.ch = &ch};
+	struct side s = {.ch = &ch, .view = view};
 	pthread_t t;
 	pid_t pid = -1;
 	uint32_t seq;
@@ -156,7 +171,7 @@ static void stream(enum ipc_shm_wait mode, bool forked)
 		pid = fork();
 		if (pid == 0) {
 			alarm(60);
-			rc = sink(&ch, &s.got);
+			rc = sink(&ch, view, &s.got);
 			_exit(rc < 0 ? 1 : 0);
 		}
 	} else {
@@ -214,8 +229,7 @@ static void *wait_thread(void *arg)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	ipc_tp_signal_note();
+	(void)sig; /* there to interrupt a sleep in futex */
 }
 
 /* Set up a small ring and open both sides in this thread. */
@@ -258,8 +272,9 @@ static void fill_ring(struct ipc_ep *cli)
 
 /*
  * A side waits (for a message, or for room in a full ring); then the peer
- * closes, or a signal arrives.  The wait must end with end of stream,
- * -EPIPE or -EINTR, soon.
+ * closes, or the side's stop is fired (with a signal too, as a watching
+ * thread gets).  The wait must end with end of stream, -EPIPE or -EINTR,
+ * soon.
  */
 static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 {
@@ -287,6 +302,7 @@ static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 	   what);
 	t0 = now_ns();
 	if (by_signal) {
+		ipc_cancel_fire(&stop);
 		pthread_kill(t, SIGUSR1);
 		want = -EINTR;
 	} else {
@@ -295,17 +311,147 @@ static void disturbed(enum ipc_shm_wait mode, bool sending, bool by_signal)
 	}
 	pthread_join(t, NULL);
 	is_int(w.rc, "==", want, "%s %s: %s ends the wait", mode_name[mode],
-	       what, by_signal ? "a signal" : "the peer's close");
+	       what, by_signal ? "a stop" : "the peer's close");
 	ok(w.done_ns - t0 < 1000000000u, "%s %s: within a second (%llu us)",
 	   mode_name[mode], what,
 	   (unsigned long long)((w.done_ns - t0) / 1000));
 	unpair(&ch, &cli, &srv);
+	ipc_cancel_reset(&stop);
 }
 
 /*
- * A signal that lands before the wait starts (between the caller's check
- * of its stop flag and the call) is not lost: the next wait returns -EINTR
- * at once; the one after waits again.
+ * A message read in place keeps its room until the next receive: a sender
+ * that needs that room waits, and the bytes stay as they were.  Too long a
+ * message is dropped, as recv drops it; copies and views mix in order.
+ */
+static void in_place(enum ipc_shm_wait mode)
+{
+	static unsigned char msg[1000];
+	struct ipc_chan ch;
+	struct ipc_ep cli, srv;
+	struct waiter w = {.tp = tp, .sending = true, .len = 1000};
+	const void *at = NULL;
+	unsigned char buf[8];
+	pthread_t t;
+	int bad = 0;
+
+	if (pair(mode, &ch, &cli, &srv) < 0) {
+		ok(0, "%s in place: pair", mode_name[mode]);
+		return;
+	}
+	/* Four 1000-byte messages (1008 bytes each) fill the 4 KiB ring. */
+	for (unsigned k = 0; k < 4; k++) {
+		memset(msg, 'a' + k, sizeof(msg));
+		tp->send(&cli, msg, sizeof(msg));
+	}
+	is_int(tp->recv_view(&srv, &at, 1000), "==", 1000,
+	       "%s in place: the first message", mode_name[mode]);
+	w.ep = &cli;
+	pthread_create(&t, NULL, wait_thread, &w);
+	nap();
+	ok(w.done_ns == 0, "%s in place: a fifth send waits for its room",
+	   mode_name[mode]);
+	for (unsigned i = 0; i < 1000; i++)
+		bad += ((const unsigned char *)at)[i] != 'a';
+	is_int(bad, "==", 0, "%s in place: its bytes unchanged meanwhile",
+	       mode_name[mode]);
+	is_int(tp->recv(&srv, buf, sizeof(buf)), "==", -EMSGSIZE,
+	       "%s in place: the next receive gives the room back (and "
+	       "drops a message too long for it)",
+	       mode_name[mode]);
+	pthread_join(t, NULL);
+	is_int(w.rc, "==", 1000, "%s in place: then the waiting send goes",
+	       mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 8), "==", -EMSGSIZE,
+	       "%s in place: a view drops a message too long too",
+	       mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 1000), "==", 1000,
+	       "%s in place: the next one", mode_name[mode]);
+	ok(((const unsigned char *)at)[999] == 'd',
+	   "%s in place: in order after the dropped ones", mode_name[mode]);
+	tp->close(&cli);
+	is_int(tp->recv_view(&srv, &at, 1000), "==", 1000,
+	       "%s in place: the fifth, sent before the close",
+	       mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 1000), "==", 0,
+	       "%s in place: then end of stream", mode_name[mode]);
+	unpair(&ch, &cli, &srv);
+}
+
+/* A sender that sends 64 KiB messages until one fails. */
+struct flood {
+	struct ipc_ep *ep;
+	_Atomic unsigned sent;
+	ssize_t rc;
+};
+
+/* Wait until @f stopped sending for 50 ms (10 s at most): its count. */
+static unsigned settled(struct flood *f)
+{
+	unsigned prev;
+
+	for (int i = 0; i < 200; i++) {
+		prev = f->sent;
+		nap();
+		if (f->sent == prev)
+			break;
+	}
+	return f->sent;
+}
+
+static void *flood_thread(void *arg)
+{
+	static unsigned char buf[65536];
+	struct flood *f = arg;
+
+	while ((f->rc = tp->send(f->ep, buf, sizeof(buf))) > 0)
+		f->sent++;
+	return NULL;
+}
+
+/*
+ * In a ring of 8 MiB the sender runs at most a quarter (2 MiB) ahead of
+ * the receiver: 31 records of 64 KiB + 8, then it waits for the receiver
+ * although the ring has room.
+ */
+static void lead(enum ipc_shm_wait mode)
+{
+	struct ipc_tp_opts o;
+	struct ipc_chan ch;
+	struct ipc_ep cli, srv;
+	struct flood f = {.ep = &cli};
+	const void *at = NULL;
+	pthread_t t;
+
+	opts_for(&o, mode, 8u << 20, 65536);
+	ipc_chan_init(&ch, tp, &o);
+	if (tp->setup(&ch) < 0 || open_side(&ch, IPC_SERVER, &srv) < 0 ||
+	    open_side(&ch, IPC_CLIENT, &cli) < 0) {
+		ok(0, "%s lead: pair", mode_name[mode]);
+		tp->teardown(&ch);
+		return;
+	}
+	pthread_create(&t, NULL, flood_thread, &f);
+	is_int(settled(&f), "==", 31, "%s lead: 2 MiB ahead, the sender waits",
+	       mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
+	       "%s lead: one received", mode_name[mode]);
+	is_int(tp->recv_view(&srv, &at, 65536), "==", 65536,
+	       "%s lead: and another (the first one's room is back)",
+	       mode_name[mode]);
+	is_int(settled(&f), "==", 32, "%s lead: so one more went",
+	       mode_name[mode]);
+	tp->close(&srv);
+	pthread_join(t, NULL);
+	is_int(f.rc, "==", -EPIPE, "%s lead: the receiver's close ends it",
+	       mode_name[mode]);
+	unpair(&ch, &cli, &srv);
+}
+
+/*
+ * A stop that lands before the wait starts (between the caller's check of
+ * its stop and the call) is not lost: the next wait returns -EINTR at
+ * once; a message that is there is still received (only waits look).
  */
 static void early_signal(enum ipc_shm_wait mode)
 {
@@ -317,7 +463,7 @@ static void early_signal(enum ipc_shm_wait mode)
 		ok(0, "%s early signal: pair", mode_name[mode]);
 		return;
 	}
-	ipc_tp_signal_note();
+	ipc_cancel_fire(&stop);
 	is_int(tp->recv(&srv, &c, 1), "==", -EINTR,
 	       "%s early signal: the next recv gives -EINTR", mode_name[mode]);
 	is_int(tp->send(&cli, &c, 1), "==", 1,
@@ -326,6 +472,7 @@ static void early_signal(enum ipc_shm_wait mode)
 	       "%s early signal: the recv after it gets the message",
 	       mode_name[mode]);
 	unpair(&ch, &cli, &srv);
+	ipc_cancel_reset(&stop);
 }
 
 /* Limits of a 4 KiB ring and of bad ring sizes. */
@@ -384,20 +531,29 @@ int main(void)
 		printf("1..0 # skip no shm transport\n");
 		return 77;
 	}
-	/* As the runner does: a handler that counts, no SA_RESTART. */
+	if (ipc_cancel_init(&stop)) {
+		printf("1..0 # skip cannot make a stop\n");
+		return 77;
+	}
+	/* A handler without SA_RESTART, as the wake signal's. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
 	limits();
 	for (mode = IPC_SHM_FUTEX; mode <= IPC_SHM_SPIN; mode++) {
-		stream(mode, true);
-		stream(mode, false);
+		stream(mode, true, false);
+		stream(mode, false, false);
+		stream(mode, true, true);
+		stream(mode, false, true);
+		in_place(mode);
+		lead(mode);
 		disturbed(mode, false, false);
 		disturbed(mode, true, false);
 		disturbed(mode, false, true);
 		disturbed(mode, true, true);
 		early_signal(mode);
 	}
+	ipc_cancel_fini(&stop);
 	return done_testing();
 }

@@ -1,10 +1,12 @@
 /*
  * Every registered transport, through its ops table only: patterned round
  * trips to a forked and to a threaded peer, end of stream, message limits,
- * receive timeouts, and a clean directory and descriptor table afterwards.
+ * receive timeouts, a server that is already there (a target), and a
+ * clean directory and descriptor table afterwards.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -651,7 +653,10 @@ static void test_slots(const struct ipc_transport_ops *tp)
 	is_int(held, "==", 0, "%s slots: teardown twice closes all", tp->name);
 }
 
-/* Several channels live in one directory at once. */
+/*
+ * Several channels live in one directory at once, each under the name its
+ * owner gave it (the run hands out one per channel).
+ */
 static void test_two_at_once(const struct ipc_transport_ops *tp)
 {
 	struct ipc_tp_opts opts;
@@ -659,7 +664,9 @@ static void test_two_at_once(const struct ipc_transport_ops *tp)
 	int rc_a, rc_b;
 
 	opts_for(&opts, 1);
+	opts.name = "a";
 	ipc_chan_init(&a, tp, &opts);
+	opts.name = "b";
 	ipc_chan_init(&b, tp, &opts);
 	rc_a = tp->setup(&a);
 	rc_b = tp->setup(&b);
@@ -669,6 +676,84 @@ static void test_two_at_once(const struct ipc_transport_ops *tp)
 	   "%s two at once: distinct names", tp->name);
 	tp->teardown(&a);
 	tp->teardown(&b);
+}
+
+/*
+ * With a target (IPC_TP_TARGET): the server is a socket this test opens on
+ * the loopback, not the transport's.  Setup makes no listener (tcp) or only
+ * the client's socket (udp), the client reaches the server and the server
+ * hears it, bytes come back, and the server side cannot be opened here.
+ */
+static void test_target(const struct ipc_transport_ops *tp)
+{
+	bool six = strchr(tp->name, '6'), udp = !(tp->caps & IPC_TP_STREAM);
+	struct sockaddr_storage ss = {.ss_family = six ? AF_INET6 : AF_INET};
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len = six ? sizeof(*sin6) : sizeof(*sin);
+	struct ipc_ep cli = {.rfd = -1, .wfd = -1},
+		      srv = {.rfd = -1, .wfd = -1};
+	struct sockaddr_storage from;
+	socklen_t flen = sizeof(from);
+	struct ipc_tp_opts opts;
+	struct ipc_chan ch;
+	char target[64], buf[16] = "";
+	int lfd, c = -1, held = 0, rc;
+	ssize_t n = -1;
+
+	if (six)
+		sin6->sin6_addr = in6addr_loopback;
+	else
+		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(ss.ss_family, udp ? SOCK_DGRAM : SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&ss, len) < 0 ||
+	    (!udp && listen(lfd, 4) < 0) ||
+	    getsockname(lfd, (struct sockaddr *)&ss, &len) < 0) {
+		skip("%s target: cannot open a server here", tp->name);
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
+	snprintf(target, sizeof(target), six ? "[::1]:%u" : "127.0.0.1:%u",
+		 ntohs(six ? sin6->sin6_port : sin->sin_port));
+	opts_for(&opts, 16);
+	opts.target = target;
+	is_int(tp->check(&opts, buf, sizeof(buf)), "==", 0,
+	       "%s target %s: resolves", tp->name, target);
+	ipc_chan_init(&ch, tp, &opts);
+	rc = tp->setup(&ch);
+	is_int(rc, "==", 0, "%s target: setup", tp->name);
+	for (int i = 0; i < IPC_CHAN_FDS; i++)
+		held += ch.fd[i] >= 0;
+	is_int(held, "==", udp ? 1 : 0, "%s target: no server socket made",
+	       tp->name);
+	if (!rc)
+		rc = tp->open(&ch, IPC_CLIENT, &cli);
+	is_int(rc, "==", 0, "%s target: the client side opens", tp->name);
+	if (!rc)
+		n = tp->send(&cli, "ping", 4);
+	if (n == 4 && udp)
+		n = recvfrom(lfd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+			     &flen);
+	if (n == 4 && udp)
+		n = sendto(lfd, "pong", 4, 0, (struct sockaddr *)&from, flen);
+	if (n == 4 && !udp) {
+		c = accept(lfd, NULL, NULL);
+		n = c < 0 ? -1 : read(c, buf, sizeof(buf));
+		if (n == 4)
+			n = write(c, "pong", 4);
+	}
+	is_int(n, "==", 4, "%s target: the server hears the client", tp->name);
+	n = n == 4 ? tp->recv(&cli, buf, sizeof(buf)) : -1;
+	ok(n == 4 && !memcmp(buf, "pong", 4),
+	   "%s target: and its answer comes back", tp->name);
+	ok(tp->open(&ch, IPC_SERVER, &srv) < 0,
+	   "%s target: there is no server side to open", tp->name);
+	tp->close(&cli);
+	tp->teardown(&ch);
+	if (c >= 0)
+		close(c);
+	close(lfd);
 }
 
 static void test_transport(const struct ipc_transport_ops *tp)
@@ -706,6 +791,8 @@ static void test_transport(const struct ipc_transport_ops *tp)
 	test_nonblock(tp);
 	test_msg_limits(tp);
 	test_timeout(tp);
+	if (tp->caps & IPC_TP_TARGET)
+		test_target(tp);
 	is_int(count_files(dir), "==", 0, "%s: no file left in the directory",
 	       tp->name);
 	is_int(count_fds(), "==", fds, "%s: no descriptor leaked", tp->name);

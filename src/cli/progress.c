@@ -1,0 +1,165 @@
+/*
+ * The progress line: counts runs per case to say how long the plan may
+ * still take, and redraws one line on a terminal with \r and
+ * clear-to-end-of-line.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
+		  size_t min_runs, size_t max_runs, uint64_t budget_ns,
+		  uint64_t now_ns)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = out;
+	p->ncases = ncases;
+	p->min_runs = min_runs;
+	p->max_runs = max_runs > min_runs ? max_runs : min_runs;
+	p->budget_ns = budget_ns;
+	p->start_ns = now_ns;
+	if (quiet || !out || !isatty(fileno(out)) || !ncases)
+		return 0;
+	p->runs = calloc(ncases, sizeof(*p->runs));
+	if (!p->runs)
+		return -ENOMEM;
+	p->on = true;
+	return 0;
+}
+
+double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left_max,
+		      size_t left_min, uint64_t budget_ns)
+{
+	double mean_s, eta, cap;
+
+	if (!done)
+		return -1;
+	mean_s = (double)elapsed_ns / 1e9 / (double)done;
+	eta = mean_s * (double)left_max;
+	if (budget_ns) {
+		cap = elapsed_ns < budget_ns
+			      ? (double)(budget_ns - elapsed_ns) / 1e9 + mean_s
+			      : mean_s;
+		cap = fmax(cap, mean_s * (double)left_min);
+		eta = fmin(eta, cap);
+	}
+	return eta;
+}
+
+/* "<1s", "45s", "1m20s", "2h05m". */
+static void fmt_duration(double s, char *buf, size_t len)
+{
+	unsigned long t = (unsigned long)lround(s);
+
+	if (t == 0)
+		snprintf(buf, len, "<1s");
+	else if (t < 60)
+		snprintf(buf, len, "%lus", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%luh%02lum", t / 3600, t / 60 % 60);
+}
+
+/* Cut @buf after @cols characters (UTF-8 aware). */
+static void cut(char *buf, size_t cols)
+{
+	size_t chars = 0, i;
+
+	for (i = 0; buf[i]; i++) {
+		if (((unsigned char)buf[i] & 0xc0) == 0x80)
+			continue;
+		if (chars++ == cols) {
+			buf[i] = '\0';
+			return;
+		}
+	}
+}
+
+char *progress_format(const struct progress_state *st, size_t cols, char *buf,
+		      size_t len)
+{
+	char eta[32];
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "[%zu/%zu] %s: run %zu of %s%zu",
+			     st->case_no, st->ncases, st->what ? st->what : "",
+			     st->run, st->exact ? "" : "at most ",
+			     st->max_runs);
+	if (n < len && st->half_pct >= 0 && isfinite(st->half_pct))
+		n += (size_t)snprintf(buf + n, len - n, ", \xc2\xb1%.2g%%",
+				      st->half_pct);
+	if (n < len && st->target_pct > 0)
+		n += (size_t)snprintf(buf + n, len - n,
+				      st->half_pct >= 0
+					      ? " (target %.2g%%)"
+					      : ", target \xc2\xb1%.2g%%",
+				      st->target_pct);
+	if (n < len && st->eta_s >= 0) {
+		fmt_duration(st->eta_s, eta, sizeof(eta));
+		snprintf(buf + n, len - n, ", %s %s left",
+			 st->exact ? "about" : "at most", eta);
+	}
+	if (cols)
+		cut(buf, cols);
+	return buf;
+}
+
+/* Columns of the terminal @out is, 80 when it cannot say. */
+static size_t columns(FILE *out)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+void progress_run(struct progress *p, size_t i, struct progress_state *st,
+		  uint64_t now_ns)
+{
+	size_t c, left_max = 0, left_min = 0, done;
+	char line[512];
+
+	if (!p->on || i >= p->ncases)
+		return;
+	p->runs[i]++;
+	p->started++;
+	for (c = 0; c < p->ncases; c++) {
+		if (p->runs[c] < p->max_runs)
+			left_max += p->max_runs - p->runs[c];
+		if (p->runs[c] < p->min_runs)
+			left_min += p->min_runs - p->runs[c];
+	}
+	/* The run starting now is still to be done: count it as left. */
+	done = p->started - 1;
+	st->eta_s = progress_eta_s(done, now_ns - p->start_ns, left_max + 1,
+				   left_min + 1, p->budget_ns);
+	/* One column short of the edge: no terminal wraps then. */
+	progress_format(st, columns(p->out) - 1, line, sizeof(line));
+	fprintf(p->out, "\r\033[K%s", line);
+	fflush(p->out);
+	p->drawn = true;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p->on || !p->drawn)
+		return;
+	fputs("\r\033[K", p->out);
+	fflush(p->out);
+	p->drawn = false;
+}
+
+void progress_fini(struct progress *p)
+{
+	progress_clear(p);
+	free(p->runs);
+	p->runs = NULL;
+	p->on = false;
+}

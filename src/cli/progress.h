@@ -1,0 +1,87 @@
+/*
+ * The progress line on stderr: which case, run k of at most N, how wide
+ * the interval is so far against its target, and how long is left at
+ * most, redrawn in place.  Nothing at all when stderr is not a terminal
+ * or with -q, so that logs and pipes get only the report.
+ */
+#ifndef IPCPERF_CLI_PROGRESS_H
+#define IPCPERF_CLI_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What the line says about the run that is starting. */
+struct progress_state {
+	const char *what; /* the case: "rr tcp req=64 resp=1024" */
+	size_t case_no;	  /* 1-based, of ncases */
+	size_t ncases;
+	size_t run;	   /* 1-based run of this case now starting */
+	size_t max_runs;   /* at most this many (-r N: exactly) */
+	bool exact;	   /* -r N: max_runs is the number, not a bound */
+	double half_pct;   /* the interval's half-width so far, % of the
+				estimate; < 0: no interval yet */
+	double target_pct; /* the target of --ci; <= 0: none */
+	double eta_s;	   /* seconds left (at most, unless exact); < 0:
+				unknown */
+};
+
+/* The line's state: where it goes and how the plan has gone so far. */
+struct progress {
+	FILE *out;
+	bool on;	    /* a terminal and not -q: draw */
+	bool drawn;	    /* a line is on the screen now */
+	size_t ncases;	    /* cases in the plan */
+	size_t min_runs;    /* per case, at least (the budget cannot cut) */
+	size_t max_runs;    /* per case, at most */
+	uint64_t budget_ns; /* no new run after this (0: none) */
+	uint64_t start_ns;  /* when the plan started */
+	size_t started;	    /* runs started so far, all cases */
+	size_t *runs;	    /* runs started per case (ncases of them) */
+};
+
+/*
+ * Prepare @p for a plan of @ncases cases of @min_runs to @max_runs runs
+ * each (-r N: both N), with @budget_ns for the whole plan (0: none),
+ * starting at @now_ns.  The line is drawn only when @out is a terminal and
+ * @quiet is false.  Returns 0 or -ENOMEM (then the line stays off).
+ */
+int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
+		  size_t min_runs, size_t max_runs, uint64_t budget_ns,
+		  uint64_t now_ns);
+
+/*
+ * Case @i (0-based) starts a run at @now_ns: count it, estimate the time
+ * left into st->eta_s (from the mean time of the runs so far and the runs
+ * that may still come, capped by the budget) and redraw the line with @st.
+ */
+void progress_run(struct progress *p, size_t i, struct progress_state *st,
+		  uint64_t now_ns);
+
+/* Erase the line (before an error message or the report), if drawn. */
+void progress_clear(struct progress *p);
+
+/* Erase the line and free what init allocated. */
+void progress_fini(struct progress *p);
+
+/*
+ * The line's text (no escape codes) for @st, cut to @cols characters (a
+ * line longer than the terminal wraps, and \r no longer goes back to its
+ * start).  Returns @buf.  Exposed for tests.
+ */
+char *progress_format(const struct progress_state *st, size_t cols, char *buf,
+		      size_t len);
+
+/*
+ * Seconds left at most, from the mean length of the @done runs that took
+ * @elapsed_ns: @left_max runs that may still come, but with a budget
+ * (@budget_ns for the whole plan, 0: none) no more than what is left of
+ * it plus one run (one started in time finishes), unless the @left_min
+ * runs every case must still have take longer.  -1 when no run has
+ * finished yet.  Exposed for tests.
+ */
+double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left_max,
+		      size_t left_min, uint64_t budget_ns);
+
+#endif

@@ -1,0 +1,40 @@
+# The progress line: on a terminal (a pty from script(1)) it shows the
+# case and run k of N, redrawn with \r and erased at the end; with -q, or
+# when stderr is a file or a pipe, not a byte of it.
+. "$(dirname "$0")/lib.bash"
+
+command -v script >/dev/null || { echo "1..0 # skip script(1) is not installed (bsdutils)"; exit 77; }
+
+esc=$(printf '\033')
+tty_out="$T/tty.out"
+
+# on_tty ARGS...: run ipcperf with a pty as its terminal, output to tty_out.
+on_tty() {
+	script -qec "$(printf '%q ' "$IPCPERF" "$@")" /dev/null >"$tty_out" 2>&1
+	rc=$?
+}
+
+on_tty rr -t pipe -n 500 -w 10 -r 3 -o /dev/null
+is_rc 0 "rr on a terminal: exit 0"
+check "the case and run 1 of 3" grep -qF "[1/1] rr pipe req=1 resp=1: run 1 of 3" "$tty_out"
+check "... up to run 3 of 3" grep -qF "run 3 of 3" "$tty_out"
+check "redrawn in place: \\r then clear-to-end" grep -qF "$(printf '\r\033[K[1/1] rr pipe')" "$tty_out"
+check "erased at the end" sh -c "tail -c 4 '$tty_out' | od -An -c | grep -q '033   \['"
+
+on_tty rr -t pipe,unix -n 500 -w 10 -r auto --max-runs 7 --budget 5s -o /dev/null
+check "auto runs: at most N, and the target" grep -qF "run 1 of at most 7, target" "$tty_out"
+check "auto runs: the interval once there is one" grep -qE "run 7 of at most 7, .*% \(target 1%\)" "$tty_out"
+check "auto runs: how long at most" grep -qF "left" "$tty_out"
+
+on_tty rr -t pipe -n 500 -w 10 -r 3 -q -o /dev/null
+is_rc 0 "-q on a terminal: exit 0"
+check "-q: no progress line" sh -c "! grep -q 'run 1 of' '$tty_out' && ! grep -q '$esc' '$tty_out'"
+
+run rr -t pipe -n 500 -w 10 -r 3 -o /dev/null
+is_rc 0 "stderr to a file: exit 0"
+check "stderr to a file: nothing on it" test ! -s "$err"
+"$IPCPERF" rr -t pipe -n 500 -w 10 -r 3 -o /dev/null 2>&1 | cat >"$T/pipe.out"
+check "stderr to a pipe: nothing on it" test ! -s "$T/pipe.out"
+
+no_leftovers progress
+done_testing

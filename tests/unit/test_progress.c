@@ -1,0 +1,180 @@
+/*
+ * The progress line: its words, its cut to the terminal's width, the time
+ * left, and that it is drawn on a terminal (a pty here) and nowhere else:
+ * not into a pipe, not into a file, not with -q.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "cli/progress.h"
+
+#define S 1000000000ull
+
+/* Whatever the pty's other end received so far, as a string. */
+static size_t drain(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len) {
+		r = read(fd, buf + n, len - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static void test_format(void)
+{
+	struct progress_state st = {
+		"rr tcp req=64 resp=1024", 3, 144, 4, 30, false, 2.345, 1, 80};
+	char buf[256];
+
+	is_str(progress_format(&st, 0, buf, sizeof(buf)),
+	       "[3/144] rr tcp req=64 resp=1024: run 4 of at most 30, "
+	       "\xc2\xb1"
+	       "2.3% (target 1%), at most 1m20s left",
+	       "auto runs: the bound, the interval against its target, eta");
+	st.half_pct = -1;
+	st.eta_s = -1;
+	is_str(progress_format(&st, 0, buf, sizeof(buf)),
+	       "[3/144] rr tcp req=64 resp=1024: run 4 of at most 30, "
+	       "target \xc2\xb1"
+	       "1%",
+	       "no interval yet, no eta yet: the target alone");
+	st = (struct progress_state){"stream fifo size=64 count=100",
+				     1,
+				     35,
+				     2,
+				     10,
+				     true,
+				     -1,
+				     0,
+				     3725};
+	is_str(progress_format(&st, 0, buf, sizeof(buf)),
+	       "[1/35] stream fifo size=64 count=100: run 2 of 10, about "
+	       "1h02m left",
+	       "-r N: the number of runs and about how long");
+	st = (struct progress_state){"rr tcp", 1, 1, 7, 30, false, 12.5, 1, 5};
+	is_str(progress_format(&st, 30, buf, sizeof(buf)),
+	       "[1/1] rr tcp: run 7 of at most",
+	       "cut to 30 characters for a narrow terminal");
+	is_str(progress_format(&st, 37, buf, sizeof(buf)),
+	       "[1/1] rr tcp: run 7 of at most 30, \xc2\xb1"
+	       "1",
+	       "the cut counts characters, not bytes");
+}
+
+static void test_eta(void)
+{
+	ok(progress_eta_s(0, 5 * S, 10, 0, 0) == -1, "no run done: unknown");
+	is_near(progress_eta_s(2, 2 * S, 3, 0, 0), 3.0, 1e-9,
+		"3 runs left at 1 s each: 3 s");
+	is_near(progress_eta_s(2, 2 * S, 100, 0, 10 * S), 9.0, 1e-9,
+		"a budget of 10 s, 2 spent: 8 s and one more run");
+	is_near(progress_eta_s(2, 2 * S, 100, 20, 10 * S), 20.0, 1e-9,
+		"20 runs the cases must have outlast the budget");
+	is_near(progress_eta_s(4, 12 * S, 100, 0, 10 * S), 3.0, 1e-9,
+		"budget spent: the run under way");
+}
+
+static void test_pty(void)
+{
+	struct winsize ws = {.ws_row = 24, .ws_col = 40};
+	struct progress_state st = {"rr unix-seqpacket req=1024 resp=1024",
+				    1,
+				    2,
+				    0,
+				    0,
+				    false,
+				    -1,
+				    1,
+				    -1};
+	struct progress p;
+	int master, slave;
+	char got[1024];
+	FILE *f;
+
+	if (openpty(&master, &slave, NULL, NULL, &ws)) {
+		skip("openpty: %s", strerror(errno));
+		return;
+	}
+	fcntl(master, F_SETFL, O_NONBLOCK);
+	f = fdopen(slave, "w");
+	is_int(progress_init(&p, f, false, 2, 5, 30, 0, 0), "==", 0,
+	       "progress on a pty");
+	ok(p.on, "a terminal: the line is on");
+	progress_run(&p, 0, &st, 1 * S);
+	usleep(20000);
+	drain(master, got, sizeof(got));
+	is_str(got, "\r\033[K[1/2] rr unix-seqpacket req=1024 resp=1",
+	       "drawn with \\r and clear-to-end, cut at 39 of 40 columns");
+	progress_run(&p, 1, &st, 3 * S);
+	usleep(20000);
+	drain(master, got, sizeof(got));
+	ok(!strncmp(got, "\r\033[K[1/2] ", 9), "redrawn in place: %s", got + 3);
+	progress_fini(&p);
+	usleep(20000);
+	drain(master, got, sizeof(got));
+	is_str(got, "\r\033[K", "erased at the end");
+
+	is_int(progress_init(&p, f, true, 2, 5, 30, 0, 0), "==", 0,
+	       "progress with -q");
+	ok(!p.on, "-q: off");
+	progress_run(&p, 0, &st, 1 * S);
+	progress_fini(&p);
+	usleep(20000);
+	is_int(drain(master, got, sizeof(got)), "==", 0,
+	       "-q: nothing written to the terminal");
+	fclose(f);
+	close(master);
+}
+
+static void test_not_tty(void)
+{
+	struct progress_state st = {"rr pipe", 1, 1, 0, 0, false, -1, 1, -1};
+	struct progress p;
+	char got[256];
+	int fd[2];
+	FILE *f;
+
+	if (pipe(fd)) {
+		skip("pipe: %s", strerror(errno));
+		return;
+	}
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	f = fdopen(fd[1], "w");
+	progress_init(&p, f, false, 1, 5, 30, 0, 0);
+	ok(!p.on, "a pipe: off");
+	progress_run(&p, 0, &st, 1 * S);
+	progress_clear(&p);
+	progress_fini(&p);
+	fflush(f);
+	is_int(drain(fd[0], got, sizeof(got)), "==", 0,
+	       "a pipe: nothing written");
+	fclose(f);
+	close(fd[0]);
+
+	f = tmpfile();
+	progress_init(&p, f, false, 1, 5, 30, 0, 0);
+	progress_run(&p, 0, &st, 1 * S);
+	progress_fini(&p);
+	is_int(ftell(f), "==", 0, "a file: nothing written");
+	fclose(f);
+}
+
+int main(void)
+{
+	test_format();
+	test_eta();
+	test_pty();
+	test_not_tty();
+	return done_testing();
+}
