@@ -82,8 +82,11 @@ run replay "$TR/stub-multi.log" --link serial-115200 -r 1 -f json
 is_rc 0 "replay over serial-115200"
 jqt "link_ns is (c2s + s2c) x 10 / 115200" \
 	'.results[0] | .link_ns == (((.bytes_c2s + .bytes_s2c) * 10 * 1e9 / 115200) | round)'
-jqt "the replay takes its link time within 5%" \
-	'.results[0] | ((.summary.elapsed_ns - .link_ns) | fabs) <= 0.05 * .link_ns'
+# The emulated link may make a replay slower than its byte arithmetic (a
+# busy machine adds to it) but never faster: that would be a link that does
+# not pace.  No upper bound on the overhead: that is speed, for bench/.
+jqt "the replay takes at least its link time" \
+	'.results[0] | .summary.elapsed_ns >= 0.99 * .link_ns'
 diag "serial-115200: $(jq '.results[0] | "\(.summary.elapsed_ns) ns for a link time of \(.link_ns) ns"' "$out")"
 
 run replay "$TR/stub-multi.log" "$DATA/think.trace" --link localhost,lan-100m -r 1

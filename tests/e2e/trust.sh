@@ -19,11 +19,12 @@ jqt "flags is an array of {flag, why, hint}" 'all(.results[]; (.flags | type) ==
 jqt "half-width recorded with an interval" '.results[0].summary | (has("ci") | not) or (.target.half_width_pct >= 0)'
 no_leftovers "auto runs"
 
-# A loose target is met at once: 90% has an interval from 5 runs.  Both
-# sides on one CPU, so that the scheduler cannot make the runs bimodal
-# (5 us and 50 us on this VM) and the interval wider than the target.
-run rr -t pipe -n 200 -w 20 --pin same --ci 90,100 -f json
-is_rc 0 "--ci 90,100"
+# A loose target is met at once.  At 50% confidence (t = 0.74 for 4 degrees
+# of freedom) five positive runs cannot have a half-width above 100% of
+# their mean (their sd is at most 2.24 times the mean), however noisy the
+# machine: the check is of the stopping rule, not of the machine's calm.
+run rr -t pipe -n 200 -w 20 --pin same --ci 50,100 -f json
+is_rc 0 "--ci 50,100"
 jqt "a loose target stops at the minimum of 5" '.results[0].summary.runs == 5 and .results[0].summary.target.stop == "target" and .results[0].summary.target.met'
 jqt "no unstable flag when met" '[.results[0].flags[].flag] | index("unstable") == null'
 
