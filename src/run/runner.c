@@ -311,8 +311,12 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	p.ch = &ch;
 	err = cs->tp->setup(&ch);
 	if (err) {
-		snprintf(f->what, sizeof(f->what), "set up the channel: %s",
-			 strerror(-err));
+		snprintf(f->what, sizeof(f->what), "set up the channel: %s%s",
+			 strerror(-err),
+			 err == -ENAMETOOLONG
+				 ? " (a socket file's path in $TMPDIR passes "
+				   "108 bytes: use a shorter TMPDIR)"
+				 : "");
 		return err;
 	}
 	if (ro->pin_client >= 0) {

@@ -253,6 +253,19 @@ else
 fi
 no_leftovers "low limits"
 
+## A TMPDIR where the run's directory cannot be made (defect 9): named.
+TMPDIR=$T/nonexistent bad "TMPDIR missing" "TMPDIR '$T/nonexistent': cannot make a directory in it: No such file" rr -t unix -n 10 -r 1
+long=$T/$(printf 'x%.0s' $(seq 230))
+TMPDIR=$long bad "TMPDIR over-long" "TMPDIR '$long' is too long" rr -t pipe -n 10 -r 1
+mid=$T/$(printf 'y%.0s' $(seq 90))
+mkdir -p "$mid"
+TMPDIR=$mid "$IPCPERF" rr -t unix -n 10 -r 1 -q >"$out" 2>"$err"
+rc=$?
+is_rc 1 "TMPDIR too long for a socket path: the case fails"
+check "TMPDIR too long for a socket path: says to shorten TMPDIR" \
+	grep -q "use a shorter TMPDIR" "$out"
+rm -rf "$mid"
+
 ## A closed or full stdout (defect 9).
 for args in "list" "--help" "rr --help" "--version"; do
 	# shellcheck disable=SC2086
