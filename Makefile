@@ -199,20 +199,27 @@ lint:
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(FUZZ_SRC) $(BENCH_SRC) include/ipcperf/*.h
 
-# libFuzzer targets: every tests/fuzz/fuzz_NAME.c, with its seed corpus in
-# tests/fuzz/corpus/NAME/, linked with the library and the CLI's objects
-# built again by clang with the fuzzer's coverage and ASan+UBSan.  `make
-# fuzz` runs each for FUZZ_SECONDS (new inputs go to build/fuzz/corpus/NAME,
-# a crash to build/fuzz/crash-*); make check builds them where clang's
-# fuzzer runtime is installed and runs each a few seconds
+# libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
+# its name alone; its seed corpus is tests/fuzz/corpus/NAME/ (or
+# corpus/fuzz_NAME/).  Each is linked with the library and the CLI's
+# objects built again by clang with the fuzzer's coverage and ASan+UBSan,
+# so a new target is one file and a folder of seeds; one that needs a
+# library the program does not link names it in FUZZ_NAME_LIBS.  `make
+# fuzz` runs each for FUZZ_SECONDS (or FUZZ_TIME; FUZZ_TARGETS=NAME... for
+# some only); new inputs go to build/fuzz/corpus/NAME, a crash to
+# build/fuzz/crash-*.  make check builds them where clang's fuzzer runtime
+# is installed and replays each one's seeds plus a fixed count of inputs
 # (tests/e2e/fuzz.sh).
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_TIME ?= 60
+FUZZ_SECONDS ?= $(FUZZ_TIME)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread -MMD -MP \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
 	$(CLI_LIBSRC:%.c=build/fuzz/obj/%.o)
 ifneq ($(filter check,$(MAKECMDGOALS)),)
@@ -229,17 +236,20 @@ build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
 
 build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
 	$(call msg,LINK,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ \
+		$(FUZZ_$*_LIBS) $(LDLIBS)
 
 fuzz:
 	$(Q)sh scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; \
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	$(Q)for n in $(FUZZ_TARGETS); do \
+		seeds=tests/fuzz/corpus/$$n; \
+		[ -d $$seeds ] || seeds=tests/fuzz/corpus/fuzz_$$n; \
 		mkdir -p build/fuzz/corpus/$$n && \
 		echo "fuzz_$$n: $(FUZZ_SECONDS) s" && \
-		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 			-print_final_stats=1 -artifact_prefix=build/fuzz/ \
-			build/fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; \
+			build/fuzz/corpus/$$n $$seeds || exit 1; \
 	done
 
 clean:

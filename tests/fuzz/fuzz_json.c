@@ -1,6 +1,7 @@
 /*
  * libFuzzer target for result documents as `ipcperf compare` and the
- * report formatters read them: any bytes go to the reader; a document it
+ * report formatters read them, and for saved comparisons as `ipcperf
+ * report` reads them: any bytes go to both readers; a document it
  * takes is rendered by every formatter, compared with itself by each
  * metric and printed by every formatter that prints comparisons.  What
  * the JSON formatter writes from it must read back (the writer and the
@@ -95,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const metrics[] = {NULL, "p50", "p99", "mean",
 					      "throughput"};
 	struct ipc_doc *doc = NULL;
+	struct ipc_cmp_saved sv;
 	char err[512] = "";
 	int rc;
 
@@ -102,6 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
+	rc = ipc_cmp_saved_parse((const char *)data, size, "fuzz.json", &sv,
+				 err, sizeof(err));
+	/* A saved comparison names its two files; anything else says why. */
+	check(rc ? rc == -EINVAL && err[0] : sv.a[0] && sv.b[0]);
+	err[0] = '\0';
 	rc = ipc_doc_parse((const char *)data, size, "fuzz.json", &doc, err,
 			   sizeof(err));
 	if (rc) {
