@@ -482,6 +482,7 @@ static void *client_thread(void *arg)
 			if (sh->th[i].pc.out.err)
 				sh->abort = true;
 		sh->start_ns = ipc_now_ns();
+		ipc_pctx_measuring(&th->pc, sh->start_ns);
 	}
 	pthread_barrier_wait(&sh->go);
 	if (err || sh->abort)

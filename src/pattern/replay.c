@@ -235,6 +235,7 @@ static int rp_client(struct ipc_pctx *c)
 	ipc_hist_reset(c->xhist);
 	if (!err) {
 		start = ipc_now_ns();
+		ipc_pctx_measuring(c, start);
 		err = rp_phase(c, c->iterations,
 			       c->duration_ns ? start + c->duration_ns
 					      : UINT64_MAX,

@@ -341,4 +341,24 @@ is_rc 1 "SIGINT: exit 1"
 jqt "SIGINT: the result is there, interrupted" '.results[0].status != "ok" or .results[0].summary.stop == "interrupted"' "$T/int.json"
 no_leftovers "signals"
 
+## A stopped peer (defect 10): a deadline is a deadline.  The run by
+## duration ends a grace after it (2 s and a quarter of -d here), says the
+## peer stalled, keeps what it measured and leaves nothing.
+"$IPCPERF" rr -t pipe -d 2s -r 1 -q -f json -o "$T/stall.json" >/dev/null 2>"$err" &
+pid=$!
+if peer=$(peer_of $pid); then
+	sleep 0.5
+	kill -STOP "$peer"
+	ends_within $pid 30 "SIGSTOPped peer, -d 2s: the run ends (it never did)"
+	is_rc 1 "SIGSTOPped peer: exit 1"
+	check "SIGSTOPped peer: says the peer stalled" grep -q "the peer stalled" "$err"
+	jqt "SIGSTOPped peer: partial, with the iterations measured" \
+		'.results[0].status == "partial" and .results[0].runs[0].iterations > 0' "$T/stall.json"
+	kill -CONT "$peer" 2>/dev/null
+else
+	ok 1 "SIGSTOPped peer: ipcperf started a peer"
+	kill $pid
+fi
+no_leftovers "a stopped peer"
+
 done_testing
