@@ -211,7 +211,8 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
  *   - its stop: ipc_run_stop ends the measurement in progress and every
  *     case after it, whatever thread or signal handler calls it;
  *   - its private directory, $TMPDIR/ipcperf.XXXXXX (mode 0700), for the
- *     FIFOs and socket files of its channels, which it names;
+ *     FIFOs and socket files of its channels, which it names; locked
+ *     (flock) while the run or a peer it forked lives;
  *   - its peers, started and ended run by run (struct ipc_peer_ops).
  *
  * A run drives one measurement at a time: one ipc_run_plan, or the case
@@ -223,9 +224,11 @@ struct ipc_run;
 /*
  * A new run with its directory made and its stop ready (which installs
  * the library's wake signal handler the first time, see
- * ipc_wake_signal).  0, or -errno with *@run NULL (-ENAMETOOLONG when
- * $TMPDIR is too long for socket paths, -EBUSY when another handler holds
- * the wake signal).
+ * ipc_wake_signal).  Directories in $TMPDIR that runs of this user left
+ * when SIGKILLed (marked, owned, mode 0700 and not locked) are removed
+ * first.  0, or -errno with *@run NULL: mkdtemp's error (a bad TMPDIR),
+ * -ENAMETOOLONG when $TMPDIR is too long for socket paths, -EBUSY when
+ * another handler holds the wake signal.
  */
 int ipc_run_new(struct ipc_run **run);
 

@@ -172,7 +172,7 @@ rm -f "$T/o/"*
 # Killed in the middle: no temporary file is made before the end.
 TMPDIR=$T/ktmp
 mkdir -p "$TMPDIR"
-"$IPCPERF" rr -t pipe -d 2s -r 1 -q -o "$T/o/killed.json" >/dev/null 2>&1 &
+"$IPCPERF" rr -t unix -d 2s -r 1 -q -o "$T/o/killed.json" >/dev/null 2>&1 &
 pid=$!
 sleep 0.7
 {
@@ -186,6 +186,26 @@ for i in $(seq 50); do
 	pgrep -f "$TAG" >/dev/null || break
 	sleep 0.1
 done
+# Defect 12: what a SIGKILLed run cannot remove, the next start does, and
+# only that: not a live run's directory, not one it cannot prove stale.
+killed=$(ls -d "$TMPDIR"/ipcperf.??????)
+[ -S "$(ls "$killed"/*.sock)" ]
+ok $? "SIGKILLed: its directory and socket are left"
+mkdir -m 700 "$TMPDIR/ipcperf.nomark"
+"$IPCPERF" rr -t unix -d 2s -r 1 -q >/dev/null 2>&1 &
+live=$!
+sleep 0.5
+livedir=$(ls -d "$TMPDIR"/ipcperf.?????? | grep -v -e "$killed" -e nomark)
+"$IPCPERF" rr -t pipe -n 10 -r 1 -q >/dev/null 2>&1
+[ ! -e "$killed" ]
+ok $? "SIGKILLed: the next start removes its directory"
+[ -d "$TMPDIR/ipcperf.nomark" ] && [ -n "$livedir" ] && [ -d "$livedir" ]
+ok $? "... not a live run's, nor one without the lock's mark"
+wait $live
+rc=$?
+is_rc 0 "... and the live run went on"
+[ "$(ls -A "$TMPDIR")" = ipcperf.nomark ]
+ok $? "... which removed its own at its end"
 rm -rf "$T/ktmp"
 TMPDIR=$T/tmp
 if [ "$root" = 0 ] && command -v setpriv >/dev/null; then
