@@ -41,20 +41,21 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
 
 # Check (and as root, install) the Debian packages the build needs before
 # pkg-config is asked about them below.
-ifeq ($(filter clean lint uninstall,$(MAKECMDGOALS)),)
+ifeq ($(filter clean lint uninstall fuzz,$(MAKECMDGOALS)),)
 DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error missing build dependencies: see the line above)
 endif
 endif
 
-PKGS := jansson
+PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	echo -ljansson -lsodium)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef
@@ -200,8 +201,8 @@ lint:
 		$(TEST_SRC) $(FUZZ_SRC) $(BENCH_SRC) include/ipcperf/*.h
 
 # libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
-# its name alone; its seed corpus is tests/fuzz/corpus/NAME/ (or
-# corpus/fuzz_NAME/).  Each is linked with the library and the CLI's
+# its name alone; its seed corpus is tests/fuzz/corpus/fuzz_NAME/ (or
+# corpus/NAME/).  Each is linked with the library and the CLI's
 # objects built again by clang with the fuzzer's coverage and ASan+UBSan,
 # so a new target is one file and a folder of seeds; one that needs a
 # library the program does not link names it in FUZZ_NAME_LIBS.  `make
@@ -232,6 +233,7 @@ build/fuzz/obj/%.o: %.c
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
 build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
+	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
@@ -243,8 +245,8 @@ fuzz:
 	$(Q)sh scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	$(Q)for n in $(FUZZ_TARGETS); do \
-		seeds=tests/fuzz/corpus/$$n; \
-		[ -d $$seeds ] || seeds=tests/fuzz/corpus/fuzz_$$n; \
+		seeds=tests/fuzz/corpus/fuzz_$$n; \
+		[ -d $$seeds ] || seeds=tests/fuzz/corpus/$$n; \
 		mkdir -p build/fuzz/corpus/$$n && \
 		echo "fuzz_$$n: $(FUZZ_SECONDS) s" && \
 		build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|browser|markdown|fuzz
+# Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
@@ -12,13 +12,15 @@ step=${1:-build}
 # "fuzzer CC" (CC links a libFuzzer program).
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
-	libjansson-dev:pc:jansson"
+	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium"
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
-	 want="" ;;
+	 want="gdbserver:cmd:gdbserver" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"
+	 want="" ;;
+fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
 	 want="" ;;
 # The HTML report's test: headless Chromium driven by a Python script, and
 # a font so that screenshots show text.
@@ -27,9 +29,7 @@ browser) need="chromium:cmd:chromium python3:cmd:python3
 	 want="" ;;
 # The Markdown report's test renders it with GitHub's own renderer.
 markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
-fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
-	 want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, browser, markdown, fuzz)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown)" >&2
    exit 2 ;;
 esac
 

@@ -161,6 +161,361 @@ int ipc_trace_split(const struct ipc_trace *t, uint32_t max_packet,
 
 void ipc_trace_free(struct ipc_trace *t);
 
+/*
+ * A client's session with a real GDB stub (gdbserver, a board's stub):
+ * negotiation as gdb does it, memory reads and writes into a buffer of the
+ * target, every reply checked, and what went wrong counted as data.  The
+ * session never kills or resumes the target; closing it puts the buffer's
+ * bytes back, so that the next session finds the target as it was.
+ *
+ *   client (ipcperf)                         stub
+ *     $qSupported:multiprocess+;...#xx  ───>
+ *                                       <───  +  $PacketSize=47ff;...#xx
+ *     +  $QStartNoAckMode#b0            ───>        (unless --ack)
+ *                                       <───  +  $OK#9a
+ *     +  $?#3f  ...                     ───>        (no acks from here)
+ *
+ * Bytes move through the caller's functions, so the pattern layer puts its
+ * engine under a session and tests a bare descriptor.  Every receive has a
+ * deadline: a stub that stops answering is a timeout, never a hang.
+ */
+struct ipc_rsp_io {
+	void *ctx;
+	/* Send all @len bytes: 0 or -errno. */
+	int (*send)(void *ctx, const void *buf, size_t len);
+	/*
+	 * Receive up to @len bytes, waiting until @deadline_ns
+	 * (CLOCK_MONOTONIC) at most: the count, 0 at end of stream,
+	 * -ETIMEDOUT past the deadline, -ECANCELED when asked to stop, or
+	 * -errno.
+	 */
+	ssize_t (*recv)(void *ctx, void *buf, size_t len, uint64_t deadline_ns);
+};
+
+struct ipc_rsp_sess_opts {
+	bool ack;	     /* keep '+' acks: no QStartNoAckMode (--ack) */
+	bool no_binary;	     /* hex m/M even where x/X are supported */
+	uint64_t timeout_ns; /* longest wait for one reply, 0: 5 s */
+	size_t max_payload;  /* largest request or reply payload, bytes */
+	uint64_t buf_addr;   /* the target buffer, 0: below the stack */
+	size_t buf_len;	     /* bytes of target memory used, 0: as needed */
+};
+
+/* What the stub said about itself. */
+struct ipc_rsp_stub_info {
+	uint32_t packet_size; /* PacketSize (payload bytes), 0: not said */
+	bool can_noack;	      /* QStartNoAckMode+ was listed */
+	bool noack;	      /* no-ack mode is on */
+	bool multiprocess;    /* pid.tid thread ids */
+	bool has_X;	      /* binary writes (X) */
+	bool has_x;	      /* binary reads (x) */
+	bool x_prefix;	      /* x replies start with 'b' (GDB 16 style) */
+	bool binary_write;    /* the session writes with X (else M) */
+	bool binary_read;     /* the session reads with x (else m) */
+	char arch[48];	      /* from the target description, "" if none */
+	uint64_t pid;	      /* of the stopped thread, 0: unknown */
+	uint64_t buf_addr;    /* the target buffer used */
+	size_t buf_len;	      /* its length */
+	bool buf_found;	      /* found below the stack pointer */
+	char features[600];   /* the qSupported reply as received (cut) */
+};
+
+/* What went wrong, counted over a session (each is data, not a crash). */
+struct ipc_rsp_counts {
+	uint64_t packets;      /* request packets sent */
+	uint64_t replies;      /* reply packets received */
+	uint64_t bytes_out;    /* bytes sent, framing and acks included */
+	uint64_t bytes_in;     /* bytes received, likewise */
+	uint64_t errors;       /* Exx replies */
+	uint64_t bad_checksum; /* reply frames with a wrong checksum */
+	uint64_t malformed;    /* bad escapes, oversize or unexpected
+				  replies (not the shape asked for) */
+	uint64_t garbage;      /* bytes outside any packet */
+	uint64_t naks;	       /* '-' from the stub: a packet sent again */
+	uint64_t timeouts;     /* replies that did not come in time */
+	uint64_t mismatches;   /* reads that did not return what was
+				  written */
+};
+
+struct ipc_rsp_sess;
+
+/*
+ * A new session over @io (which must outlive it) with @o.  0 and *out, or
+ * -ENOMEM / -EINVAL (max_payload 0).  Nothing is sent yet.
+ */
+int ipc_rsp_sess_new(struct ipc_rsp_sess **out, const struct ipc_rsp_io *io,
+		     const struct ipc_rsp_sess_opts *o);
+
+/* Free @s (NULL: nothing).  Sends nothing: close the session first. */
+void ipc_rsp_sess_free(struct ipc_rsp_sess *s);
+
+/*
+ * Negotiate (qSupported, QStartNoAckMode unless opts.ack), ask why the
+ * target stopped, find the buffer (below the stopped thread's stack
+ * pointer unless opts.buf_addr is given), save its bytes, probe X and x,
+ * and fill the buffer with the session's pattern.  0, or -errno with one
+ * sentence in @err.
+ */
+int ipc_rsp_sess_open(struct ipc_rsp_sess *s, char *err, size_t err_len);
+
+/*
+ * Put the buffer's saved bytes back; with @detach also send D (the target
+ * then runs on and a plain gdbserver exits).  Without it the caller's
+ * closing the connection is gdb's `disconnect`: the target stays stopped
+ * and gdbserver waits for the next client.  0 or -errno.
+ */
+int ipc_rsp_sess_close(struct ipc_rsp_sess *s, bool detach);
+
+/*
+ * Acks on or off from now on, without asking the stub: for a replay that
+ * switches them as the recorded conversation did.
+ */
+void ipc_rsp_sess_set_acks(struct ipc_rsp_sess *s, bool on);
+
+const struct ipc_rsp_stub_info *ipc_rsp_sess_info(const struct ipc_rsp_sess *s);
+const struct ipc_rsp_counts *ipc_rsp_sess_counts(const struct ipc_rsp_sess *s);
+
+/*
+ * One exchange: send @len bytes of @payload as a packet and wait for the
+ * reply packet (acks and resends handled as the mode says).  On 0,
+ * *reply and *reply_len hold the reply's decoded payload until the next
+ * call.  -ETIMEDOUT (no reply in time), -EBADMSG (a reply frame that
+ * breaks the protocol: bad checksum, bad escape, too long), -EPROTO (a
+ * resend asked for three times), -ECONNRESET (the stub closed the
+ * connection), or -errno from the I/O.  Every failure is also counted.
+ */
+int ipc_rsp_exchange(struct ipc_rsp_sess *s, const uint8_t *payload, size_t len,
+		     const uint8_t **reply, size_t *reply_len);
+
+/*
+ * Replay at the protocol level: send @len bytes as they are (a recorded
+ * write: a packet, an ack), and receive the next event (a packet, '+' or
+ * '-') before @deadline_ns.  ipc_rsp_next returns the event (> 0, the
+ * packet's payload in *reply until the next call) or -errno as
+ * ipc_rsp_exchange does; garbage between packets is skipped and counted.
+ */
+int ipc_rsp_send_raw(struct ipc_rsp_sess *s, const uint8_t *bytes, size_t len);
+int ipc_rsp_next(struct ipc_rsp_sess *s, uint64_t deadline_ns,
+		 const uint8_t **reply, size_t *reply_len);
+
+/*
+ * One sample of the request x response matrix against a stub.  A sample
+ * is a write packet whose payload is req bytes (X ADDR,LEN:data, or M with
+ * hex data), answered "OK", then a read packet whose reply payload is
+ * resp bytes (m ADDR,LEN answered by 2 x LEN hex digits, or x answered by
+ * LEN bytes): 1 or 2 round trips.  req 0 sends no write; a read is sent
+ * when resp > 0 or when there is no write (req 0, resp 0: m ADDR,0, an
+ * empty reply).  Where the protocol cannot make a size exactly (a write
+ * smaller than its header, an odd reply of hex digits) the nearest one is
+ * sent and the sizes below say what went on the wire.
+ */
+struct ipc_rsp_cell {
+	size_t req, resp;  /* asked: payload bytes each way */
+	bool write, read;  /* packets in a sample */
+	size_t write_len;  /* target bytes written */
+	size_t read_len;   /* target bytes read */
+	size_t req_wire;   /* payload bytes sent per sample */
+	size_t resp_wire;  /* payload bytes received per sample */
+	unsigned packets;  /* round trips per sample: 1 or 2 */
+	size_t whdr, rlen; /* the write's header, the read packet */
+	uint8_t rpkt[40];  /* the read request */
+	uint8_t whead[40]; /* the write request's header */
+};
+
+/*
+ * Plan @c for req x resp bytes on the open session.  0, or -EMSGSIZE
+ * (with one sentence in @why) when a packet would not fit the stub's
+ * packet size or the buffer.
+ */
+int ipc_rsp_cell_plan(const struct ipc_rsp_sess *s, size_t req, size_t resp,
+		      struct ipc_rsp_cell *c, char *why, size_t why_len);
+
+/*
+ * The timed part of sample @seq: the write (its data depends on @seq)
+ * and the read, each reply's frame checked and the write's "OK".  0, or
+ * -errno as ipc_rsp_exchange, or -EIO for an error reply (Exx), -EPROTO
+ * for a reply of another shape (both counted).
+ */
+int ipc_rsp_cell_run(struct ipc_rsp_sess *s, const struct ipc_rsp_cell *c,
+		     uint64_t seq);
+
+/*
+ * After every ipc_rsp_cell_run, whatever it returned, when the session
+ * goes on (outside the timed interval): note what the write put in the
+ * buffer (after a write whose outcome is unknown, write the whole buffer
+ * again), and check that the bytes read back equal what the buffer holds.
+ * 0, or -EBADMSG (counted as a mismatch, what differs said in @why), or
+ * -errno when the buffer could not be written again.
+ */
+int ipc_rsp_cell_check(struct ipc_rsp_sess *s, const struct ipc_rsp_cell *c,
+		       char *why, size_t why_len);
+
+/*
+ * The shape of a reply, for replaying a recorded conversation against a
+ * live stub where addresses, thread ids and memory differ: its kind and
+ * its length, not its bytes.
+ */
+enum ipc_rsp_kind {
+	IPC_RSP_EMPTY = 0, /* "": not supported */
+	IPC_RSP_OK,	   /* "OK" */
+	IPC_RSP_ERROR,	   /* "Exx", "E.text" */
+	IPC_RSP_HEX,	   /* hex digits only: memory, registers */
+	IPC_RSP_STOP,	   /* T, S: the target stopped */
+	IPC_RSP_EXIT,	   /* W, X: the process exited */
+	IPC_RSP_XFER,	   /* qXfer data: 'm' or 'l' and bytes */
+	IPC_RSP_FILE,	   /* vFile: "F" result */
+	IPC_RSP_OUTPUT,	   /* "O" console output (hex) */
+	IPC_RSP_OTHER,	   /* anything else: matched by first byte */
+};
+
+struct ipc_rsp_shape {
+	enum ipc_rsp_kind kind;
+	uint8_t first; /* the first byte (0 when empty) */
+	bool last;     /* qXfer: 'l' (the last piece) */
+	size_t len;    /* payload bytes */
+};
+
+/* The shape of the reply payload @p (@len bytes). */
+void ipc_rsp_shape_of(const uint8_t *p, size_t len, struct ipc_rsp_shape *sh);
+
+/*
+ * Do @got and @want match structurally: the same kind (and the same first
+ * byte for IPC_RSP_OTHER), and lengths of one class: within 16 bytes or a
+ * factor of two of each other (so an address or a thread id of another
+ * width does not count, a reply of another size does).  See
+ * docs/replay.md for what this cannot catch.
+ */
+bool ipc_rsp_shape_match(const struct ipc_rsp_shape *got,
+			 const struct ipc_rsp_shape *want);
+
+/* "OK", "error", "hex", ... for reports. */
+const char *ipc_rsp_kind_name(enum ipc_rsp_kind k);
+
+/*
+ * Parse a qSupported reply @p (@len bytes) into @info (packet_size,
+ * has_X when "X+" is listed, multiprocess, the text in features).  Unknown
+ * features are kept in the text and otherwise ignored.  0, or -EBADMSG
+ * for a reply that is not a feature list (an error, a PacketSize that is
+ * not a number).
+ */
+int ipc_rsp_parse_supported(const uint8_t *p, size_t len,
+			    struct ipc_rsp_stub_info *info);
+
+/*
+ * Decode @n bytes of hex digits @hex into @out (n / 2 bytes).  0, or
+ * -EBADMSG for an odd count or a character that is not a hex digit.
+ */
+int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out);
+
+/*
+ * The client side of a recorded conversation (a GDB remote log) played
+ * against a live stub: the client's writes are sent as recorded, except
+ * that the recorded process id is replaced by the live one (learned from
+ * the live stop reply or qC answer) where a packet names a process or
+ * thread, and the checksum made again; each reply is matched with the
+ * recorded one by its shape, not its bytes (ipc_rsp_shape_match).
+ * Mismatches are counted as data; only a reply that does not come (or a
+ * frame that breaks the protocol) fails.
+ */
+struct ipc_rsp_replay_counts {
+	uint64_t matched;      /* replies of the recorded shape */
+	uint64_t mismatched;   /* replies of another shape */
+	uint64_t acks_missing; /* a '+' recorded, a packet came */
+	uint64_t acks_extra;   /* a '+' that was not recorded */
+	uint64_t rewritten;    /* client packets whose ids were replaced */
+	uint64_t pieces;       /* requests added by a smaller max packet */
+};
+
+struct ipc_rsp_replay;
+
+/*
+ * Prepare to play @t over @s (both must outlive the replay).  0 and *out,
+ * -ENOMEM, or -EINVAL with one sentence in @err when @t is not a remote
+ * protocol conversation (a server write that is neither a packet nor an
+ * ack).
+ */
+int ipc_rsp_replay_new(struct ipc_rsp_replay **out, const struct ipc_trace *t,
+		       struct ipc_rsp_sess *s, char *err, size_t err_len);
+void ipc_rsp_replay_free(struct ipc_rsp_replay *r);
+
+/*
+ * Before a replay, on its connection, untimed: make the stub one that
+ * several replays can share.  A recorded session ends by killing its
+ * process (vKill), after which a plain gdbserver exits; in extended mode
+ * ('!') it stays, and vRun with no file name starts its program again.
+ * So: '!', then '?', and when no process is there (W or X) "vRun;",
+ * which leaves a new one stopped at its first instruction, as gdbserver
+ * PROGRAM does.  In the session's ack mode (acks on a new connection,
+ * none after a replay that switched them off).
+ * 0 (also when the stub has no extended mode or no program to run: the
+ * replay then finds the stub as it is), or -errno from the I/O (a stub
+ * that is gone or does not answer).
+ */
+int ipc_rsp_replay_prepare(struct ipc_rsp_sess *s);
+
+/* A new connection: the live process id is unknown again. */
+void ipc_rsp_replay_restart(struct ipc_rsp_replay *r);
+
+/*
+ * Read as a client that negotiated a smaller packet size would: a qXfer
+ * read or an m read whose reply could be longer than @max_packet payload
+ * bytes is asked for in pieces that fit (qXfer:OBJ:read:ANNEX:OFF,LEN
+ * with the offset advanced, m with the address advanced) until the stub
+ * says it is the last one or all of it came; their sum is matched with
+ * the recorded reply.  0: as recorded.
+ */
+void ipc_rsp_replay_max_packet(struct ipc_rsp_replay *r, uint32_t max_packet);
+
+/* Send client write @i of the trace (ids replaced).  0 or -errno. */
+int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i);
+
+/*
+ * Receive what answers the server writes [@i, @j) of the trace, each
+ * packet matched by shape, before @deadline_ns.  0, or -errno as
+ * ipc_rsp_next (-ETIMEDOUT when a recorded reply did not come).
+ */
+int ipc_rsp_replay_recv(struct ipc_rsp_replay *r, size_t i, size_t j,
+			uint64_t deadline_ns);
+
+const struct ipc_rsp_replay_counts *
+ipc_rsp_replay_counts(const struct ipc_rsp_replay *r);
+
+/* The first mismatch in words ("" when none): "LINE: ...". */
+const char *ipc_rsp_replay_first(const struct ipc_rsp_replay *r);
+
+/*
+ * ipcperf's own GDB stub: the memory part of what gdbserver answers
+ * (qSupported, QStartNoAckMode, '?', the target description's
+ * architecture, m, M, x, X, D), served from a buffer of this process.
+ * It does what a stub must do per packet (framing, checksums, hex
+ * encoding, run-length encoding of replies) and nothing underneath (no
+ * ptrace), so the same matrix against it and against gdbserver tells
+ * what gdbserver adds per packet.  No allocation per packet.
+ */
+struct ipc_rsp_stub {
+	uint8_t *mem; /* the memory served: MEM bytes ... */
+	size_t mem_len;
+	uint64_t pid;	 /* the id it reports (thread:pPID.PID) */
+	uint64_t served; /* packets answered */
+	uint8_t *rx, *dec, *reply, *frame; /* buffers */
+	size_t cap;			   /* payload bytes the buffers hold */
+};
+
+/*
+ * Buffers for @mem_len bytes of memory (at least 16 KiB, to hold a
+ * buffer 4 KiB below the stack pointer it reports).  0 or -ENOMEM.
+ */
+int ipc_rsp_stub_init(struct ipc_rsp_stub *st, size_t mem_len);
+void ipc_rsp_stub_fini(struct ipc_rsp_stub *st);
+
+/*
+ * Answer the client on @io until it leaves: 0 at end of stream or after
+ * D, -ECANCELED when asked to stop, -EBADMSG for a frame that breaks the
+ * protocol, or -errno from the I/O.  Receives wait without a deadline
+ * (UINT64_MAX): the client decides when it is over.
+ */
+int ipc_rsp_stub_serve(struct ipc_rsp_stub *st, const struct ipc_rsp_io *io);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,8 +53,10 @@ struct ipc_case {
 	const struct ipc_peer_ops *peer; /* the other end (run.h), NULL: a
 					    process or thread of ours, as
 					    the run's placement says */
-	const char *target; /* where the other end is when it is not ours:
+	const char *target;   /* where the other end is when it is not ours:
 			       "HOST:PORT" (IPC_PEER_ELSEWHERE, run.h) */
+	const void *peer_arg; /* the peer kind's own settings (remote: struct
+				 ipc_remote_opts), NULL: none */
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */
@@ -235,7 +237,7 @@ enum ipc_src {
 };
 
 /* Extra figures a pattern computes, in ipc_run_stats.extra[]. */
-#define IPC_EXTRA_MAX 8
+#define IPC_EXTRA_MAX 16
 
 /*
  * Bits of struct ipc_extra.flags.  RUN: the client counts it in every run
@@ -245,6 +247,12 @@ enum ipc_src {
  */
 #define IPC_EXTRA_RUN (1u << 0)
 #define IPC_EXTRA_INT (1u << 1)
+/*
+ * PER: a sample is this many messages (rr-stub's packets per sample);
+ * a comparison also gives its difference per message, in the extra's
+ * "per" word.
+ */
+#define IPC_EXTRA_PER (1u << 2)
 
 /*
  * An extra figure: replay's link time, and what a pattern of the future
@@ -254,7 +262,8 @@ enum ipc_src {
 struct ipc_extra {
 	const char *key; /* in JSON: "link_ns" */
 	enum ipc_fmt fmt;
-	unsigned flags; /* IPC_EXTRA_* */
+	unsigned flags;	 /* IPC_EXTRA_* */
+	const char *per; /* IPC_EXTRA_PER: what a message is, "packet" */
 };
 
 /* Bits of struct ipc_column.flags. */
@@ -468,6 +477,21 @@ extern const struct ipc_pattern_ops ipc_pattern_bulk;
 extern const struct ipc_pattern_ops ipc_pattern_crr;
 extern const struct ipc_pattern_ops ipc_pattern_load;
 extern const struct ipc_pattern_ops ipc_pattern_replay;
+extern const struct ipc_pattern_ops ipc_pattern_rr_stub;
+
+/*
+ * rr against a GDB stub (rr --target): its own parameters (ipc_case.cfg).
+ * The stub is cs->target ("HOST:PORT") through the external peer, or
+ * ipcperf's own stub served by the usual peer (target "ipcperf").
+ * Acks follow gdb-rsp's: cs->framing_noack asks for QStartNoAckMode.
+ */
+struct ipc_stub_cfg {
+	char target[160];    /* as given: "gdb://HOST:PORT[?addr=ADDR]" or
+				"ipcperf" */
+	uint64_t buf_addr;   /* ?addr=: the target buffer, 0: found below
+				the stopped thread's stack pointer */
+	uint64_t timeout_ns; /* longest wait for one reply, 0: 5 s */
+};
 
 /* The registry, NULL-terminated, and lookup by name (NULL if none). */
 extern const struct ipc_pattern_ops *const ipc_patterns[];

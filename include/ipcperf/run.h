@@ -132,6 +132,7 @@ enum ipc_flag_kind {
 	IPC_FLAG_OUTLIERS,     /* some runs lie far from the others */
 	IPC_FLAG_LOAD,	       /* other processes used the CPUs meanwhile */
 	IPC_FLAG_SHORT,	       /* too short to tell whether others did */
+	IPC_FLAG_SHARED,       /* the remote server ran other tests meanwhile */
 	IPC_FLAG_COUNT
 };
 
@@ -190,6 +191,10 @@ struct ipc_result {
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
 	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
 	uint64_t xcount;	/* replay: exchanges in xhist */
+	/* When the other end ran on another host (the remote peer): */
+	char peer_host[1024]; /* its fingerprint, JSON text, "" otherwise */
+	uint64_t peer_others; /* most other tests it ran during one run; the
+				 shared flag when not 0 */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -312,7 +317,11 @@ struct ipc_peer {
 	struct ipc_side_cost cost; /* its CPU cost, valid false: unknown */
 	char story[176]; /* how it ended if not well ("peer killed by signal
 			    9 (Killed)"), else "" */
-	void *priv;	 /* the kind's own state between start and stop */
+	uint64_t remote_others; /* remote: other tests the server ran during
+				   the run */
+	char remote_host[1024]; /* remote: the server's fingerprint, a JSON
+				   object as text; "" when not known */
+	void *priv; /* the kind's own state between start and stop */
 };
 
 /* Bits of struct ipc_peer_ops.flags. */
@@ -349,6 +358,25 @@ struct ipc_peer_ops {
 	 */
 	void (*stop)(struct ipc_peer *p);
 };
+
+/*
+ * The server side of @cs alone, for a server whose client is on another
+ * host (ipcperf server): _begin allocates the buffers once; each _once
+ * serves one run on @ch, set up by the caller (a listening socket in
+ * slot 0, or a connected one in the server's slot), in the calling
+ * thread, which must watch @stop (ipc_cancel_watch); it returns soon
+ * after @stop is fired, or when the client closes, with the loop's
+ * figures in @out and its CPU cost in @cost.  _end frees.  @cs and @ro
+ * must outlive the state.  _begin returns 0 or -ENOMEM.
+ */
+struct ipc_serve_state;
+
+int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		    struct ipc_serve_state **st);
+void ipc_serve_once(struct ipc_serve_state *st, struct ipc_chan *ch,
+		    const struct ipc_cancel *stop, struct ipc_pout *out,
+		    struct ipc_side_cost *cost);
+void ipc_serve_end(struct ipc_serve_state *st);
 
 extern const struct ipc_peer_ops ipc_peer_process;
 extern const struct ipc_peer_ops ipc_peer_thread;

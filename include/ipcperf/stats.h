@@ -182,21 +182,26 @@ size_t ipc_runs_outliers(const double *x, size_t n, bool *far);
 
 /*
  * Comparison of two sets of per-run values A and B (results of the same
- * case from two files): the ratio of their medians B / A with a bootstrap
- * interval, and a two-sided Mann-Whitney U test.
+ * case from two files): the ratio of their medians B / A and their
+ * difference B - A, each with a bootstrap interval, and a two-sided
+ * Mann-Whitney U test.
  */
 struct ipc_cmp {
 	size_t na, nb; /* finite values used from each side */
 	double median_a, median_b;
-	bool have_ratio;	/* false when median A is 0 (no ratio) */
-	double ratio;		/* median B / median A */
-	bool have_ci;		/* false without a ratio or with n < 2 */
-	double level;		/* e.g. 0.95 */
-	double ci_low, ci_high; /* percentile bootstrap interval of ratio */
-	double u;		/* Mann-Whitney U of B (ties count 1/2) */
-	double p;		/* two-sided p-value, 1 when n is 0 */
-	bool exact;		/* p from the exact permutation law */
-	double p_min;		/* smallest p these sizes can give */
+	bool have_ratio;	    /* false when median A is 0 (no ratio) */
+	double ratio;		    /* median B / median A */
+	bool have_ci;		    /* false without a ratio or with n < 2 */
+	double level;		    /* e.g. 0.95 */
+	double ci_low, ci_high;	    /* percentile bootstrap interval of ratio */
+	double diff;		    /* median B - median A */
+	bool have_diff_ci;	    /* false with n < 2 on a side */
+	double diff_low, diff_high; /* bootstrap interval of diff, the same
+				       resamples */
+	double u;		    /* Mann-Whitney U of B (ties count 1/2) */
+	double p;		    /* two-sided p-value, 1 when n is 0 */
+	bool exact;		    /* p from the exact permutation law */
+	double p_min;		    /* smallest p these sizes can give */
 };
 
 /*

@@ -67,12 +67,23 @@ enum ipc_shm_wait {
 
 /* Options that shape a channel; filled by the runner from the case. */
 struct ipc_tp_opts {
-	const char *dir;     /* private directory for FIFOs and sockets */
-	const char *name;    /* names this channel's files in dir (and its
+	const char *dir;    /* private directory for FIFOs and sockets */
+	const char *name;   /* names this channel's files in dir (and its
 				message queues), unique among the channels
 				set up there at once; NULL: "0" */
-	const char *target;  /* IPC_TP_TARGET: "HOST:PORT" of a server that
+	const char *target; /* IPC_TP_TARGET: "HOST:PORT" of a server that
 				is already there, NULL: both sides here */
+	/*
+	 * Connection transports (tcp, tcp6): bytes the client sends first on
+	 * every connection it opens, and the server requires before it takes
+	 * one (remote mode's per-test cookie); NULL: none.  The server closes
+	 * a connection that does not show them within preamble_wait_ns and
+	 * accepts the next, counting it in *preamble_refused (if not NULL).
+	 */
+	const uint8_t *preamble;
+	size_t preamble_len;
+	uint64_t preamble_wait_ns;
+	uint64_t *preamble_refused;
 	size_t max_msg;	     /* largest message either side will send, bytes */
 	uint64_t timeout_ns; /* receive timeout on lossy transports, 0: none */
 	bool nodelay;	     /* TCP_NODELAY where it applies */

@@ -27,12 +27,22 @@ enum cli_cmd {
 	CMD_COMPARE = 1u << 7,
 	CMD_REPLAY = 1u << 8,
 	CMD_REPORT = 1u << 9,
+	CMD_SERVER = 1u << 10,
 };
 #define CMD_MEASURE                                                            \
 	(CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD |     \
 	 CMD_REPLAY)
 
-#define CLI_LINKS_MAX 16 /* links in one --link list */
+#define CLI_LINKS_MAX 16  /* links in one --link list */
+#define CLI_TARGETS_MAX 8 /* stubs in one --target list */
+#define CLI_LISTEN_MAX 8  /* --listen addresses of a server */
+
+/* One stub of --target (opt_target.c). */
+struct cli_target {
+	struct ipc_stub_cfg cfg; /* the case's own parameters */
+	char hostport[128];	 /* gdb://HOST:PORT's HOST:PORT */
+	bool own;		 /* "ipcperf": ipcperf's own stub */
+};
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -68,6 +78,28 @@ struct cli_config {
 	size_t nfiles;
 	struct ipc_trace **traces; /* each file at each --max-packet */
 	size_t ntraces;
+
+	/* ipcperf server (opt_server.c) */
+	const char *listen[CLI_LISTEN_MAX]; /* --listen, in order */
+	size_t nlisten;
+	bool once;		     /* --once */
+	uint64_t idle_timeout_ns;    /* --idle-timeout, 0: never */
+	uint64_t max_duration_ns;    /* --max-duration, 0: never */
+	uint64_t control_timeout_ns; /* --control-timeout */
+	uint64_t max_test_ns;	     /* --max-test */
+	uint64_t max_clients;	     /* --max-clients */
+	const char *key_file;	     /* --key FILE */
+	/* remote mode's client (opt_server.c) */
+	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
+	const char *server_engine; /* --server-engine */
+	char remote_target[300];   /* --remote as HOST:PORT */
+	struct ipc_rkey *key;	   /* loaded --key, NULL: none */
+	struct ipc_remote_opts remote_opts; /* for the remote peer */
+
+	/* A GDB stub at the other end (opt_target.c). */
+	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
+	size_t ntargets;			    /* 0: ipcperf's peer */
+	bool ack;				    /* --ack */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -87,6 +119,7 @@ enum {
 	SET_BUDGET = 1u << 12,
 	SET_CI = 1u << 13,
 	SET_TP = 1u << 14,
+	SET_TIMEOUT = 1u << 15,
 };
 
 /*
@@ -159,6 +192,28 @@ int cli_doc_error(int rc, const char *err);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+
+/* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
+int cli_server(const struct cli_config *c);
+extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
+
+/* The results of --target's cases, kept for the side-by-side (side.c). */
+struct cli_side {
+	struct ipc_result **res; /* copies, runs included, no histograms */
+	size_t n;
+};
+
+/* Keep a copy of @res if it ran against a stub.  0 or -ENOMEM. */
+int cli_side_keep(struct cli_side *s, const struct ipc_result *res);
+
+/*
+ * With several stubs and the table format: print the first stub's cases
+ * against each other's (a comparison) to @out.  0 or -errno.
+ */
+int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
+		   const struct ipc_report_meta *meta, FILE *out);
+void cli_side_free(struct cli_side *s);
 
 /* Free what the link, framing and replay options hold. */
 void cli_link_fini(struct cli_config *c);

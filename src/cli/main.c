@@ -17,6 +17,7 @@
 /* What the plan's callbacks need: the report, the line and the status. */
 struct measuring {
 	struct ipc_report *rep;
+	struct cli_side side; /* --target's results, for the side-by-side */
 	struct progress prog; /* the progress line (off unless a tty) */
 	const struct ipc_runopts *ro;
 	size_t n;   /* cases */
@@ -93,6 +94,8 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 			  res->error);
 		m->status = EXIT_MEASURE;
 	}
+	if (cli_side_keep(&m->side, res))
+		return -ENOMEM;
 	return ipc_report_result(m->rep, res);
 }
 
@@ -274,6 +277,9 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);
+	if (!err)
+		err = cli_side_print(&m.side, cfg, &meta, of.fp);
+	cli_side_free(&m.side);
 	if (cli_output_close(cfg, &of, err) != EXIT_OK)
 		status = EXIT_MEASURE;
 	cli_plan_free(&plan);
@@ -310,6 +316,8 @@ int main(int argc, char **argv)
 		rc = cli_compare(&cfg);
 	else if (rc == EXIT_OK && cfg.cmd == CMD_REPORT)
 		rc = cli_report(&cfg, argc, argv);
+	else if (rc == EXIT_OK && cfg.cmd == CMD_SERVER)
+		rc = cli_server(&cfg);
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);

@@ -121,11 +121,19 @@ static int load_traces(struct cli_config *c)
 			if (!c->max_packet.v[k]) {
 				rc = add_trace(c, t);
 				kept = true;
-			} else if (ipc_trace_split(t,
-						   (uint32_t)c->max_packet.v[k],
-						   &v)) {
+			} else if (ipc_trace_split(
+					   t,
+					   c->ntargets ? UINT32_MAX
+						       : (uint32_t)c->max_packet
+								 .v[k],
+					   &v)) {
 				rc = cli_error("out of memory");
 			} else {
+				/*
+				 * Against a live stub the client asks in
+				 * pieces itself: the trace stays whole.
+				 */
+				v->max_packet = (uint32_t)c->max_packet.v[k];
 				rc = add_trace(c, v);
 			}
 			if (rc) {

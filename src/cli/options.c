@@ -143,6 +143,7 @@ static int set_timeout(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.timeout_ns))
 		return bad("--timeout", "give a time such as 1s or 200ms");
+	c->set |= SET_TIMEOUT;
 	return 0;
 }
 
@@ -289,8 +290,8 @@ static const struct cli_opt core_opts[] = {
 	 set_count},
 	{"total", 0, "BYTES", CMD_BULK, "bytes per transfer [4M]", set_total},
 	{"timeout", 0, "TIME", MEAS,
-	 "longest wait for a udp response or report; then it counts as lost "
-	 "[1s]",
+	 "longest wait for a udp response or report (then it counts as "
+	 "lost), or a stub's reply [1s; a stub 5s]",
 	 set_timeout},
 	{"no-verify", 0, NULL, MEAS,
 	 "do not check received payloads (checked by default)", set_noverify},
@@ -298,7 +299,7 @@ static const struct cli_opt core_opts[] = {
 	 "pin client and server to CPUs C and S; or same, split", set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
-	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT,
+	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT | CMD_SERVER,
 	 "table, json, csv, markdown or html [table]", set_format},
 	{"output", 'o', "FILE", MEAS | CMD_COMPARE | CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]", set_output},
@@ -327,9 +328,17 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
-	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
-	&cli_opts_link,	   &cli_opts_info,	NULL,
+	&cli_opts_core,
+	&cli_opts_transport,
+	&cli_opts_load,
+	&cli_opts_testing,
+	&cli_opts_trust,
+	&cli_opts_compare,
+	&cli_opts_target,
+	&cli_opts_link,
+	&cli_opts_server,
+	&cli_opts_info,
+	NULL,
 };
 
 #define MAXOPTS 128
@@ -371,6 +380,8 @@ static const struct {
 	 "compare two JSON results: ratio, interval, verdict per case"},
 	{"report", CMD_REPORT, "FILE.json...",
 	 "render saved JSON results again, in any format, measuring nothing"},
+	{"server", CMD_SERVER, "--listen ADDR[:PORT] --key FILE",
+	 "accept tests from remote clients (default port 5301)"},
 };
 
 /*
@@ -413,6 +424,7 @@ static const struct {
 	 "--runs auto: no new run after TIME for the whole suite, once each "
 	 "case has 5 [10s]"},
 	{"format", CMD_COMPARE, "table, json, markdown or html [table]"},
+	{"format", CMD_SERVER, "table or json, a line per event [table]"},
 	{"output", CMD_REPORT,
 	 "write the report to FILE (whole or not at all) [stdout]"},
 };
@@ -557,6 +569,23 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 		fprintf(f, "  %-24s %s%s%s\n", left, opt_help(o, cmd), only,
 			only[0] ? ")" : "");
 	}
+	if (cmd == CMD_SERVER) {
+		fprintf(f,
+			"\nTIME    5 (seconds), 5s, 500ms, 2m, 1h\n"
+			"\nEach test runs in a process of its own, on a data "
+			"port "
+			"of its own that\nonly the client holding the test's "
+			"cookie may use.  Control protocol\nversion %d "
+			"(docs/protocol.md).  The client side, --remote, is "
+			"not in\nthis build yet.\n"
+			"\nexit status: 0 stopped (Ctrl-C, SIGTERM, --once, "
+			"--idle-timeout,\n--max-duration); 1 the server "
+			"failed; "
+			"2 bad usage (an address in use,\na key file that is "
+			"not one).\n",
+			IPC_REMOTE_PROTO);
+		return;
+	}
 	if (cmd == CMD_COMPARE) {
 		fprintf(f,
 			"\nA.json and B.json are results written with -f json. "
@@ -681,8 +710,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		if (i == sizeof(cmds) / sizeof(cmds[0]))
 			return usage_error(
 				"commands: rr, stream, bulk, crr, "
-				"load, replay, list, compare, report (none: "
-				"the quick suite); see ipcperf --help",
+				"load, replay, list, compare, report, server "
+				"(none: the quick suite); see ipcperf "
+				"--help",
 				"unknown command '%s'", argv[1]);
 		c->cmd = cmds[i].cmd;
 		c->cmd_name = cmds[i].name;
@@ -768,4 +798,8 @@ void cli_config_fini(struct cli_config *c)
 	ipc_u64_list_free(&c->size);
 	ipc_u64_list_free(&c->count);
 	cli_link_fini(c);
+	if (c->key) {
+		ipc_rkey_wipe(c->key);
+		free(c->key);
+	}
 }

@@ -96,8 +96,10 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 	char what[128], why[192];
 
 	o.max_msg = need;
-	if (cs->pat->check &&
-	    cs->pat->check(cs, ro->placement, why, sizeof(why))) {
+	if ((cs->peer && cs->peer->check &&
+	     cs->peer->check(cs, ro, why, sizeof(why))) ||
+	    (cs->pat->check &&
+	     cs->pat->check(cs, ro->placement, why, sizeof(why)))) {
 		ipc_case_describe(cs, what, sizeof(what));
 		return add_skip(p, what, why);
 	}
@@ -171,6 +173,11 @@ static int expand(const struct cli_config *cfg,
 	struct ipc_case cs = {.pat = pat, .tp = tp, .eng = eng, .link = link};
 	int err = 0;
 
+	if (cfg->remote) {
+		cs.peer = &ipc_peer_remote;
+		cs.target = cfg->remote_target;
+		cs.peer_arg = &cfg->remote_opts;
+	}
 	cs.flows = cfg->flows;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
@@ -178,11 +185,25 @@ static int expand(const struct cli_config *cfg,
 		cs.framing = cfg->framing;
 		cs.framing_noack = cfg->no_ack;
 	}
-	if (!(pat->flags & IPC_PAT_TRACE))
-		return sweep(cfg, pat->params, &cs, p);
-	for (size_t i = 0; !err && i < cfg->ntraces; i++) {
-		cs.trace = cfg->traces[i];
-		err = sweep(cfg, pat->params, &cs, p);
+	/* Each stub of --target, the same cases against each. */
+	for (size_t k = 0; !err && k < (cfg->ntargets ? cfg->ntargets : 1);
+	     k++) {
+		if (cfg->ntargets && pat->cfg_size) {
+			const struct cli_target *t = &cfg->targets[k];
+
+			cs.cfg = &t->cfg;
+			/* A stub elsewhere: nothing of ours at the other end. */
+			cs.peer = t->own ? NULL : &ipc_peer_external;
+			cs.target = t->own ? NULL : t->hostport;
+		}
+		if (!(pat->flags & IPC_PAT_TRACE)) {
+			err = sweep(cfg, pat->params, &cs, p);
+			continue;
+		}
+		for (size_t i = 0; !err && i < cfg->ntraces; i++) {
+			cs.trace = cfg->traces[i];
+			err = sweep(cfg, pat->params, &cs, p);
+		}
 	}
 	return err;
 }
@@ -238,6 +259,8 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 		for (i = 0; ipc_patterns[i] && np < MAX_NAMES; i++)
 			if (ipc_patterns[i]->suite)
 				pats[np++] = ipc_patterns[i];
+	} else if (cfg->ntargets && cfg->cmd == CMD_RR) {
+		pats[np++] = &ipc_pattern_rr_stub;
 	} else {
 		pats[np++] = ipc_pattern_find(cfg->cmd_name);
 	}

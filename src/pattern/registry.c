@@ -4,13 +4,10 @@
 #include "ipcperf/pattern.h"
 
 const struct ipc_pattern_ops *const ipc_patterns[] = {
-	&ipc_pattern_rr,
-	&ipc_pattern_stream,
-	&ipc_pattern_bulk,
-	&ipc_pattern_crr,
-	&ipc_pattern_load,
-	&ipc_pattern_replay,
-	NULL,
+	&ipc_pattern_rr,      &ipc_pattern_stream,
+	&ipc_pattern_bulk,    &ipc_pattern_crr,
+	&ipc_pattern_load,    &ipc_pattern_replay,
+	&ipc_pattern_rr_stub, NULL,
 };
 
 const struct ipc_pattern_ops *ipc_pattern_find(const char *name)

@@ -18,11 +18,13 @@
  * per read, small next to a system call).  Recorded think time (native
  * traces with timestamps) is waited out by the writing side.
  */
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <time.h>
 
-#include "msg.h"
 #include "describe.h"
+#include "replay.h"
 
 static size_t rp_max_msg(const struct ipc_case *cs)
 {
@@ -37,22 +39,37 @@ static size_t rp_buf_bytes(const struct ipc_case *cs)
 	return (m > 65536 ? m : 65536) + 64;
 }
 
-/* Wait @ns of recorded think time, or until asked to stop. */
-static int think(struct ipc_pctx *c, uint64_t ns)
+/*
+ * Think time: a wait on the side's stop until @ns have passed, so that a
+ * stop (Ctrl-C, a peer that died) ends it at once rather than after the
+ * recorded pause, however long.  ppoll's timeout is relative, so it is
+ * recomputed from the deadline after an interruption.
+ */
+int rp_think(struct ipc_pctx *c, uint64_t ns)
 {
-	uint64_t until = ipc_now_ns() + ns;
-	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
-			      .tv_nsec = (long)(until % 1000000000u)};
+	uint64_t until = ipc_now_ns() + ns, now;
+	struct pollfd pfd = {.fd = ipc_cancel_fd(c->io.cancel),
+			     .events = POLLIN};
+	struct timespec ts;
+	int n;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
+	for (;;) {
 		if (ipc_cancelled(c->io.cancel))
 			return -ECANCELED;
-	return 0;
+		now = ipc_now_ns();
+		if (now >= until)
+			return 0;
+		ts.tv_sec = (time_t)((until - now) / 1000000000u);
+		ts.tv_nsec = (long)((until - now) % 1000000000u);
+		n = ppoll(&pfd, 1, &ts, NULL);
+		if (n > 0)
+			return -ECANCELED; /* the stop's eventfd */
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
 }
 
-/* The end of the group of writes that starts at unit @i. */
-static size_t group_end(const struct ipc_trace *t, size_t i)
+size_t rp_group_end(const struct ipc_trace *t, size_t i)
 {
 	size_t j = i + 1;
 
@@ -71,7 +88,7 @@ static int send_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 		const struct ipc_trace_unit *u = &t->units[k];
 
 		if (u->think_ns) {
-			err = think(c, u->think_ns);
+			err = rp_think(c, u->think_ns);
 			if (err)
 				return msg_fail(c, err, "think time");
 		}
@@ -182,7 +199,7 @@ static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
 	int err;
 
 	for (size_t i = 0, j; i < t->nunits; i = j) {
-		j = group_end(t, i);
+		j = rp_group_end(t, i);
 		if (t->units[i].dir == IPC_C2S) {
 			err = send_group(c, t, i, j, &first, bytes);
 			if (err)
@@ -228,6 +245,10 @@ static int rp_client(struct ipc_pctx *c)
 	uint64_t warm_ns = 0, warm_bytes = 0, start;
 	int err;
 
+	for (size_t k = RP_MATCHED; k < RP_COUNT; k++)
+		c->out.extra[k] = NAN;
+	if (c->cs->cfg)
+		return rp_stub_client(c);
 	ipc_hist_reset(c->xhist);
 	err = rp_phase(c, c->warmup, UINT64_MAX, &c->out.warmup_done, &warm_ns,
 		       &warm_bytes);
@@ -259,7 +280,7 @@ static int rp_server(struct ipc_pctx *c)
 
 	for (;;) {
 		for (size_t i = 0, j; i < t->nunits; i = j) {
-			j = group_end(t, i);
+			j = rp_group_end(t, i);
 			if (t->units[i].dir == IPC_C2S) {
 				do
 					err = recv_group(c, t, i, j, &bytes);
@@ -302,9 +323,6 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
 	return ipc_link_wire_ns(l, t->bytes_c2s + t->bytes_s2c, pieces) +
 	       turns * l->delay_ns;
 }
-
-/* The extras of a replay, in this order. */
-enum { RP_LINK_NS };
 
 /*
  * A replay's wall time: the median replay, as the seed report took it.
@@ -379,13 +397,43 @@ static const struct ipc_param rp_params[] = {
 	 .off = offsetof(struct ipc_trace, think_ns),
 	 .fmt = IPC_FMT_NS,
 	 .flags = IPC_PARAM_JSON_DFLT},
+	{.key = "target",
+	 .word = "target",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_CHARS,
+	 .off = offsetof(struct ipc_stub_cfg, target),
+	 .len = sizeof(((struct ipc_stub_cfg *)0)->target),
+	 .fmt = IPC_FMT_TEXT},
 	{0},
 };
+
+#define RP_RUN (IPC_EXTRA_RUN | IPC_EXTRA_INT)
 
 static const struct ipc_extra rp_extras[] = {
 	[RP_LINK_NS] = {.key = "link_ns",
 			.fmt = IPC_FMT_NS,
 			.flags = IPC_EXTRA_INT},
+	[RP_MATCHED] = {.key = "replies_matched",
+			.fmt = IPC_FMT_COUNT,
+			.flags = RP_RUN},
+	[RP_MISMATCHED] = {.key = "replies_mismatched",
+			   .fmt = IPC_FMT_COUNT,
+			   .flags = RP_RUN},
+	[RP_ACKS] = {.key = "acks_unlike_trace",
+		     .fmt = IPC_FMT_COUNT,
+		     .flags = RP_RUN},
+	[RP_REWRITTEN] = {.key = "packets_rewritten",
+			  .fmt = IPC_FMT_COUNT,
+			  .flags = RP_RUN},
+	[RP_PIECES] = {.key = "pieces_added",
+		       .fmt = IPC_FMT_COUNT,
+		       .flags = RP_RUN},
+	[RP_BYTES_OUT] = {.key = "bytes_to_stub",
+			  .fmt = IPC_FMT_BYTES,
+			  .flags = RP_RUN},
+	[RP_BYTES_IN] = {.key = "bytes_from_stub",
+			 .fmt = IPC_FMT_BYTES,
+			 .flags = RP_RUN},
 	{0},
 };
 
@@ -400,6 +448,22 @@ static const struct ipc_column rp_cols[] = {
 	 .over = IPC_SRC_EXTRA + RP_LINK_NS},
 	{.head = "exchange p50", .src = IPC_SRC_XP50, .fmt = IPC_FMT_NS},
 	{.head = "exchange p99", .src = IPC_SRC_XP99, .fmt = IPC_FMT_NS},
+	{.head = "to stub",
+	 .src = IPC_SRC_EXTRA + RP_BYTES_OUT,
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "from stub",
+	 .src = IPC_SRC_EXTRA + RP_BYTES_IN,
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "matched",
+	 .src = IPC_SRC_EXTRA + RP_MATCHED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "mismatched",
+	 .src = IPC_SRC_EXTRA + RP_MISMATCHED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
 	{0},
 };
 
@@ -423,6 +487,7 @@ const struct ipc_pattern_ops ipc_pattern_replay = {
 	.cols = rp_cols,
 	.extras = rp_extras,
 	.layout = IPC_LAYOUT_PIVOT,
+	.cfg_size = sizeof(struct ipc_stub_cfg), /* replay --target */
 	.buf_bytes = rp_buf_bytes,
 	.max_msg = rp_max_msg,
 	.client = rp_client,

@@ -271,6 +271,29 @@ static void flagged(const struct cpair *p, char *note, size_t len)
 		 nb ? "B flagged " : "", fb);
 }
 
+/*
+ * Samples of @p's pattern made of several messages (IPC_EXTRA_PER): how
+ * many, when A and B agree on it, so that the difference can be given
+ * per message too.
+ */
+static void per_message(struct cpair *p)
+{
+	const struct ipc_pattern_ops *pat = p->a->res->cs.pat;
+	size_t n = ipc_pattern_nextras(pat);
+
+	for (size_t k = 0; k < n; k++) {
+		double a = p->a->res->summary.extra[k];
+		double b = p->b->res->summary.extra[k];
+
+		if (!(pat->extras[k].flags & IPC_EXTRA_PER) || !isfinite(a) ||
+		    a != b || a < 1 || p->b->res->cs.pat != pat)
+			continue;
+		p->per = a;
+		p->per_word =
+			pat->extras[k].per ? pat->extras[k].per : "message";
+	}
+}
+
 static int judge(const struct ipc_comparison *c, struct cpair *p)
 {
 	const struct ipc_cmp_opts *o = &c->opts;
@@ -292,6 +315,7 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	free(xb);
 	if (err)
 		return err;
+	per_message(p);
 	alpha = 1 - p->cmp.level;
 	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;
 	diff = p->cmp.p < alpha && p->cmp.have_ci &&

@@ -37,8 +37,10 @@ struct cpair {
 	struct ipc_cmp cmp;
 	double change_pct; /* (ratio - 1) * 100 */
 	enum verdict verdict;
-	char note[320]; /* why no verdict, or a caveat */
-	bool gate;	/* trips --fail-if-slower */
+	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
+	const char *per_word; /* what a message is */
+	char note[320];	      /* why no verdict, or a caveat */
+	bool gate;	      /* trips --fail-if-slower */
 };
 
 struct ipc_comparison {

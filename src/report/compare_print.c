@@ -32,6 +32,16 @@ static char *fmt_val(const struct cpair *p, double v, char *buf, size_t len)
 	return ipc_fmt_value(p->metric->fmt, v, buf, len);
 }
 
+/* The same with its sign: "+1.20 µs", "-310 ns". */
+static char *signed_val(const struct cpair *p, double v, char *buf, size_t len)
+{
+	char x[24];
+
+	fmt_val(p, fabs(v), x, sizeof(x));
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "+", x);
+	return buf;
+}
+
 static void heading(struct tab_out *out, const struct ipc_comparison *c)
 {
 	const struct cpair *p0 = &c->pairs[0];
@@ -61,20 +71,47 @@ static void heading(struct tab_out *out, const struct ipc_comparison *c)
 	if (i == c->npairs)
 		tab_printf(out,
 			   "B/A: ratio of the medians of the per-run %s (%s is "
-			   "better), 95%% bootstrap interval; p: two-sided "
-			   "Mann-Whitney U\n",
+			   "better), B-A: their difference, each with a 95%% "
+			   "bootstrap interval; p: two-sided Mann-Whitney U\n",
 			   p0->metric->word,
 			   p0->metric->higher_better ? "higher" : "lower");
 	else
 		tab_printf(out,
 			   "B/A: ratio of the medians of the per-run metric "
-			   "(lower p50, higher throughput is better), 95%% "
-			   "bootstrap interval; p: two-sided Mann-Whitney U\n");
+			   "(lower p50, higher throughput is better), B-A: "
+			   "their difference, each with a 95%% bootstrap "
+			   "interval; p: two-sided Mann-Whitney U\n");
 }
 
-/* The pair's line of the table. */
+/*
+ * The difference B - A of the medians, divided by @div, and its
+ * interval, in cells @at and @at + 1 (the interval's ends with the
+ * difference's unit, or "-").
+ */
+static void diff_cells(struct grid *g, struct grid_line *l, size_t at,
+		       const struct cpair *p, double div)
+{
+	char x[40], y[40];
+
+	if (!p->cmp.na || !p->cmp.nb) {
+		grid_set(g, &l->cell[at], "-");
+		grid_set(g, &l->cell[at + 1], "-");
+		return;
+	}
+	signed_val(p, p->cmp.diff / div, x, sizeof(x));
+	grid_set(g, &l->cell[at], "%s", x);
+	if (!p->cmp.have_diff_ci) {
+		grid_set(g, &l->cell[at + 1], "-");
+		return;
+	}
+	signed_val(p, p->cmp.diff_low / div, x, sizeof(x));
+	signed_val(p, p->cmp.diff_high / div, y, sizeof(y));
+	grid_set(g, &l->cell[at + 1], "%s – %s", x, y);
+}
+
+/* The pair's line of the table; @per: the per-message columns too. */
 static void pair_line(struct grid *g, const struct ipc_comparison *c,
-		      const struct cpair *p)
+		      const struct cpair *p, bool per)
 {
 	struct grid_line *l = grid_line(g);
 	char buf[256], x[32];
@@ -105,15 +142,20 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 			 p->cmp.ci_high);
 	else
 		grid_set(g, &l->cell[5], "-");
+	diff_cells(g, l, 6, p, 1);
 	if (p->cmp.p < 0.0001)
-		grid_set(g, &l->cell[6], "<0.0001");
+		grid_set(g, &l->cell[8], "<0.0001");
 	else
-		grid_set(g, &l->cell[6], "%.2g", p->cmp.p);
+		grid_set(g, &l->cell[8], "%.2g", p->cmp.p);
 	if (p->verdict != V_SAME)
-		grid_set(g, &l->cell[7], "%s (%+.1f%%)",
+		grid_set(g, &l->cell[9], "%s (%+.1f%%)",
 			 cmp_verdict_name(p->verdict), p->change_pct);
 	else
-		grid_set(g, &l->cell[7], "%s", cmp_verdict_name(p->verdict));
+		grid_set(g, &l->cell[9], "%s", cmp_verdict_name(p->verdict));
+	if (per && p->per)
+		diff_cells(g, l, 10, p, p->per);
+	else if (per)
+		grid_set(g, &l->cell[10], "-");
 }
 
 /* The cases of one side that found no match, or no measurement. */
@@ -133,19 +175,29 @@ static void unmatched(struct tab_out *out, const struct ipc_comparison *c,
 
 int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 {
-	static const char *const heads[] = {"case", "runs A/B", "A", "B",
-					    "B/A",  "95% CI",	"p", "verdict"};
+	static const char *const heads[] = {"case", "runs A/B", "A",   "B",
+					    "B/A",  "95% CI",	"B-A", "95% CI",
+					    "p",    "verdict"};
+	const char *per_word = NULL;
 	struct grid g = {0};
-	char buf[256];
+	char buf[256], head[48];
 	bool few = false;
 	size_t i;
 	int err;
 
+	for (i = 0; i < c->npairs; i++)
+		if (c->pairs[i].per && !per_word)
+			per_word = c->pairs[i].per_word;
 	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
-		grid_col(&g, heads[i], i == 0 || i == 7);
+		grid_col(&g, heads[i], i == 0 || i == 9);
+	if (per_word) {
+		snprintf(head, sizeof(head), "B-A per %s", per_word);
+		grid_col(&g, head, false);
+		grid_col(&g, "95% CI", false);
+	}
 	grid_ids(&g);
 	for (i = 0; i < c->npairs; i++) {
-		pair_line(&g, c, &c->pairs[i]);
+		pair_line(&g, c, &c->pairs[i], per_word != NULL);
 		few |= c->pairs[i].cmp.p_min >= 1 - c->pairs[i].cmp.level;
 	}
 	err = g.err;
@@ -252,6 +304,18 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 		jreal(ci, "low", p->cmp.ci_low);
 		jreal(ci, "high", p->cmp.ci_high);
 		json_object_set_new(o, "ci", ci);
+	}
+	if (p->cmp.na && p->cmp.nb)
+		jreal(o, "diff", p->cmp.diff);
+	if (p->cmp.have_diff_ci) {
+		ci = json_object();
+		jreal(ci, "low", p->cmp.diff_low);
+		jreal(ci, "high", p->cmp.diff_high);
+		json_object_set_new(o, "diff_ci", ci);
+	}
+	if (p->per) {
+		jreal(o, "per_message", p->per);
+		jstr(o, "message", p->per_word);
 	}
 	jreal(o, "p", p->cmp.p);
 	json_object_set_new(o, "exact", json_boolean(p->cmp.exact));

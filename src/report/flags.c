@@ -27,6 +27,10 @@ static const struct {
 	[IPC_FLAG_SHORT] = {"short",
 			    "measure longer (-d 1s, a larger -n) to let "
 			    "ipcperf check the machine's load"},
+	[IPC_FLAG_SHARED] = {"shared",
+			     "the server measured other clients meanwhile: "
+			     "rerun when it is alone, or --max-clients 1 "
+			     "there"},
 };
 
 const char *ipc_flag_name(enum ipc_flag_kind kind)
@@ -189,6 +193,12 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 			 "processes used the CPUs: /proc/stat counts CPU time "
 			 "in ticks, so the figure is %.2f ± %.2f CPUs",
 			 fmax(d->other_cpus, d->steal_cpus), d->load_res_cpus);
+		break;
+	case IPC_FLAG_SHARED:
+		snprintf(buf, len,
+			 "the server ran up to %llu other test%s during a run",
+			 (unsigned long long)res->peer_others,
+			 res->peer_others == 1 ? "" : "s");
 		break;
 	default:
 		break;

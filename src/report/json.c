@@ -615,6 +615,34 @@ static json_t *run_obj(struct jdoc *d, const struct ipc_case *cs,
 	return run;
 }
 
+/*
+ * The other end when it ran on another host: the kind, its address, the
+ * fingerprint it sent (as it sent it, an object; null when it sent none)
+ * and how many other tests it ran meanwhile.
+ */
+static void put_peer(struct jdoc *d, json_t *o, const struct ipc_result *res)
+{
+	const struct ipc_case *cs = &res->cs;
+	json_t *p, *host = NULL;
+
+	if (!cs->peer || !(cs->peer->flags & IPC_PEER_ELSEWHERE))
+		return;
+	p = obj_new(d);
+	if (!p)
+		return;
+	put(d, p, KEY_PEER_KIND, jstr(cs->peer->name));
+	put(d, p, KEY_PEER_TARGET, jstr(cs->target ? cs->target : ""));
+	if (res->peer_host[0])
+		host = json_loads(res->peer_host, JSON_REJECT_DUPLICATES, NULL);
+	if (host && !json_is_object(host)) {
+		json_decref(host);
+		host = NULL;
+	}
+	put(d, p, KEY_PEER_HOST, host ? host : json_null());
+	put_u64(d, p, KEY_PEER_OTHERS, res->peer_others);
+	put(d, o, KEY_PEER, p);
+}
+
 static int json_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	struct jdoc *d = r->priv;
@@ -650,6 +678,7 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		    table_obj(d, &res->runs[0].sock, &js_sock));
 	put(d, o, KEY_SUMMARY, summary_obj(d, res));
 	put(d, o, KEY_FLAGS, flags_arr(d, res));
+	put_peer(d, o, res);
 	append(d, d->results, o);
 	return d->err;
 }

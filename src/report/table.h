@@ -123,8 +123,21 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
 		  const char *many);
 
-/* "peer in a separate process, server on CPU 2" */
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro);
+/*
+ * "peer in a separate process, server on CPU 2"; "peer remote at
+ * host:5301" when @cs (NULL: none) runs against another host.
+ */
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const struct ipc_case *cs);
+
+/*
+ * The same for @rows, whose other end may be a server already running
+ * (an external peer: a gdbserver, a web server): "the other end already
+ * running, client on CPU 1", or "peer in a separate process or already
+ * running" when only some are.
+ */
+void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
+		    const struct trow *const *rows, size_t n);
 
 /*
  * @tmpl with each "{key}" replaced by that parameter of @pat as @rows

@@ -145,15 +145,49 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 			    unit);
 }
 
-void tab_where(char *buf, size_t len, const struct ipc_runopts *ro)
+void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
+	       const struct ipc_case *cs)
 {
-	tab_appendf(buf, len, "peer in %s",
-		    ro->placement == IPC_PLACE_THREAD ? "a thread"
-						      : "a separate process");
+	if (cs && cs->peer && (cs->peer->flags & IPC_PEER_ELSEWHERE))
+		tab_appendf(buf, len, "peer %s at %s", cs->peer->name,
+			    cs->target ? cs->target : "?");
+	else
+		tab_appendf(buf, len, "peer in %s",
+			    ro->placement == IPC_PLACE_THREAD
+				    ? "a thread"
+				    : "a separate process");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
 	if (ro->pin_server >= 0)
 		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
+}
+
+void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
+		    const struct trow *const *rows, size_t n)
+{
+	size_t ext = 0, same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipc_case *c = &rows[i]->res.cs;
+
+		ext += c->peer && (c->peer->flags & IPC_PEER_ELSEWHERE);
+		same += c->peer == rows[0]->res.cs.peer && c->target &&
+			rows[0]->res.cs.target &&
+			!strcmp(c->target, rows[0]->res.cs.target);
+	}
+	if (!n || ext < n) {
+		tab_where(buf, len, ro, NULL);
+		if (ext)
+			tab_appendf(buf, len, " or already running");
+		return;
+	}
+	if (same == n) { /* one server elsewhere: name it */
+		tab_where(buf, len, ro, &rows[0]->res.cs);
+		return;
+	}
+	tab_appendf(buf, len, "the other end already running");
+	if (ro->pin_client >= 0)
+		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
 }
 
 /* A parameter's value for people, into @buf. */

@@ -104,11 +104,10 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 			    tab_tp_name(rows[0]));
 	if (eng && strcmp(eng, "blocking"))
 		tab_appendf(how, sizeof(how), ", engine %s", eng);
-	if (ro)
-		tab_appendf(how, sizeof(how), ", peer in %s",
-			    ro->placement == IPC_PLACE_THREAD
-				    ? "a thread"
-				    : "a separate process");
+	if (ro) {
+		tab_appendf(how, sizeof(how), ", ");
+		tab_where_rows(how, sizeof(how), ro, rows, n);
+	}
 	tab_words(title, sizeof(title), pat->title ? pat->title : "", pat, rows,
 		  n);
 	tab_heading(out);

@@ -42,7 +42,7 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 			tab_appendf(how, sizeof(how), " after %llu warm-up",
 				    (unsigned long long)ro->warmup);
 		tab_appendf(how, sizeof(how), ", ");
-		tab_where(how, sizeof(how), ro);
+		tab_where_rows(how, sizeof(how), ro, rows, n);
 	}
 	tab_heading(out);
 	if (pat->title) {

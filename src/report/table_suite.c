@@ -190,7 +190,7 @@ static void suite_heading(struct tab_out *out,
 	buf[0] = '\0';
 	if (ro) {
 		tab_appendf(buf, sizeof(buf), " — ");
-		tab_where(buf, sizeof(buf), ro);
+		tab_where(buf, sizeof(buf), ro, NULL);
 	}
 	if (eng && strcmp(eng, "blocking"))
 		tab_appendf(buf, sizeof(buf), ", engine %s", eng);

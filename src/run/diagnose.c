@@ -283,4 +283,6 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 		d->flags |= 1u << (d->load_res_cpus <= IPC_LOAD_OTHER_CPUS
 					   ? IPC_FLAG_LOAD
 					   : IPC_FLAG_SHORT);
+	if (res->peer_others)
+		d->flags |= 1u << IPC_FLAG_SHARED;
 }

@@ -303,7 +303,8 @@ out:
  */
 static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 		    const struct ipc_runopts *ro, struct case_bufs *b,
-		    struct ipc_run_stats *st, struct run_fail *f)
+		    struct ipc_run_stats *st, struct run_fail *f,
+		    struct ipc_result *res)
 {
 	const struct ipc_peer_ops *kind = ipc_peer_of(cs, ro);
 	struct ipc_cancel *stop = run_client_stop(run);
@@ -369,6 +370,10 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	err = client_side(&p, &tpo, &relay, st, f);
 	kind->stop(&p);
 	st->server = p.cost; /* the peer has ended: nothing writes it now */
+	if (p.remote_host[0])
+		memcpy(res->peer_host, p.remote_host, sizeof(res->peer_host));
+	if (p.remote_others > res->peer_others)
+		res->peer_others = p.remote_others;
 	snprintf(f->story, sizeof(f->story), "%s", p.story);
 	if (ipc_relay_stop(relay) && err && !f->story[0])
 		snprintf(f->story, sizeof(f->story), "link relay: %s",
@@ -626,7 +631,7 @@ int ipc_case_once(struct ipc_case_state *st)
 	}
 	res->runs_begun++;
 	load_snap(&a);
-	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f);
+	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f, res);
 	load_snap(&b);
 	load_diff(&a, &b, &run);
 	loss_add(&st->loss, &run.loss);
@@ -714,6 +719,54 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 		res->status = IPC_STATUS_OK;
 		res->error[0] = '\0';
 	}
+	bufs_free(&st->b);
+	free(st);
+}
+
+/* ---- the server side alone, for a server whose client is elsewhere ---- */
+
+struct ipc_serve_state {
+	const struct ipc_case *cs;
+	const struct ipc_runopts *ro;
+	struct case_bufs b;
+};
+
+int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		    struct ipc_serve_state **out)
+{
+	struct ipc_serve_state *st = calloc(1, sizeof(*st));
+	int err;
+
+	*out = NULL;
+	if (!st)
+		return -ENOMEM;
+	st->cs = cs;
+	st->ro = ro;
+	err = bufs_alloc(&st->b, cs);
+	if (err) {
+		free(st);
+		return err;
+	}
+	*out = st;
+	return 0;
+}
+
+void ipc_serve_once(struct ipc_serve_state *st, struct ipc_chan *ch,
+		    const struct ipc_cancel *stop, struct ipc_pout *out,
+		    struct ipc_side_cost *cost)
+{
+	struct ipc_peer p = {
+		.cs = st->cs, .ro = st->ro, .ch = ch, .serve_arg = &st->b};
+
+	serve(&p, stop);
+	*out = p.out;
+	*cost = p.cost;
+}
+
+void ipc_serve_end(struct ipc_serve_state *st)
+{
+	if (!st)
+		return;
 	bufs_free(&st->b);
 	free(st);
 }

@@ -265,24 +265,44 @@ static double resample_median(const double *src, size_t n, double *tmp,
 	return at_uniform(src, n, u) / 2 + at_uniform(src, n, u2) / 2;
 }
 
+/* The (1 - level) / 2 and (1 + level) / 2 quantiles of @n values. */
+static void interval(double *v, size_t n, double alpha, double *low,
+		     double *high)
+{
+	size_t lo, hi;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	lo = (size_t)floor(alpha / 2 * (double)n);
+	hi = (size_t)ceil((1 - alpha / 2) * (double)n);
+	if (hi < 1)
+		hi = 1;
+	if (lo >= n)
+		lo = n - 1;
+	*low = v[lo];
+	*high = v[hi - 1];
+}
+
 /*
- * Percentile bootstrap: the ratio of the two resampled medians, R times;
- * the interval is the (1 - level) / 2 and (1 + level) / 2 quantiles of the
- * finite ratios (nearest rank).  No interval when more than the lower tail
- * of the resamples has no finite ratio (a resampled median of A of 0).
+ * Percentile bootstrap: the ratio and the difference of the two
+ * resampled medians, R times; each interval is the (1 - level) / 2 and
+ * (1 + level) / 2 quantiles of its values (nearest rank).  No ratio
+ * interval when more than the lower tail of the resamples has no finite
+ * ratio (a resampled median of A of 0).
  */
 static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 		     uint64_t seed, struct ipc_cmp *out)
 {
 	const size_t R = IPC_CMP_RESAMPLES;
-	double *ratios, *tmp, ma, mb, alpha = 1.0 - out->level;
-	size_t i, m = 0, lo, hi;
+	double *ratios, *diffs, *tmp, ma, mb, alpha = 1.0 - out->level;
+	size_t i, m = 0;
 	uint64_t state = seed;
 
 	ratios = malloc(R * sizeof(*ratios));
+	diffs = malloc(R * sizeof(*diffs));
 	tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
-	if (!ratios || !tmp) {
+	if (!ratios || !diffs || !tmp) {
 		free(ratios);
+		free(diffs);
 		free(tmp);
 		return -ENOMEM;
 	}
@@ -291,20 +311,16 @@ static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 		mb = resample_median(b, nb, tmp, &state);
 		if (ma != 0 && isfinite(mb / ma))
 			ratios[m++] = mb / ma;
+		diffs[i] = mb - ma;
 	}
-	if ((double)(R - m) <= alpha / 2 * (double)R && m) {
-		qsort(ratios, m, sizeof(*ratios), cmp_double);
-		lo = (size_t)floor(alpha / 2 * (double)m);
-		hi = (size_t)ceil((1 - alpha / 2) * (double)m);
-		if (hi < 1)
-			hi = 1;
-		if (lo >= m)
-			lo = m - 1;
-		out->ci_low = ratios[lo];
-		out->ci_high = ratios[hi - 1];
+	if (out->have_ratio && (double)(R - m) <= alpha / 2 * (double)R && m) {
+		interval(ratios, m, alpha, &out->ci_low, &out->ci_high);
 		out->have_ci = true;
 	}
+	interval(diffs, R, alpha, &out->diff_low, &out->diff_high);
+	out->have_diff_ci = true;
 	free(ratios);
+	free(diffs);
 	free(tmp);
 	return 0;
 }
@@ -338,8 +354,9 @@ int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
 		out->have_ratio = true;
 		out->ratio = out->median_b / out->median_a;
 	}
+	out->diff = out->median_b - out->median_a;
 	err = mann_whitney(fa, na, fb, nb, out);
-	if (!err && out->have_ratio && na >= 2 && nb >= 2)
+	if (!err && na >= 2 && nb >= 2)
 		err = bootstrap(fa, na, fb, nb, seed, out);
 out:
 	free(fa);

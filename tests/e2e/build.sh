@@ -113,8 +113,9 @@ CXX
 	san=""
 	[ "${SAN:-}" = 1 ] && san="-fsanitize=address,undefined"
 	c++ -std=c++11 $san -I"$root/include" -D_GNU_SOURCE -o "$T/use" "$T/use.cc" \
-		"$lib" $(pkg-config --libs jansson liburing 2>/dev/null ||
-			echo -ljansson) -lm -pthread >"$T/cxx.err" 2>&1 &&
+		"$lib" $(pkg-config --libs jansson libsodium liburing 2>/dev/null ||
+			pkg-config --libs jansson libsodium 2>/dev/null ||
+			echo -ljansson -lsodium) -lm -pthread >"$T/cxx.err" 2>&1 &&
 		"$T/use"
 	ok $? "a C++ program includes ipcperf.h, links and calls the library"
 	head -n 5 "$T/cxx.err" | sed 's/^/# /'

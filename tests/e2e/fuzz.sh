@@ -1,5 +1,5 @@
 # Every libFuzzer target (tests/fuzz/fuzz_NAME.c) replays its seed corpus
-# (tests/fuzz/corpus/NAME, or corpus/fuzz_NAME) and then runs a fixed
+# (tests/fuzz/corpus/fuzz_NAME, or corpus/NAME) and then runs a fixed
 # number of mutated inputs from one fixed seed, without a crash, a leak, a
 # sanitizer report or a broken promise of its parser.  A count, not a
 # time: the smoke does the same work on a loaded machine as on an idle one
@@ -25,8 +25,8 @@ for src in "$root"/tests/fuzz/fuzz_*.c; do
 		ok 1 "fuzz_$name is built (make check builds it)"
 		continue
 	fi
-	seeds=tests/fuzz/corpus/$name
-	[ -d "$root/$seeds" ] || seeds=tests/fuzz/corpus/fuzz_$name
+	seeds=tests/fuzz/corpus/fuzz_$name
+	[ -d "$root/$seeds" ] || seeds=tests/fuzz/corpus/$name
 	nseeds=$(find "$root/$seeds" -type f 2>/dev/null | wc -l)
 	[ "$nseeds" -gt 0 ]
 	ok $? "fuzz_$name has a seed corpus ($seeds: $nseeds inputs)"

@@ -135,4 +135,23 @@ is_rc 1 "Ctrl-C during a replay: exit 1"
 jqt "Ctrl-C during a replay: says interrupted" '.results[0].error | test("interrupted")'
 no_leftovers "Ctrl-C during a replay"
 
+# Ctrl-C during a long recorded pause: the think time waits on the stop,
+# so the replay ends at once, not after the minute the trace asks for.
+cat >"$DATA/pause.trace" <<'EOF'
+> @0 "+$qC#b4"
+< @0.001 "+"
+< @0.002 "$QCp1.1#67"
+> @60 "+$g#67"
+< "+"
+< "$00#60"
+EOF
+"$IPCPERF" replay "$DATA/pause.trace" -r 1 -f json >"$out" 2>"$err" &
+pid=$!
+sleep 1
+kill -INT $pid
+ends_within $pid 10 "Ctrl-C during a minute of think time: ends within 10 s"
+is_rc 1 "... exit 1"
+jqt "... says interrupted" '.results[0].error | test("interrupted")'
+no_leftovers "Ctrl-C during think time"
+
 done_testing

@@ -486,8 +486,31 @@ static void test_bootstrap_bounded(void)
 	free(b);
 }
 
+/* The difference of the medians and its interval, from the same resamples. */
+static void test_difference(void)
+{
+	const double a[] = {100, 102, 98, 101, 99, 100, 103, 97};
+	const double b[] = {130, 131, 129, 132, 128, 130, 133, 127};
+	const double z[] = {0, 0, 0, 0};
+	struct ipc_cmp r;
+
+	ok(!ipc_compare_runs(a, 8, b, 8, 0.95, 7, &r), "a and b compared");
+	is_near(r.diff, 30, 1e-9, "the difference of the medians");
+	ok(r.have_diff_ci && r.diff_low <= r.diff && r.diff <= r.diff_high,
+	   "its interval holds it (%g to %g)", r.diff_low, r.diff_high);
+	ok(r.diff_low >= 25 && r.diff_high <= 35,
+	   "and is about the spread of the runs (%g to %g)", r.diff_low,
+	   r.diff_high);
+	ok(!ipc_compare_runs(z, 4, a, 8, 0.95, 7, &r) && !r.have_ratio &&
+		   r.have_diff_ci && r.diff == 100,
+	   "a median of 0: no ratio, still a difference and its interval");
+	ok(!ipc_compare_runs(a, 1, b, 8, 0.95, 7, &r) && !r.have_diff_ci,
+	   "one run on a side: no interval");
+}
+
 int main(void)
 {
+	test_difference();
 	test_exact();
 	test_approx();
 	test_compare();

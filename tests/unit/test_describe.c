@@ -90,12 +90,18 @@ static bool cols_ok(const struct ipc_pattern_ops *pat,
 static void test_pattern(const struct ipc_pattern_ops *pat)
 {
 	static struct ipc_trace trace = {.path = "t/a.log", .name = "a"};
+	static uint64_t cfg[64]; /* a pattern's own block, zeroed */
 	struct ipc_case cs = {.pat = pat, .trace = &trace};
 	const struct ipc_param *p, *q;
 	bool keys = true, rw = true, words = true;
 	size_t nx = ipc_pattern_nextras(pat), k;
 	char buf[256], w[96], want[128];
 	uint64_t v;
+
+	if (pat->cfg_size && pat->cfg_size <= sizeof(cfg)) {
+		memset(cfg, 0, sizeof(cfg));
+		cs.cfg = cfg;
+	}
 
 	ok(nonempty(pat->name) && nonempty(pat->help), "%s: name and help",
 	   pat->name);

@@ -1,0 +1,202 @@
+/*
+ * Options of a real GDB stub at the other end (docs/stubs.md): --target,
+ * which makes rr's cases memory packets against gdbserver or a board's
+ * stub (or ipcperf's own stub, the yardstick), and --ack.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/*
+ * One --target item: "gdb://HOST:PORT[?addr=ADDRESS]" or "ipcperf".
+ * HOST may be an IPv6 address in brackets.
+ */
+static int parse_target(const char *item, struct cli_target *t)
+{
+	const char *hp, *q, *colon;
+	char *end;
+	unsigned long port;
+	size_t n;
+
+	memset(t, 0, sizeof(*t));
+	if (strlen(item) >= sizeof(t->cfg.target))
+		return usage_error(NULL, "--target: '%.40s...' is too long",
+				   item);
+	strcpy(t->cfg.target, item);
+	if (!strcmp(item, "ipcperf")) {
+		t->own = true;
+		return 0;
+	}
+	if (strncmp(item, "gdb://", 6))
+		return usage_error("give gdb://HOST:PORT (a stub such as "
+				   "gdbserver) or ipcperf (ipcperf's own stub)",
+				   "--target: '%s' is not gdb://HOST:PORT",
+				   item);
+	hp = item + 6;
+	q = strchr(hp, '?');
+	n = q ? (size_t)(q - hp) : strlen(hp);
+	colon = n ? memrchr(hp, ':', n) : NULL;
+	if (!colon || colon == hp || n >= sizeof(t->hostport) ||
+	    (hp[0] == '[' && colon[-1] != ']'))
+		return usage_error("give gdb://HOST:PORT, such as "
+				   "gdb://127.0.0.1:1234",
+				   "--target: '%s' has no HOST:PORT", item);
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (errno || end != hp + n || !port || port > 65535)
+		return usage_error("a port is 1 to 65535",
+				   "--target: bad port in '%s'", item);
+	memcpy(t->hostport, hp, n);
+	t->hostport[n] = '\0';
+	for (q = q ? q + 1 : NULL; q && *q;) {
+		const char *amp = strchr(q, '&');
+		size_t len = amp ? (size_t)(amp - q) : strlen(q);
+		char num[32];
+
+		if (len > 5 && len - 5 < sizeof(num) &&
+		    !strncmp(q, "addr=", 5)) {
+			memcpy(num, q + 5, len - 5);
+			num[len - 5] = '\0';
+			errno = 0;
+			t->cfg.buf_addr = strtoull(num, &end, 16);
+			if (errno || *end || !t->cfg.buf_addr)
+				return usage_error("an address in hex, such as "
+						   "addr=0x4c6300",
+						   "--target: bad address '%s'",
+						   num);
+		} else {
+			return usage_error("the only setting is "
+					   "?addr=ADDRESS (a buffer in the "
+					   "target)",
+					   "--target: unknown setting '%.*s'",
+					   (int)len, q);
+		}
+		q = amp ? amp + 1 : NULL;
+	}
+	return 0;
+}
+
+static int set_target(struct cli_config *c, const char *a)
+{
+	char *copy = strdup(a), *save = NULL, *item;
+	int err = 0;
+
+	if (!copy)
+		return cli_error("out of memory");
+	c->ntargets = 0;
+	for (item = strtok_r(copy, ",", &save); item && !err;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (c->ntargets == CLI_TARGETS_MAX)
+			err = usage_error(NULL, "--target: more than %d",
+					  CLI_TARGETS_MAX);
+		else
+			err = parse_target(item, &c->targets[c->ntargets++]);
+	}
+	free(copy);
+	if (!err && !c->ntargets)
+		err = usage_error("give gdb://HOST:PORT or ipcperf",
+				  "--target: empty list");
+	return err;
+}
+
+static int set_ack(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ack = true;
+	return 0;
+}
+
+static const struct cli_opt target_opts[] = {
+	{"target", 0, "STUBS", CMD_RR | CMD_REPLAY,
+	 "the other end is a GDB stub, comma separated: gdb://HOST:PORT"
+	 "[?addr=ADDRESS] (gdbserver...) or ipcperf (its own, rr); rr sends "
+	 "memory writes and reads, replay the client's side",
+	 set_target},
+	{"ack", 0, NULL, CMD_RR | CMD_REPLAY,
+	 "with --target: keep '+' acks (no QStartNoAckMode)", set_ack},
+};
+
+/* Does @c have a stub elsewhere (gdb://), not only ipcperf's own? */
+static bool elsewhere(const struct cli_config *c)
+{
+	for (size_t i = 0; i < c->ntargets; i++)
+		if (!c->targets[i].own)
+			return true;
+	return false;
+}
+
+/* Is the first stub elsewhere at an IPv6 address, gdb://[...]:PORT? */
+static bool first_v6(const struct cli_config *c)
+{
+	for (size_t i = 0; i < c->ntargets; i++)
+		if (!c->targets[i].own)
+			return c->targets[i].hostport[0] == '[';
+	return false;
+}
+
+/* Does the -t list name only tcp and tcp6? */
+static bool tcp_only(const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *t;
+	bool ok = copy != NULL;
+
+	for (t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
+	     t = strtok_r(NULL, ",", &save))
+		ok = !strcmp(t, "tcp") || !strcmp(t, "tcp6");
+	free(copy);
+	return ok;
+}
+
+static int target_validate(struct cli_config *c)
+{
+	if (c->ack && !c->ntargets)
+		return usage_error("ipcperf's own gdb-rsp acks unless "
+				   "--no-ack",
+				   "--ack: only with --target");
+	if (!c->ntargets)
+		return 0;
+	if (c->framing && c->framing != &ipc_framing_rsp)
+		return usage_error("leave --framing out or give gdb-rsp",
+				   "--target: a GDB stub speaks gdb-rsp, not "
+				   "%s",
+				   c->framing->name);
+	if (c->ack && c->no_ack)
+		return usage_error(NULL, "--ack and --no-ack: choose one");
+	c->framing = &ipc_framing_rsp;
+	c->no_ack = !c->ack;
+	for (size_t i = 0; i < c->ntargets; i++) {
+		if (c->targets[i].own && c->cmd == CMD_REPLAY)
+			return usage_error(
+				"without --target, ipcperf plays the stub's "
+				"side itself",
+				"--target ipcperf: replay against ipcperf's "
+				"own stub is plain replay");
+		if (c->ro.timeout_ns && (c->set & SET_TIMEOUT))
+			c->targets[i].cfg.timeout_ns = c->ro.timeout_ns;
+	}
+	if (c->cmd == CMD_REPLAY &&
+	    (((c->set & (SET_ITER | SET_DUR)) && c->ro.iterations != 1) ||
+	     ((c->set & SET_WARM) && c->ro.warmup)))
+		return usage_error("-r N runs it N times, each on a new "
+				   "connection",
+				   "replay --target: one replay per run (a "
+				   "conversation starts with its handshake)");
+	/* A stub listens on TCP: tcp6 when the first elsewhere is [IPV6]. */
+	if (!(c->set & SET_TP))
+		c->transports = first_v6(c) ? "tcp6" : "tcp";
+	else if (elsewhere(c) && !tcp_only(c->transports))
+		return usage_error("give -t tcp, or -t tcp6 for gdb://[IPV6]:"
+				   "PORT",
+				   "--target gdb://...: a stub elsewhere is "
+				   "reached over tcp or tcp6, not -t %s",
+				   c->transports);
+	return 0;
+}
+
+const struct cli_optgroup cli_opts_target = {
+	.opts = target_opts,
+	.n = sizeof(target_opts) / sizeof(target_opts[0]),
+	.validate = target_validate,
+};

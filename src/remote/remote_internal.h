@@ -1,0 +1,95 @@
+/*
+ * What the remote layer's files share and nobody else needs: hex helpers,
+ * socket set-up of the server and its test processes, and the test
+ * process's entry point.
+ */
+#ifndef IPCPERF_REMOTE_INTERNAL_H
+#define IPCPERF_REMOTE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "ipcperf/remote.h"
+
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t rm_now_ns(void);
+
+/* Milliseconds from now to @deadline_ns for poll(): 0 when past. */
+int rm_poll_ms(uint64_t deadline_ns);
+
+/*
+ * Wait until @fd is ready for @events (POLLIN or POLLOUT) before
+ * @deadline_ns, or @stop_fd (-1: none) is readable.  0, -ETIMEDOUT,
+ * -ECANCELED or -errno.  EINTR is retried.
+ */
+int rm_wait(int fd, short events, uint64_t deadline_ns, int stop_fd);
+
+/* Write all @len bytes under the deadline.  0 or -errno as rm_wait. */
+int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
+		int stop_fd);
+
+/* Set the keep-alive and user timeout of a control socket (both sides). */
+void rm_control_sockopts(int fd, uint64_t timeout_ns);
+
+/*
+ * Make @s printable ASCII in place (anything else becomes '?'): for error
+ * messages we send, which may quote what a peer sent (jansson's "near
+ * '...'" can hold any byte), since the peer's parser refuses control
+ * characters and invalid UTF-8.
+ */
+void rm_ascii(char *s);
+
+/* Copy the printable text @s into @dst (@len bytes), NUL-terminated. */
+void rm_strlcpy(char *dst, const char *s, size_t len);
+
+/* The name ipc_transport_find would take for @family and @type. */
+const char *rm_data_transport(int family, int type);
+
+/*
+ * The data transports remote mode serves: their socket family and type.
+ * 0, or -EPROTONOSUPPORT when @name is not one of tcp, tcp6, udp, udp6.
+ */
+int rm_transport_socket(const char *name, int *family, int *type);
+
+struct ipc_trace;
+
+/*
+ * @t in the native trace format (docs/replay.md), every unit a record with
+ * a timestamp that keeps its think time: what the client sends a server
+ * for replay.  0 with a new NUL-terminated buffer in *out (free it), or
+ * -ENOMEM.
+ */
+int rm_trace_text(const struct ipc_trace *t, char **out, size_t *len);
+
+/* What the server hands a test process. */
+struct rm_test_ctx {
+	int ctl_fd;	     /* the control connection */
+	int stop_fd;	     /* readable (EOF) when the server stops us */
+	int status_fd;	     /* our record goes here, once, at the end */
+	struct ipc_rmsg req; /* the test message */
+	uint64_t test_id;
+	const struct ipc_server_conf *conf;
+	struct sockaddr_storage local; /* the control connection's local end */
+	socklen_t local_len;
+	volatile uint64_t *shared; /* [0] tests started, [1] running */
+};
+
+/*
+ * The whole life of one test in its own process: accept, runs, bye.
+ * Writes its record to ctx->status_fd and returns the exit status.
+ */
+int rm_test_main(struct rm_test_ctx *ctx);
+
+/* The record a test process writes for the server: fixed-size, one write. */
+struct rm_record {
+	uint64_t runs;
+	uint64_t others_max;
+	uint64_t rejected;
+	int status;    /* 0 ok, 1 error, 2 aborted */
+	bool released; /* it took itself off the running count already */
+	char reason[IPC_RM_TEXT_MAX];
+};
+
+#endif

@@ -1,0 +1,671 @@
+/*
+ * One test in its own process: announce the data port and the cookie,
+ * then for each run open the data endpoint (only a peer presenting the
+ * cookie is taken), serve it until the client ends the run, and send the
+ * server side's figures; end with the server's fingerprint.  Its record
+ * goes back to the server's main process in one write.
+ *
+ *   client                               test process
+ *     <------------- accept {test_id, cookie, data_port}
+ *     run {run} -------------->
+ *     data: connect, cookie ---> (others: refused, counted)
+ *     <------------- ready {run}
+ *     ...measured loop on the data endpoint only...
+ *     run_end {run} ---------->
+ *     <------------- run_stats {cpu, messages, others}
+ *     done ------------------->
+ *     <------------- bye {host}
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ipcperf/engine.h"
+#include "ipcperf/framing.h"
+#include "ipcperf/pattern.h"
+#include "ipcperf/run.h"
+#include "remote/remote_internal.h"
+
+struct tst {
+	struct rm_test_ctx *ctx;
+	const struct ipc_server_conf *conf;
+	const struct ipc_rtest *t;
+	int family, type;
+	int lfd;     /* tcp: the data listener; udp: the data socket */
+	int data_fd; /* this run's endpoint (udp: lfd, connected) */
+	uint8_t cookie[IPC_REMOTE_COOKIE_BYTES];
+	uint64_t end_ns; /* --max-test for this test */
+	uint64_t next_run;
+	uint64_t started0, running0; /* shared counters at run start */
+	struct rm_record rec;
+	struct ipc_trace *trace; /* replay: the conversation the client sent */
+	struct ipc_case cs;	 /* the server side of the test */
+	struct ipc_runopts ro;
+	struct ipc_serve_state *srv; /* its buffers, for every run */
+};
+
+/* Deadline for the next control message: the timeout, within the test. */
+static uint64_t ctl_deadline(const struct tst *ts, bool in_run)
+{
+	uint64_t d = in_run ? ts->end_ns
+			    : rm_now_ns() + ts->conf->control_timeout_ns;
+
+	return d < ts->end_ns ? d : ts->end_ns;
+}
+
+__attribute__((format(printf, 4, 5))) static int
+fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
+{
+	struct ipc_rmsg m = {.type = IPC_RM_ERROR, .code = code};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m.message, sizeof(m.message), fmt, ap);
+	va_end(ap);
+	rm_ascii(m.message);
+	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
+	ts->rec.status = status;
+	/* Best effort, briefly: the client may be gone. */
+	ipc_rwire_send(ts->ctx->ctl_fd, &m, rm_now_ns() + 1000000000ull, -1);
+	return -1;
+}
+
+static int data_open(struct tst *ts, char *why, size_t why_len)
+{
+	struct sockaddr_storage ss = ts->ctx->local;
+	socklen_t len = ts->ctx->local_len;
+	const struct sockaddr_in6 *l6 = (const struct sockaddr_in6 *)&ss;
+	int one = 1, fd;
+
+	/*
+	 * Bind where the control connection arrived when the family
+	 * matches, else on the family's wildcard: the client reaches the
+	 * data port at the host name it used, in the transport's family.
+	 */
+	if (ss.ss_family != ts->family ||
+	    (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&l6->sin6_addr)))
+		ipc_addr_parse(ts->family == AF_INET6 ? "[::]" : "0.0.0.0",
+			       ts->family, 0, &ss, &len, NULL, 0);
+	if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&ss)->sin_port = 0;
+	/*
+	 * Blocking: the run layer's server side accepts and receives on it;
+	 * our own waits poll it and read with MSG_DONTWAIT.
+	 */
+	fd = socket(ts->family, ts->type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto err;
+	if (ts->family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		goto err;
+	if (ts->type == SOCK_STREAM && listen(fd, 4096))
+		goto err;
+	len = sizeof(ss);
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	ts->lfd = fd;
+	return ntohs(ss.ss_family == AF_INET6
+			     ? ((struct sockaddr_in6 *)&ss)->sin6_port
+			     : ((struct sockaddr_in *)&ss)->sin_port);
+err:
+	snprintf(why, why_len, "cannot open the data port: %s",
+		 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static bool cookie_ok(const struct tst *ts, const uint8_t *p, size_t n)
+{
+	return n == IPC_REMOTE_COOKIE_BYTES &&
+	       crypto_verify_16(p, ts->cookie) == 0;
+}
+
+/* A message or end-of-file on the control connection, or a stop. */
+static bool ctl_or_stop(const struct pollfd *p)
+{
+	return p[0].revents || p[1].revents;
+}
+
+/*
+ * UDP: the first datagram that is exactly the cookie names the client;
+ * the socket is connected to it and the cookie echoed as the
+ * acknowledgement.  Anything else is dropped and counted.
+ */
+static int wait_udp(struct tst *ts, uint64_t deadline)
+{
+	struct pollfd p[3];
+	struct sockaddr_storage from;
+	socklen_t flen;
+	uint8_t buf[64];
+	ssize_t r;
+	int n;
+
+	while (rm_now_ns() < deadline) {
+		p[0] = (struct pollfd){ts->ctx->ctl_fd, POLLIN, 0};
+		p[1] = (struct pollfd){ts->ctx->stop_fd, POLLIN, 0};
+		p[2] = (struct pollfd){ts->lfd, POLLIN, 0};
+		n = poll(p, 3, rm_poll_ms(deadline));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (ctl_or_stop(p))
+			return -ECANCELED;
+		if (!p[2].revents)
+			continue;
+		flen = sizeof(from);
+		r = recvfrom(ts->lfd, buf, sizeof(buf), MSG_DONTWAIT,
+			     (struct sockaddr *)&from, &flen);
+		if (r < 0)
+			continue;
+		if (!cookie_ok(ts, buf, (size_t)r)) {
+			ts->rec.rejected++;
+			continue;
+		}
+		if (connect(ts->lfd, (struct sockaddr *)&from, flen))
+			return -errno;
+		send(ts->lfd, ts->cookie, sizeof(ts->cookie), MSG_DONTWAIT);
+		ts->data_fd = ts->lfd;
+		return 0;
+	}
+	return -ETIMEDOUT;
+}
+
+static void data_close(struct tst *ts)
+{
+	struct sockaddr sa = {.sa_family = AF_UNSPEC};
+
+	if (ts->data_fd < 0)
+		return;
+	if (ts->type == SOCK_DGRAM)
+		connect(ts->lfd, &sa, sizeof(sa)); /* open to the next run */
+	else
+		close(ts->data_fd);
+	ts->data_fd = -1;
+}
+
+/* The server side of one run, in a helper thread while the control waits. */
+struct serve_job {
+	struct tst *ts;
+	struct ipc_chan ch;
+	struct ipc_cancel stop;
+	struct ipc_pout out;
+	struct ipc_side_cost cost;
+};
+
+static void *serve_thread(void *arg)
+{
+	struct serve_job *j = arg;
+	int w = ipc_cancel_watch(&j->stop);
+
+	if (w < 0) {
+		j->out.err = w;
+		snprintf(j->out.what, sizeof(j->out.what), "watch the stop: %s",
+			 strerror(-w));
+		return NULL;
+	}
+	ipc_serve_once(j->ts->srv, &j->ch, &j->stop, &j->out, &j->cost);
+	ipc_cancel_unwatch(&j->stop, w);
+	return NULL;
+}
+
+/*
+ * The run's channel, as the run layer's server side opens it: tcp, the
+ * data listener in slot 0 (each connection must show the cookie); udp,
+ * the socket already connected to the client in the server's slot.
+ */
+static int job_chan(struct serve_job *j)
+{
+	struct tst *ts = j->ts;
+	struct ipc_chan *ch = &j->ch;
+	int fd = dup(ts->type == SOCK_STREAM ? ts->lfd : ts->data_fd);
+
+	if (fd < 0)
+		return -errno;
+	memset(ch, 0, sizeof(*ch));
+	ch->ops = ts->cs.tp;
+	ch->opts = ts->ro.tp;
+	for (int i = 0; i < IPC_CHAN_FDS; i++) {
+		ch->fd[i] = -1;
+		ch->fd_side[i] = -1;
+	}
+	if (ts->type == SOCK_STREAM) {
+		ch->opts.preamble = ts->cookie;
+		ch->opts.preamble_len = sizeof(ts->cookie);
+		ch->opts.preamble_wait_ns = ts->conf->control_timeout_ns;
+		ch->opts.preamble_refused = &ts->rec.rejected;
+		ch->fd[0] = fd;
+	} else {
+		ch->fd[IPC_SERVER] = fd;
+		ch->fd_side[IPC_SERVER] = IPC_SERVER;
+	}
+	return 0;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000;
+}
+
+static uint64_t load_shared(const struct tst *ts, int i)
+{
+	return __atomic_load_n(&ts->ctx->shared[i], __ATOMIC_SEQ_CST);
+}
+
+/* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
+static int one_run(struct tst *ts, uint64_t run)
+{
+	struct serve_job job = {.ts = ts};
+	struct rusage ru0, ru1;
+	struct ipc_rmsg m = {0};
+	char why[IPC_RM_TEXT_MAX];
+	pthread_t th;
+	uint64_t others;
+	int rc;
+
+	if (run != ts->next_run)
+		return fail(ts, IPC_RERR_PROTOCOL, 1,
+			    "run %llu announced, run %llu expected",
+			    (unsigned long long)run,
+			    (unsigned long long)ts->next_run);
+	/* TCP: the server side accepts and checks the cookie itself. */
+	rc = ts->type == SOCK_STREAM ? 0
+				     : wait_udp(ts, ctl_deadline(ts, false));
+	if (rc == -ECANCELED)
+		return fail(ts, IPC_RERR_ABORT, 2,
+			    "run %llu: the test ended before its data "
+			    "connection",
+			    (unsigned long long)run);
+	if (rc)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: no data %s with the test's cookie: %s",
+			    (unsigned long long)run,
+			    ts->type == SOCK_STREAM ? "connection" : "datagram",
+			    strerror(-rc));
+	ts->started0 = load_shared(ts, 0);
+	ts->running0 = load_shared(ts, 1);
+	getrusage(RUSAGE_SELF, &ru0);
+	rc = ipc_cancel_init(&job.stop);
+	if (!rc)
+		rc = job_chan(&job);
+	if (!rc)
+		rc = ipc_thread_start(&th, serve_thread, &job);
+	if (rc) {
+		ipc_cancel_fini(&job.stop);
+		data_close(ts);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "cannot start the server side: %s", strerror(-rc));
+	}
+	m.type = IPC_RM_READY;
+	m.run = run;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (!rc)
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, true), ts->ctx->stop_fd,
+				    why, sizeof(why));
+	ipc_cancel_fire(&job.stop);
+	pthread_join(th, NULL);
+	ts->cs.tp->teardown(&job.ch);
+	ipc_cancel_fini(&job.stop);
+	getrusage(RUSAGE_SELF, &ru1);
+	data_close(ts);
+	if (rc == -ECANCELED)
+		return fail(ts, IPC_RERR_STOPPING, 2,
+			    "the server is stopping: run %llu aborted",
+			    (unsigned long long)run);
+	if (rc == -ETIMEDOUT)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu passed the server's --max-test",
+			    (unsigned long long)run);
+	if (rc == -ENOLINK)
+		return fail(ts, IPC_RERR_ABORT, 1,
+			    "run %llu: the client is unreachable (the control "
+			    "connection's keep-alive went unanswered)",
+			    (unsigned long long)run);
+	if (rc)
+		return fail(ts,
+			    rc == -EPROTO || rc == -EMSGSIZE ? IPC_RERR_PROTOCOL
+							     : IPC_RERR_ABORT,
+			    rc == -ECONNRESET ? 2 : 1, "run %llu: %s",
+			    (unsigned long long)run,
+			    why[0] ? why : strerror(-rc));
+	if (m.type != IPC_RM_RUN_END || m.run != run)
+		return fail(ts, IPC_RERR_PROTOCOL, 1,
+			    "unexpected '%s' during run %llu (expected "
+			    "run_end)",
+			    ipc_rmsg_name(m.type), (unsigned long long)run);
+	others = (ts->running0 ? ts->running0 - 1 : 0) + load_shared(ts, 0) -
+		 ts->started0;
+	if (others > ts->rec.others_max)
+		ts->rec.others_max = others;
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_RUN_STATS;
+	m.stats.run = run;
+	m.stats.messages = job.out.messages;
+	m.stats.bytes = job.out.bytes;
+	if (job.out.err && job.out.err != -EINTR && job.out.err != -ECANCELED) {
+		m.stats.err = -job.out.err;
+		rm_strlcpy(m.stats.what, job.out.what, sizeof(m.stats.what));
+	}
+	/* The serving thread's own cost, else the whole test process's. */
+	if (job.cost.valid) {
+		m.stats.user_ns = job.cost.user_ns;
+		m.stats.sys_ns = job.cost.sys_ns;
+		m.stats.vcsw = job.cost.vcsw;
+		m.stats.ivcsw = job.cost.ivcsw;
+	} else {
+		m.stats.user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
+		m.stats.sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
+		m.stats.vcsw = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
+		m.stats.ivcsw = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
+	}
+	m.stats.others = others;
+	m.stats.rejected = ts->rec.rejected;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (rc)
+		return fail(ts, IPC_RERR_ABORT, 2, "run %llu: %s",
+			    (unsigned long long)run, strerror(-rc));
+	ts->next_run++;
+	ts->rec.runs++;
+	return 0;
+}
+
+/*
+ * The server's fingerprint for "bye": the host probe's figures that say
+ * what machine served (those it could not read are left out).
+ */
+static void host_json(char *buf, size_t len)
+{
+	struct ipc_host *h = calloc(1, sizeof(*h));
+	json_t *o = json_object();
+	char *text = NULL;
+
+	buf[0] = '\0';
+	if (!o || !h)
+		goto out;
+	ipc_host_probe(h);
+	json_object_set_new(o, "hostname", json_string(h->hostname));
+	json_object_set_new(o, "kernel", json_string(h->kernel));
+	json_object_set_new(o, "machine", json_string(h->machine));
+	json_object_set_new(o, "cpus", json_integer(h->cpus));
+	if (h->cpu_model[0])
+		json_object_set_new(o, "cpu_model", json_string(h->cpu_model));
+	if (h->cores > 0)
+		json_object_set_new(o, "cores", json_integer(h->cores));
+	if (h->mem_bytes)
+		json_object_set_new(o, "mem_bytes",
+				    json_integer((json_int_t)h->mem_bytes));
+	if (h->virt[0])
+		json_object_set_new(o, "virtualization", json_string(h->virt));
+	if (h->clocksource[0])
+		json_object_set_new(o, "clocksource",
+				    json_string(h->clocksource));
+	if (h->governor[0])
+		json_object_set_new(o, "cpufreq_governor",
+				    json_string(h->governor));
+	if (h->loadavg[0] >= 0)
+		json_object_set_new(o, "loadavg_1m", json_real(h->loadavg[0]));
+	json_object_set_new(o, "timer_ns",
+			    json_integer((json_int_t)h->timer_ns));
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	if (text && strlen(text) < len) {
+		memcpy(buf, text, strlen(text) + 1);
+		rm_ascii(buf);
+	}
+out:
+	free(text);
+	free(h);
+	json_decref(o);
+}
+
+/*
+ * Replay: the conversation's text, in "trace" messages right after the
+ * accept, exactly trace_bytes of it, parsed as a trace file would be.
+ */
+static int take_trace(struct tst *ts)
+{
+	size_t want = ts->t->trace_bytes, got = 0;
+	char why[IPC_RM_TEXT_MAX], err[200];
+	struct ipc_rmsg *m;
+	char *text;
+	int rc = 0;
+
+	if (!want)
+		return 0;
+	text = malloc(want + 1);
+	m = malloc(sizeof(*m));
+	if (!text || !m) {
+		free(text);
+		free(m);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "out of memory for the "
+			    "trace");
+	}
+	while (!rc && got < want) {
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, false), ts->ctx->stop_fd,
+				    why, sizeof(why));
+		if (rc)
+			rc = fail(ts,
+				  rc == -ETIMEDOUT ? IPC_RERR_TIMEOUT
+						   : IPC_RERR_PROTOCOL,
+				  rc == -ECONNRESET || rc == -ECANCELED ? 2 : 1,
+				  "the trace after %zu of %zu bytes: %s", got,
+				  want, why[0] ? why : strerror(-rc));
+		else if (m->type != IPC_RM_TRACE)
+			rc = fail(ts, IPC_RERR_PROTOCOL, 1,
+				  "unexpected '%s' after %zu of %zu bytes of "
+				  "trace",
+				  ipc_rmsg_name(m->type), got, want);
+		else if (m->data_len > want - got)
+			rc = fail(ts, IPC_RERR_PROTOCOL, 1,
+				  "more trace than the %zu bytes announced",
+				  want);
+		else {
+			memcpy(text + got, m->data, m->data_len);
+			got += m->data_len;
+		}
+	}
+	if (!rc &&
+	    ipc_trace_parse("remote", text, want, &ts->trace, err, sizeof(err)))
+		rc = fail(ts, IPC_RERR_REFUSED, 1, "the trace, line %s", err);
+	free(text);
+	free(m);
+	return rc;
+}
+
+/*
+ * The server side of the test as a case of the run layer: its names
+ * looked up before the accept (@alloc false), its buffers made once the
+ * trace, if any, has arrived (@alloc true).
+ */
+static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
+{
+	const struct ipc_rtest *t = ts->t;
+	struct ipc_case *cs = &ts->cs;
+	struct ipc_runopts *ro = &ts->ro;
+	int rc;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->pat = ipc_pattern_find(t->pattern);
+	cs->tp = ipc_transport_find(t->transport);
+	cs->eng = ipc_engine_find(t->engine);
+	cs->framing = t->framing[0] ? ipc_framing_find(t->framing) : NULL;
+	if (!cs->pat || !cs->tp || !cs->eng ||
+	    (t->framing[0] && !cs->framing)) {
+		snprintf(why, why_len, "this server has no %s",
+			 !cs->pat   ? t->pattern
+			 : !cs->tp  ? t->transport
+			 : !cs->eng ? t->engine
+				    : t->framing);
+		return -EINVAL;
+	}
+	cs->req_size = t->req_size;
+	cs->resp_size = t->resp_size;
+	cs->msg_size = t->msg_size;
+	cs->count = t->count;
+	cs->total = t->total;
+	cs->chunk_size = t->chunk_size;
+	cs->flows = t->flows;
+	cs->trace = ts->trace;
+	if (!alloc)
+		return 0;
+	ipc_runopts_default(ro);
+	ro->verify = t->verify;
+	ro->pin_server = (int)t->pin_cpu;
+	ro->timeout_ns = t->timeout_ns ? t->timeout_ns : ro->timeout_ns;
+	ro->tp.nodelay = t->nodelay;
+	ro->tp.sndbuf = (int)t->sndbuf;
+	ro->tp.rcvbuf = (int)t->rcvbuf;
+	ro->tp.busy_poll_us = (int)t->busy_poll_us;
+	ro->tp.timeout_ns = ro->timeout_ns;
+	rc = ipc_serve_begin(cs, ro, &ts->srv);
+	if (rc)
+		snprintf(why, why_len, "cannot prepare the server side: %s",
+			 strerror(-rc));
+	return rc;
+}
+
+static int serve(struct tst *ts)
+{
+	struct ipc_rmsg m = {0};
+	char why[IPC_RM_TEXT_MAX];
+	int port, rc;
+
+	if (rm_transport_socket(ts->t->transport, &ts->family, &ts->type))
+		return fail(ts, IPC_RERR_REFUSED, 1, "transport '%s' refused",
+			    ts->t->transport);
+	rc = make_case(ts, false, why, sizeof(why));
+	if (rc)
+		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
+	port = data_open(ts, why, sizeof(why));
+	if (port < 0)
+		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
+	ipc_random_bytes(ts->cookie, sizeof(ts->cookie));
+	m.type = IPC_RM_ACCEPT;
+	m.test_id = ts->ctx->test_id;
+	memcpy(m.cookie, ts->cookie, sizeof(m.cookie));
+	m.data_port = (uint64_t)port;
+	m.max_test_ns = ts->conf->max_test_ns;
+	m.running = load_shared(ts, 1) - 1;
+	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
+			    ts->ctx->stop_fd);
+	if (rc)
+		return fail(ts, IPC_RERR_ABORT, 2, "sending accept: %s",
+			    strerror(-rc));
+	if (take_trace(ts))
+		return -1;
+	rc = make_case(ts, true, why, sizeof(why));
+	if (rc)
+		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
+	for (;;) {
+		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
+				    ctl_deadline(ts, false), ts->ctx->stop_fd,
+				    why, sizeof(why));
+		if (rc == -ECANCELED)
+			return fail(ts, IPC_RERR_STOPPING, 2,
+				    "the server is stopping: test aborted");
+		if (rc == -ENOLINK)
+			return fail(ts, IPC_RERR_ABORT, 1,
+				    "the client is unreachable (the control "
+				    "connection's keep-alive went unanswered)");
+		if (rc == -ECONNRESET)
+			return fail(ts, IPC_RERR_ABORT, 2,
+				    "the client closed the connection after "
+				    "%llu runs",
+				    (unsigned long long)ts->rec.runs);
+		if (rc)
+			return fail(ts,
+				    rc == -ETIMEDOUT ? IPC_RERR_TIMEOUT
+						     : IPC_RERR_PROTOCOL,
+				    1, "%s",
+				    why[0] ? why
+				    : rc == -ETIMEDOUT
+					    ? "no message within the "
+					      "deadline"
+					    : strerror(-rc));
+		switch (m.type) {
+		case IPC_RM_RUN:
+			if (one_run(ts, m.run))
+				return -1;
+			break;
+		case IPC_RM_DONE:
+			/*
+			 * Off the running count before the bye, so that the
+			 * same client's next test does not count this one as
+			 * another test running beside it.
+			 */
+			__atomic_sub_fetch(&ts->ctx->shared[1], 1,
+					   __ATOMIC_SEQ_CST);
+			ts->rec.released = true;
+			memset(&m, 0, sizeof(m));
+			m.type = IPC_RM_BYE;
+			host_json(m.host, sizeof(m.host));
+			ipc_rwire_send(ts->ctx->ctl_fd, &m,
+				       ctl_deadline(ts, false),
+				       ts->ctx->stop_fd);
+			ts->rec.status = 0;
+			return 0;
+		case IPC_RM_ERROR:
+			ts->rec.status = 2;
+			snprintf(ts->rec.reason, sizeof(ts->rec.reason),
+				 "the client gave up: %.200s", m.message);
+			return -1;
+		default:
+			return fail(ts, IPC_RERR_PROTOCOL, 1,
+				    "unexpected '%s' (expected run or done)",
+				    ipc_rmsg_name(m.type));
+		}
+	}
+}
+
+int rm_test_main(struct rm_test_ctx *ctx)
+{
+	struct tst ts = {.ctx = ctx,
+			 .conf = ctx->conf,
+			 .t = &ctx->req.test,
+			 .lfd = -1,
+			 .data_fd = -1};
+	ssize_t w;
+
+	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
+	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
+	serve(&ts);
+	ipc_trace_free(ts.trace);
+	ipc_serve_end(ts.srv);
+	data_close(&ts);
+	if (ts.lfd >= 0)
+		close(ts.lfd);
+	/*
+	 * Off the running count before the client sees the end, whichever
+	 * way the test ended, so that a client that starts its next test at
+	 * once is not told busy by a process that is only exiting.
+	 */
+	if (!ts.rec.released) {
+		__atomic_sub_fetch(&ctx->shared[1], 1, __ATOMIC_SEQ_CST);
+		ts.rec.released = true;
+	}
+	shutdown(ctx->ctl_fd, SHUT_WR);
+	close(ctx->ctl_fd);
+	do
+		w = send(ctx->status_fd, &ts.rec, sizeof(ts.rec), MSG_NOSIGNAL);
+	while (w < 0 && errno == EINTR);
+	return ts.rec.status;
+}

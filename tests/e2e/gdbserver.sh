@@ -1,0 +1,159 @@
+# rr and replay against a live gdbserver (Debian's, installed by
+# scripts/deps.sh; the test is skipped, saying so, only without it),
+# debugging a program the test compiles: the matrix 0..1024 x 0..1024 with
+# every reply checked, its buffer given or found below the stack pointer,
+# ipcperf's own stub side by side, a gdbserver killed mid-run (the case
+# partial, exit 1), a replay of each trace in traces/ against gdbserver
+# running the traced program, and no gdbserver or target left behind.
+. "$(dirname "$0")/lib.bash"
+
+if ! command -v gdbserver >/dev/null; then
+	sh scripts/deps.sh test >/dev/null 2>&1
+	command -v gdbserver >/dev/null || {
+		echo "1..0 # skip gdbserver is not installed and could not be (scripts/deps.sh test, as root)"
+		exit 77
+	}
+fi
+command -v cc >/dev/null && command -v nm >/dev/null || {
+	echo "1..0 # skip no cc or nm to build the target"
+	exit 77
+}
+
+# gs [--OPTION...] [PROGRAM ARGS...]: start gdbserver on a loopback port
+# the kernel chooses (its options before the address, as it wants them);
+# sets gs (its pid) and port.
+gs=
+gs() {
+	local opts=()
+	while [ $# -gt 0 ] && [ "${1#--}" != "$1" ]; do
+		opts+=("$1")
+		shift
+	done
+	: >"$T/gs.log"
+	gdbserver "${opts[@]}" 127.0.0.1:0 "$@" >"$T/gs.log" 2>&1 &
+	gs=$!
+	port=
+	for _ in $(seq 100); do
+		port=$(sed -n 's/^Listening on port \([0-9]*\)$/\1/p' "$T/gs.log")
+		[ -n "$port" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# gs_end: gdbserver (and its target) gone, one way or another.
+gs_end() {
+	kill "$gs" 2>/dev/null
+	wait "$gs" 2>/dev/null
+}
+
+# A test that fails half-way still leaves no gdbserver (nor its target,
+# which dies with it) behind; then lib.bash's own cleanup.
+trap '[ -n "$gs" ] && kill -KILL "$gs" 2>/dev/null; pkill -KILL -f "$TAG" 2>/dev/null; rm -rf "$T"' EXIT
+
+cc -O0 -no-pie -o "$T/stub_target" tests/target/stub_target.c
+ok $? "the target compiles"
+addr=$(nm "$T/stub_target" | awk '$3 == "ipcperf_target_buf" {print $1}')
+[ -n "$addr" ]
+ok $? "nm finds its buffer ($addr)"
+
+gs "$T/stub_target"
+ok $? "gdbserver listens (port $port)"
+url="gdb://127.0.0.1:$port"
+
+run rr --target "$url" --req 0..1024 --resp 0..1024 -n 20 -w 2 -r 1 -f json
+is_rc 0 "the seed's matrix against gdbserver"
+jqt "12 x 12 cases, all ok" \
+	'(.results | length) == 144 and ([.results[] | select(.status == "ok" and .pattern == "rr-stub")] | length) == 144'
+jqt "every reply checked, nothing wrong" \
+	'[.results[].summary | select(.stub_errors == 0 and .bad_frames == 0 and .noise_bytes == 0 and .timeouts == 0 and .mismatches == 0)] | length == 144'
+jqt "no-ack mode by default, as gdb negotiates" \
+	'[.results[] | select(.summary.stub_noack == 1 and .acks == false)] | length == 144'
+jqt "gdbserver's packet size recorded" \
+	'[.results[] | select(.summary.stub_packet_size > 1024)] | length == 144'
+jqt "replies of the asked size (m: even sizes)" \
+	'[.results[] | select(.resp_size >= 2) | select(.summary.read_payload == .resp_size)] | length == 120'
+
+run rr --target "$url?addr=0x$addr" --ack --req 1k --resp 1k -n 50 -r 2 -f json
+is_rc 0 "the program's own buffer, with acks, on the same gdbserver"
+jqt "ok, acks recorded" '.results[0].status == "ok" and .results[0].acks == true'
+jqt "the features the session used: acks, X, multiprocess" \
+	'.results[0].summary | .stub_noack == 0 and .stub_binary_write == 1 and .stub_multiprocess == 1 and (.stub_binary_read == 0 or .stub_binary_read == 1)'
+
+run rr --target "ipcperf,$url" --req 0,1k --resp 1k -n 100 -w 10 -r 3
+is_rc 0 "ipcperf's own stub and gdbserver side by side"
+check "the side-by-side names both" grep -q "^side by side: ipcperf (A) and $url (B)" "$out"
+check "the difference per packet" grep -q "B-A per packet" "$out"
+check "the stub's packet size in the table" grep -q "pkt size.*18.0 KiB" <(tr '\n' ' ' <"$out")
+check "the heading says one end was already running" grep -q "peer in a separate process or already running" "$out"
+
+run rr --target "$url?addr=0x10" -n 10 -r 1 -f json
+is_rc 1 "a buffer gdbserver cannot read: the case fails"
+jqt "... saying where" '.results[0].status == "error" and (.results[0].error | test("0x10"))'
+kill -0 "$gs" 2>/dev/null
+ok $? "gdbserver is still there after all that"
+
+# Killed in the middle of a run: the runs before it stand.
+"$IPCPERF" rr --target "$url" --req 64 --resp 64 -n 5000 -w 10 -r 40 -f json \
+	>"$out" 2>"$err" &
+cl=$!
+sleep 1.5
+kill -KILL "$gs"
+wait "$gs" 2>/dev/null
+ends_within "$cl" 20 "a client whose gdbserver died ends"
+is_rc 1 "... with exit 1"
+jqt "the case is partial" '.results[0].status == "partial" and (.results[0].runs | length) >= 1'
+check "the error names the stub" grep -q "stub\|connection\|closed" "$err"
+
+# Each trace against gdbserver running the program it was recorded with.
+cc -g -O0 -static -o "$T/target" traces/target.c
+ok $? "traces/target.c compiles statically"
+replay_one() { # replay_one TRACE GDBSERVER-ARGS...
+	local trace=$1
+	shift
+	gs "$@" || { ok 1 "$trace: gdbserver listens"; return; }
+	run replay --target "gdb://127.0.0.1:$port" -r 1 "$trace" -f json
+	is_rc 0 "$trace against gdbserver"
+	jqt "$trace: replayed, every reply answered" \
+		'.results[0].status == "ok" and .results[0].summary.replies_matched + .results[0].summary.replies_mismatched > 0'
+	jqt "$trace: nine in ten replies or more of the recorded shape" \
+		'.results[0].summary | .replies_matched >= 0.9 * (.replies_matched + .replies_mismatched)'
+	gs_end
+}
+replay_one traces/stub-multi.log --multi
+replay_one traces/gdbserver-true.log /bin/true
+replay_one traces/breakpoint.log "$T/target"
+
+# Several replays against one gdbserver: each trace kills its process at
+# the end, and ipcperf starts the program again (extended mode, vRun)
+# before the next, untimed, and once more after the last.
+gs "$T/target"
+run replay --target "gdb://127.0.0.1:$port" -r 3 traces/breakpoint.log traces/gdbserver-true.log -f json
+is_rc 0 "replay -r 3 of two traces against one gdbserver"
+jqt "... every run of both replayed" \
+	'(.results | length) == 2 and all(.results[]; .status == "ok" and (.runs | length) == 3)'
+jqt "... the same bytes to the stub in every run (the restart is not counted)" \
+	'all(.results[]; [.runs[].bytes_to_stub] | unique | length == 1)'
+jqt "... breakpoint.log's 161 replies answered every time, nine in ten or more of their shape" \
+	'.results[0].summary | .replies_matched + .replies_mismatched == 3 * 161 and .replies_matched >= 0.9 * 3 * 161'
+kill -0 "$gs" 2>/dev/null
+ok $? "... gdbserver still there"
+pgrep -P "$gs" >/dev/null
+ok $? "... with a process stopped for the next client, as it was found"
+run rr --target "gdb://127.0.0.1:$port" --req 64 --resp 64 -n 20 -r 1 -f json
+is_rc 0 "rr on the same gdbserver after the replays"
+gs_end
+
+gs "$T/target"
+run replay --target "gdb://127.0.0.1:$port" -r 1 --max-packet 256 traces/breakpoint.log -f json
+is_rc 0 "a replay with a smaller max packet"
+jqt "more requests, the replies still of their shape" \
+	'.results[0].summary.pieces_added > 0 and .results[0].summary.replies_mismatched == 0'
+gs_end
+
+sleep 0.3
+left=$(pgrep -f "$T/" | head -n 3)
+[ -z "$left" ]
+ok $? "no gdbserver or target process left"
+no_leftovers "gdbserver"
+done_testing

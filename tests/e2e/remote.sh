@@ -1,0 +1,143 @@
+# The client side of remote mode (--remote) against an ipcperf server on
+# this host: every pattern measures with payloads checked and the server's
+# side reported; local transports and bad addresses are refused; a wrong
+# key or protocol version ends with one line naming it; the server killed
+# mid-run leaves a partial result and exit 1, promptly, over tcp and udp.
+# Across two network namespaces: remote_netns.sh.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/remote.bash"
+
+start_server --max-clients 4 --control-timeout 3s
+[ -n "$addr" ]; ok $? "a server listens ($addr)"
+
+# Every pattern, short runs, payloads checked (the default).
+for p in rr stream bulk crr load; do
+	case $p in
+	rr | crr) args=(-n 200 -w 10) ;;
+	stream) args=(--size 1k -n 3 -w 1) ;;
+	bulk) args=(--total 256k -n 3 -w 1) ;;
+	load) args=(-c 4 -n 400 -w 10) ;;
+	esac
+	run $p --remote "$addr" -t tcp -r 2 -q -f json "${args[@]}"
+	is_rc 0 "$p over tcp: exit 0"
+	jqt "$p: measured, the peer named remote at the server" \
+		".results | length == 1 and all(.[]; .status == \"ok\" and (.runs | length) == 2 and .peer.kind == \"remote\" and .peer.target == \"$addr\")"
+	jqt "$p: the server's host and its side's CPU time came back" \
+		'all(.results[]; (.peer.host.hostname | type) == "string" and .peer.host.cpus > 0 and (.summary.cpu.server.user_ns + .summary.cpu.server.sys_ns) > 0)'
+done
+
+for tp in udp; do
+	run rr --remote "$addr" -t $tp -n 200 -r 2 -q -f json
+	is_rc 0 "rr over $tp: exit 0"
+	jqt "rr over $tp: every round trip counted" \
+		'.results[0] | .status == "ok" and all(.runs[]; .iterations + .loss.lost == 200)'
+	run stream --remote "$addr" -t $tp --size 1k -n 3 -r 2 -q -f json
+	is_rc 0 "stream over $tp: exit 0"
+	jqt "stream over $tp: what the server received is counted" \
+		'.results[0] | .status == "ok" and .summary.loss.sent > 0 and .summary.loss.received > 0'
+done
+
+rf=traces/breakpoint.log
+if [ -r "$rf" ]; then
+	run replay --remote "$addr" -r 2 -q -f json "$rf"
+	is_rc 0 "replay of $rf: exit 0"
+	jqt "replay: every exchange of the trace went across" \
+		'.results[0] | .status == "ok" and .peer.kind == "remote"'
+fi
+
+# The table names where the peer was.
+run rr --remote "$addr" -n 100 -r 1 -q
+check "the table's heading names the server" grep -q "peer remote at $addr" "$out"
+
+# Local-only transports: skipped with the reason, nothing measured.
+run rr --remote "$addr" -t pipe -n 100 -r 1 -q -f json
+jqt "pipe: skipped, the reason names the remote transports" \
+	'.results == [] and (.skipped[0].why | test("tcp, tcp6, udp or udp6"))'
+run rr --remote "" -n 10
+is_rc 2 "--remote '': exit 2"
+run rr --remote "[::1" -n 10
+is_rc 2 "--remote '[::1': exit 2"
+check "--remote '[::1': named" grep -q "\[::1" "$err"
+run rr --server-engine epoll -n 10
+is_rc 2 "--server-engine without --remote: exit 2"
+run rr --remote "$addr" --server-engine bogus -n 10
+is_rc 2 "--server-engine bogus: exit 2"
+
+# Nobody listening: the run fails with the reason, promptly.
+port=${addr##*:}
+dead=127.0.0.1:$((port == 65535 ? 1 : port + 1))
+run rr --remote "$dead" -n 10 -r 1 -q
+is_rc 1 "no server at $dead: exit 1"
+check "no server: the reason says connect" grep -q "cannot connect" "$err"
+
+# A wrong key, no key: refused with one line that says so.
+key=$T/key
+head -c 32 /dev/urandom >"$key"
+chmod 600 "$key"
+head -c 32 /dev/urandom >"$T/other"
+chmod 600 "$T/other"
+kill -TERM $spid
+ends_within $spid 5 "the first server ends"
+start_server --key "$key" --control-timeout 3s
+run rr --remote "$addr" --key "$T/other" -n 10 -r 1 -q
+is_rc 1 "a wrong key: exit 1"
+n=$(grep -c '^ipcperf:' "$err")
+[ "$n" = 1 ]; ok $? "a wrong key: one line ($n)"
+check "a wrong key: it says authentication" grep -qi "auth" "$err"
+run rr --remote "$addr" -n 10 -r 1 -q
+is_rc 1 "no key for a keyed server: exit 1"
+check "no key: it says a key is needed" grep -qi "key" "$err"
+run rr --remote "$addr" --key "$key" -n 100 -r 1 -q -f json
+is_rc 0 "the right key: exit 0"
+kill -TERM $spid
+ends_within $spid 5 "the keyed server ends"
+
+# A server from the future: the client names both versions.
+python3 - "$T/fut" <<'EOF' &
+import json, socket, struct, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(1)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+c, _ = s.accept()
+c.settimeout(5)
+n = struct.unpack(">I", c.recv(4))[0]
+c.recv(n)
+body = json.dumps({"type": "welcome", "proto": 2, "software": "future",
+                   "auth": False}).encode()
+c.sendall(struct.pack(">I", len(body)) + body)
+c.close()
+EOF
+fpid=$!
+for _ in $(seq 50); do [ -s "$T/fut" ] && break; sleep 0.1; done
+run rr --remote "127.0.0.1:$(cat "$T/fut")" -n 10 -r 1 -q
+is_rc 1 "a server of protocol version 2: exit 1"
+check "version 2: both versions named" grep -q "version 2, this client version 1" "$err"
+wait $fpid 2>/dev/null
+
+# The server killed mid-run: what was measured stays (partial), exit 1,
+# well within the control timeout; over tcp (end of stream) and udp (no
+# end of stream: the control connection's end stops the client).
+for tp in tcp udp; do
+	start_server --control-timeout 3s
+	"$IPCPERF" rr --remote "$addr" -t $tp -d 20s -w 10 -r 1 -q -f json \
+		-o "$T/k.json" 2>"$T/k.err" &
+	cpid=$!
+	# The run is on once the server has a test process.
+	for _ in $(seq 50); do
+		pgrep -P $spid >/dev/null && break
+		sleep 0.1
+	done
+	sleep 1
+	pkill -KILL -P $spid
+	kill -KILL $spid
+	wait $spid 2>/dev/null
+	ends_within $cpid 10 "$tp: the client ends after the server is killed"
+	is_rc 1 "$tp: server killed: exit 1"
+	jqt "$tp: the result is partial and says the server went" \
+		'.results[0] | .status == "partial" and .summary.iterations > 0 and (.error | test("server"))' "$T/k.json"
+	diag "$tp: $(jq -r '.results[0].error' "$T/k.json" 2>/dev/null)"
+done
+
+no_leftovers "remote"
+done_testing

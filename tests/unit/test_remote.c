@@ -1,0 +1,531 @@
+/*
+ * The control protocol's pieces without a server: the length-prefixed
+ * reader, the message parser against every kind of bad field, encoding
+ * round trips, the HMAC proofs against an independent implementation's
+ * values, key files and addresses.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ipcperf/framing.h"
+#include "ipcperf/remote.h"
+#include "remote/remote_internal.h"
+#include "../tap.h"
+
+static char why[256];
+
+static int parse_str(const char *json, struct ipc_rmsg *m)
+{
+	return ipc_rmsg_parse(json, strlen(json), m, why, sizeof(why));
+}
+
+/* The parse of @json fails, and the reason mentions @word. */
+static void refused(const char *json, const char *word, const char *what)
+{
+	struct ipc_rmsg m;
+	int rc = parse_str(json, &m);
+
+	ok(rc == -EPROTO && strstr(why, word), "refused: %s", what);
+	if (rc != -EPROTO || !strstr(why, word))
+		printf("#   rc %d, why \"%s\", want a mention of \"%s\"\n", rc,
+		       why, word);
+	is_int(m.type, "==", IPC_RM_NONE, "%s: no type left set", what);
+}
+
+static void test_frame(void)
+{
+	struct ipc_rframe f;
+	uint8_t big[4][4] = {{0, 0, 0, 0},
+			     {0, 0, 0x10, 1},
+			     {0x80, 0, 0, 0},
+			     {0xff, 0xff, 0xff, 0xff}};
+	const char *names[] = {"0", "4097", "2^31", "2^32-1"};
+	uint8_t msg[] = {0, 0, 0, 3, 'a', 'b', 'c', 0, 0, 0, 1, 'z'};
+	size_t used, total = 0;
+	int rc = 0, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		ipc_rframe_init(&f, IPC_REMOTE_HANDSHAKE_MAX);
+		rc = ipc_rframe_feed(&f, big[i], 4, &used);
+		is_int(rc, "==", -EMSGSIZE, "length %s refused", names[i]);
+		ok(f.body == NULL, "length %s: nothing allocated", names[i]);
+		ipc_rframe_reset(&f);
+	}
+	ipc_rframe_init(&f, 16);
+	/* One byte at a time: two messages come out whole. */
+	for (size_t i = 0; i < sizeof(msg); i++) {
+		rc = ipc_rframe_feed(&f, msg + i, 1, &used);
+		total += used;
+		if (rc == 1) {
+			n++;
+			if (n == 1)
+				ok(f.len == 3 && !memcmp(f.body, "abc", 3),
+				   "first message whole");
+			else
+				ok(f.len == 1 && f.body[0] == 'z',
+				   "second message whole");
+			ipc_rframe_reset(&f);
+		}
+	}
+	is_int(n, "==", 2, "two messages fed byte by byte");
+	is_int(total, "==", sizeof(msg), "every byte consumed");
+	/* All at once: the reader stops at the end of the first. */
+	rc = ipc_rframe_feed(&f, msg, sizeof(msg), &used);
+	ok(rc == 1 && used == 7, "a feed stops at the end of a message");
+	ipc_rframe_reset(&f);
+}
+
+static void test_roundtrip(void)
+{
+	struct ipc_rmsg a, b;
+	uint8_t buf[IPC_REMOTE_MSG_MAX + 4];
+	int n;
+
+	memset(&a, 0, sizeof(a)); /* padding too: compared with memcmp */
+	a.type = IPC_RM_TEST;
+	strcpy(a.test.pattern, "rr");
+	strcpy(a.test.transport, "udp6");
+	strcpy(a.test.engine, "epoll");
+	a.test.req_size = 64;
+	a.test.resp_size = 1 << 20;
+	a.test.flows = 100;
+	a.test.pin_cpu = 1;
+	a.test.verify = false;
+	a.test.nodelay = true;
+	a.test.timeout_ns = 1000000000;
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	ok(n > 4, "test encodes");
+	is_int(ntohl(*(uint32_t *)buf), "==", n - 4, "prefix is body length");
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "test parses back");
+	ok(b.type == IPC_RM_TEST && !memcmp(&a.test, &b.test, sizeof(a.test)),
+	   "every field of test survives");
+
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_WELCOME;
+	a.proto = IPC_REMOTE_PROTO;
+	strcpy(a.software, "ipcperf test");
+	a.auth = true;
+	for (int i = 0; i < IPC_REMOTE_NONCE_BYTES; i++)
+		a.nonce[i] = (uint8_t)(i * 7 + 1);
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "welcome parses back");
+	ok(b.auth && !memcmp(a.nonce, b.nonce, sizeof(a.nonce)),
+	   "challenge survives as hex");
+
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_RUN_STATS;
+	a.stats.run = 3;
+	a.stats.user_ns = 123456789;
+	a.stats.others = 2;
+	a.stats.err = 104;
+	strcpy(a.stats.what, "peer reset");
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "run_stats parses back");
+	ok(!memcmp(&a.stats, &b.stats, sizeof(a.stats)),
+	   "every field of run_stats survives");
+
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_BYE;
+	strcpy(a.host, "{\"cpus\":2,\"hostname\":\"b\"}");
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "bye parses back");
+	is_str(b.host, a.host, "the fingerprint survives");
+
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_ERROR;
+	a.code = IPC_RERR_BUSY;
+	a.running = 4;
+	strcpy(a.message, "busy, 4 tests running");
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "error parses back");
+	ok(b.code == IPC_RERR_BUSY && b.running == 4 &&
+		   !strcmp(b.message, a.message),
+	   "busy error survives");
+	memset(&a, 0, sizeof(a));
+	a.type = IPC_RM_TRACE;
+	a.data_len = sizeof(a.data);
+	for (size_t i = 0; i < a.data_len; i++)
+		a.data[i] = (uint8_t)(i * 31 + 7);
+	n = ipc_rmsg_encode(&a, buf, sizeof(buf));
+	ok(n > 0 && n <= (int)IPC_REMOTE_MSG_MAX + 4,
+	   "a full trace piece fits one message (%d bytes)", n);
+	is_int(ipc_rmsg_parse(buf + 4, (size_t)n - 4, &b, why, sizeof(why)),
+	       "==", 0, "trace parses back");
+	ok(b.data_len == a.data_len && !memcmp(a.data, b.data, a.data_len),
+	   "its 32 KiB survive base64");
+	a.type = IPC_RM_COUNT;
+	is_int(ipc_rmsg_encode(&a, buf, sizeof(buf)), "==", -EINVAL,
+	       "unknown type does not encode");
+	a.type = IPC_RM_DONE;
+	is_int(ipc_rmsg_encode(&a, buf, 8), "==", -EMSGSIZE,
+	       "too small a buffer is refused");
+}
+
+static void test_bad_fields(void)
+{
+	struct ipc_rmsg m;
+	/* Every field of test with each wrong JSON type. */
+	static const char *const fields[] = {
+		"pattern",  "transport",    "engine",	  "framing",
+		"req_size", "resp_size",    "msg_size",	  "count",
+		"total",    "chunk_size",   "flows",	  "runs",
+		"verify",   "pin_cpu",	    "nodelay",	  "sndbuf",
+		"rcvbuf",   "busy_poll_us", "timeout_ns",
+	};
+	static const char *const strs[] = {"pattern", "transport", "engine",
+					   "framing"};
+	static const char *const bools[] = {"verify", "nodelay"};
+	const char *wrong_for_num[] = {
+		"\"1\"", "1.5",	      "true", "null",
+		"[1]",	 "{\"a\":1}", "-2",   "18446744073709551615"};
+	const char *wrong_for_str[] = {"1", "true", "null", "[\"rr\"]",
+				       "{\"x\":\"rr\"}"};
+	char json[512];
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		bool is_s = false, is_b = false;
+		const char **w;
+		size_t nw;
+
+		for (size_t k = 0; k < 4; k++)
+			is_s |= !strcmp(fields[i], strs[k]);
+		for (size_t k = 0; k < 2; k++)
+			is_b |= !strcmp(fields[i], bools[k]);
+		w = is_s ? wrong_for_str : wrong_for_num;
+		nw = is_s ? sizeof(wrong_for_str) / sizeof(*w)
+			  : sizeof(wrong_for_num) / sizeof(*w);
+		for (size_t k = 0; k < nw; k++) {
+			char what[128];
+
+			if (is_b && !strcmp(w[k], "true"))
+				continue;
+			snprintf(json, sizeof(json),
+				 "{\"type\":\"test\",\"pattern\":\"rr\","
+				 "\"transport\":\"tcp\",\"%s\":%s}",
+				 fields[i], w[k]);
+			/* pattern/transport given twice: a duplicate. */
+			snprintf(what, sizeof(what), "test.%s = %s", fields[i],
+				 w[k]);
+			is_int(parse_str(json, &m), "==", -EPROTO, "%s", what);
+			ok(strstr(why, fields[i]) || strstr(why, "duplicate") ||
+				   strstr(why, "too big integer"),
+			   "%s: the reason names the field (%s)", what, why);
+		}
+	}
+	refused("{\"type\":\"test\",\"transport\":\"tcp\"}", "pattern",
+		"missing pattern");
+	refused("{\"type\":\"hello\",\"software\":\"x\"}", "proto",
+		"missing proto");
+	refused("{\"type\":\"hello\",\"proto\":1,\"proto\":1,"
+		"\"software\":\"x\"}",
+		"duplicate", "duplicated field");
+	refused("{\"type\":\"hello\",\"type\":\"test\",\"proto\":1,"
+		"\"software\":\"x\"}",
+		"duplicate", "duplicated type");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"x\","
+		"\"extra\":1}",
+		"extra", "unknown field");
+	refused("{\"type\":\"shell\"}", "shell", "unknown type");
+	refused("{\"type\":7}", "type", "type not a string");
+	refused("{\"proto\":1}", "type", "no type");
+	refused("[1,2,3]", "object", "an array");
+	refused("\"hello\"", "expected", "a bare string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"x\"} x", "JSON",
+		"trailing garbage");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"a\\u0000b\"}",
+		"JSON", "NUL in a string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"\xff\xfe\"}",
+		"JSON", "invalid UTF-8");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"a\\nb\"}",
+		"control", "newline in a string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"a\\u009b2J\"}",
+		"control", "a C1 control (CSI) in a string");
+	refused("{\"type\":\"hello\",\"proto\":1,\"software\":\"\\u001b[2J\"}",
+		"control", "an escape in a string");
+	is_int(parse_str("{\"type\":\"hello\",\"proto\":1,"
+			 "\"software\":\"caf\\u00e9 \\u00a0\"}",
+			 &m),
+	       "==", 0, "other non-ASCII text is fine (%s)", why);
+	refused("{\"type\":\"run\",\"run\":100001}", "run", "run out of range");
+	refused("{\"type\":\"test\",\"pattern\":\"rr\",\"transport\":\"tcp\","
+		"\"req_size\":67108865}",
+		"req_size", "request over 64 MiB");
+	refused("{\"type\":\"test\",\"pattern\":\"rr\",\"transport\":\"tcp\","
+		"\"pin_cpu\":-2}",
+		"pin_cpu", "pin_cpu below -1");
+	refused("{\"type\":\"auth\",\"nonce\":\"00\",\"mac\":\"00\"}", "nonce",
+		"short hex");
+	refused("{\"type\":\"auth_ok\",\"mac\":"
+		"\"abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdef"
+		"abcg\"}",
+		"mac", "a letter that is not hex");
+	refused("{\"type\":\"auth_ok\",\"mac\":"
+		"\"ab:"
+		"cdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdef"
+		"abc\"}",
+		"mac", "a separator in hex");
+	refused("{\"type\":\"welcome\",\"proto\":1,\"software\":\"s\","
+		"\"auth\":true}",
+		"challenge", "auth without a challenge");
+	refused("{\"type\":\"error\",\"code\":\"teapot\",\"message\":\"x\"}",
+		"code", "unknown error code");
+	refused("{\"type\":\"bye\",\"host\":{\"a\":{\"b\":1}}}", "host",
+		"nested fingerprint");
+
+	/* A string one byte over its buffer, then one that fits. */
+	{
+		char *s = malloc(IPC_RM_TEXT_MAX + 64);
+		int rc;
+
+		snprintf(s, IPC_RM_TEXT_MAX + 64,
+			 "{\"type\":\"hello\",\"proto\":1,\"software\":\"%0*"
+			 "d\"}",
+			 IPC_RM_TEXT_MAX, 0);
+		refused(s, "software", "string of 256 bytes");
+		snprintf(s, IPC_RM_TEXT_MAX + 64,
+			 "{\"type\":\"hello\",\"proto\":1,\"software\":\"%0*"
+			 "d\"}",
+			 IPC_RM_TEXT_MAX - 1, 0);
+		rc = parse_str(s, &m);
+		is_int(rc, "==", 0, "string of 255 bytes fits (%s)", why);
+		free(s);
+	}
+	/* Nesting 10,000 deep inside a known field and as the message. */
+	{
+		size_t depth = 10000, n = 0;
+		char *s = malloc(2 * depth + 128);
+
+		n += (size_t)sprintf(s, "{\"type\":\"bye\",\"host\":");
+		for (size_t i = 0; i < depth; i++)
+			s[n++] = '[';
+		for (size_t i = 0; i < depth; i++)
+			s[n++] = ']';
+		s[n++] = '}';
+		s[n] = '\0';
+		is_int(parse_str(s, &m), "==", -EPROTO,
+		       "nesting 10,000 deep refused (%s)", why);
+		free(s);
+	}
+	{
+		char *s = malloc(IPC_REMOTE_MSG_MAX + 2);
+
+		memset(s, ' ', IPC_REMOTE_MSG_MAX + 1);
+		is_int(ipc_rmsg_parse(s, IPC_REMOTE_MSG_MAX + 1, &m, why,
+				      sizeof(why)),
+		       "==", -EMSGSIZE, "a body over the cap is refused");
+		free(s);
+	}
+	is_int(parse_str("{\"type\":\"test\",\"pattern\":\"rr\","
+			 "\"transport\":\"tcp\"}",
+			 &m),
+	       "==", 0, "a minimal test parses");
+	ok(m.test.verify && m.test.nodelay && m.test.pin_cpu == -1 &&
+		   !strcmp(m.test.engine, "blocking"),
+	   "its defaults: verify, nodelay, not pinned, blocking");
+}
+
+static void hex(const char *s, uint8_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sscanf(s + 2 * i, "%2hhx", &out[i]);
+}
+
+static void test_auth(void)
+{
+	struct ipc_rkey key = {.len = 32}, other = {.len = 32};
+	uint8_t chal[32], nonce[32], mac[32], want[32], smac[32];
+
+	for (int i = 0; i < 32; i++) {
+		key.bytes[i] = (uint8_t)i;
+		other.bytes[i] = (uint8_t)(i + 1);
+	}
+	memset(chal, 0xa5, sizeof(chal));
+	memset(nonce, 0x5a, sizeof(nonce));
+	/* Computed with Python's hmac module (an independent HMAC). */
+	hex("9a05fca4603e97a97c777596bc12906176cf1033c08ea856d2ecb171c1c4f66e",
+	    want, 32);
+	ipc_rauth_mac(&key, IPC_RAUTH_CLIENT, chal, nonce, mac);
+	ok(!memcmp(mac, want, 32), "client proof matches HMAC-SHA-512/256");
+	hex("c622bf76851a79ab976064f99b06232043a00cdebdef561aecf489901397d095",
+	    want, 32);
+	ipc_rauth_mac(&key, IPC_RAUTH_SERVER, chal, nonce, smac);
+	ok(!memcmp(smac, want, 32), "server proof matches HMAC-SHA-512/256");
+	ok(ipc_rauth_check(&key, IPC_RAUTH_CLIENT, chal, nonce, mac),
+	   "the right proof passes");
+	ok(!ipc_rauth_check(&other, IPC_RAUTH_CLIENT, chal, nonce, mac),
+	   "another key fails");
+	ok(!ipc_rauth_check(&key, IPC_RAUTH_SERVER, chal, nonce, mac),
+	   "a client proof is not a server proof");
+	chal[0] ^= 1;
+	ok(!ipc_rauth_check(&key, IPC_RAUTH_CLIENT, chal, nonce, mac),
+	   "an old proof fails against a new challenge (replay)");
+	chal[0] ^= 1;
+	mac[31] ^= 0x80;
+	ok(!ipc_rauth_check(&key, IPC_RAUTH_CLIENT, chal, nonce, mac),
+	   "a flipped bit fails");
+	ipc_random_bytes(chal, sizeof(chal));
+	ipc_random_bytes(nonce, sizeof(nonce));
+	ok(memcmp(chal, nonce, sizeof(chal)), "random bytes differ");
+}
+
+static void test_key_file(void)
+{
+	char path[] = "/tmp/ipcperf-key.XXXXXX";
+	struct ipc_rkey k;
+	int fd = mkstemp(path);
+
+	ok(fd >= 0, "temporary key file");
+	if (fd < 0)
+		return;
+	is_int(write(fd, "0123456789abcdef0123", 20), "==", 20, "key written");
+	fchmod(fd, 0644);
+	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EPERM,
+	       "a key others may read is refused");
+	ok(strstr(why, "chmod 600") != NULL, "and says what to do: %s", why);
+	fchmod(fd, 0600);
+	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", 0,
+	       "a 20-byte key of mode 600 loads");
+	is_int(k.len, "==", 20, "its length");
+	ipc_rkey_wipe(&k);
+	is_int(k.len, "==", 0, "wiped");
+	ftruncate(fd, 8);
+	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
+	       "an 8-byte key is refused");
+	ftruncate(fd, IPC_REMOTE_KEY_MAX + 1);
+	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
+	       "a key over 4096 bytes is refused");
+	close(fd);
+	unlink(path);
+	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -ENOENT,
+	       "a missing key file");
+}
+
+static void test_addr(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char buf[80];
+
+	is_int(ipc_addr_parse("10.1.2.3:80", AF_UNSPEC, 5301, &ss, &len, why,
+			      sizeof(why)),
+	       "==", 0, "v4 with port");
+	is_str(ipc_addr_format((struct sockaddr *)&ss, len, buf, sizeof(buf)),
+	       "10.1.2.3:80", "formatted back");
+	is_int(ipc_addr_parse("[::1]:7", AF_UNSPEC, 5301, &ss, &len, why,
+			      sizeof(why)),
+	       "==", 0, "bracketed v6 with port");
+	is_str(ipc_addr_format((struct sockaddr *)&ss, len, buf, sizeof(buf)),
+	       "[::1]:7", "formatted back");
+	is_int(ipc_addr_parse("fd00::2", AF_UNSPEC, 5301, &ss, &len, why,
+			      sizeof(why)),
+	       "==", 0, "bare v6 takes the default port");
+	is_str(ipc_addr_format((struct sockaddr *)&ss, len, buf, sizeof(buf)),
+	       "[fd00::2]:5301", "formatted back");
+	is_int(ipc_addr_parse(":9000", AF_INET, 5301, &ss, &len, why,
+			      sizeof(why)),
+	       "==", 0, ":PORT is the wildcard");
+	is_str(ipc_addr_format((struct sockaddr *)&ss, len, buf, sizeof(buf)),
+	       "0.0.0.0:9000", "v4 wildcard");
+	is_int(ipc_addr_parse("1.2.3.4:65536", AF_UNSPEC, 1, &ss, &len, why,
+			      sizeof(why)),
+	       "==", -EINVAL, "port 65536 refused");
+	is_int(ipc_addr_parse("1.2.3.4:x", AF_UNSPEC, 1, &ss, &len, why,
+			      sizeof(why)),
+	       "==", -EINVAL, "port x refused");
+	is_int(ipc_addr_parse("[::1", AF_UNSPEC, 1, &ss, &len, why,
+			      sizeof(why)),
+	       "==", -EINVAL, "a lone [ refused");
+	is_int(ipc_addr_parse("[::1]:1", AF_INET, 1, &ss, &len, why,
+			      sizeof(why)),
+	       "==", -EAFNOSUPPORT, "v6 where v4 is needed");
+	is_int(ipc_addr_parse("127.0.0.1", AF_INET6, 1, &ss, &len, why,
+			      sizeof(why)),
+	       "!=", 0, "v4 literal where v6 is needed");
+}
+
+/* Every unit of @a in @b: direction, bytes and think time. */
+static bool same_units(const struct ipc_trace *a, const struct ipc_trace *b)
+{
+	if (a->nunits != b->nunits)
+		return false;
+	for (size_t i = 0; i < a->nunits; i++) {
+		const struct ipc_trace_unit *u = &a->units[i],
+					    *v = &b->units[i];
+
+		if (u->dir != v->dir || u->len != v->len ||
+		    memcmp(a->bytes + u->off, b->bytes + v->off, u->len) ||
+		    (u->think_ns > v->think_ns ? u->think_ns - v->think_ns
+					       : v->think_ns - u->think_ns) > 1)
+			return false;
+	}
+	return true;
+}
+
+/* A trace written for a remote server parses back to the same units. */
+static void test_trace_text(void)
+{
+	static const char *const files[] = {"traces/breakpoint.log",
+					    "traces/stub-multi.log"};
+	static const char native[] = "> @0 \"a\\\\b\\\"c\\x00\\xff\"\n"
+				     "< @0.25 \"\\n\\r\\t\"\n"
+				     "> @1.000000001 \"x\"\n";
+	struct ipc_trace *t = NULL, *back = NULL;
+	char err[256] = "", *text;
+	size_t len;
+
+	is_int(ipc_trace_parse("mem", native, strlen(native), &t, err,
+			       sizeof(err)),
+	       "==", 0, "a native trace with escapes and times (%s)", err);
+	ok(t && rm_trace_text(t, &text, &len) == 0, "written out");
+	if (t && text) {
+		is_int(ipc_trace_parse("back", text, len, &back, err,
+				       sizeof(err)),
+		       "==", 0, "parses back (%s)", err);
+		ok(back && same_units(t, back),
+		   "same units: bytes, directions, think times to the ns");
+		ipc_trace_free(back);
+		free(text);
+	}
+	ipc_trace_free(t);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		t = back = NULL;
+		text = NULL;
+		if (ipc_trace_load(files[i], &t, err, sizeof(err))) {
+			skip("%s: %s", files[i], err);
+			continue;
+		}
+		ok(rm_trace_text(t, &text, &len) == 0, "%s written out",
+		   files[i]);
+		is_int(ipc_trace_parse("back", text, len, &back, err,
+				       sizeof(err)),
+		       "==", 0, "%s parses back (%s)", files[i], err);
+		ok(back && same_units(t, back), "%s: the same %zu units",
+		   files[i], t->nunits);
+		ipc_trace_free(back);
+		ipc_trace_free(t);
+		free(text);
+	}
+}
+
+int main(void)
+{
+	test_frame();
+	test_roundtrip();
+	test_bad_fields();
+	test_auth();
+	test_key_file();
+	test_addr();
+	test_trace_text();
+	return done_testing();
+}
