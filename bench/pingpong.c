@@ -1,13 +1,20 @@
 /*
  * The reference for ipcperf's overhead: the plainest ping-pong loop there
- * is, one blocking write and one blocking read per direction, a timestamp
- * on each side of the round trip, nothing else.  It prints the median
- * round trip so bench/run can set ipcperf's next to it.
+ * is, one blocking send and one blocking receive per direction, a
+ * timestamp on each side of the round trip, nothing else.  It prints the
+ * median round trip so bench/run can set ipcperf's next to it.
  *
- *   pingpong pipe|fifo|unix|tcp|udp ITERATIONS WARMUP
+ *   pingpong pipe|fifo|unix|tcp|udp ITERATIONS WARMUP [CLIENT_CPU SERVER_CPU]
+ *
+ * It makes the system calls ipcperf makes (read and write on pipes and
+ * FIFOs, send and recv on sockets) and, given two CPUs, pins its sides
+ * the way `ipcperf --pin C,S` does: the client before the fork, the
+ * server in the child.  Otherwise a ratio against ipcperf would measure a
+ * difference of set-up (one CPU or two, write or send), not ipcperf.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -41,6 +48,31 @@ static void die(const char *what)
 {
 	perror(what);
 	exit(1);
+}
+
+/* Pin the calling process to @cpu (-1: leave it to the scheduler). */
+static void pin(long cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static int sock; /* the descriptors are sockets: send and recv */
+
+static ssize_t put(int fd, const char *b)
+{
+	return sock ? send(fd, b, 1, MSG_NOSIGNAL) : write(fd, b, 1);
+}
+
+static ssize_t get(int fd, char *b)
+{
+	return sock ? recv(fd, b, 1, 0) : read(fd, b, 1);
 }
 
 /* Two connected descriptor pairs: cfd/sfd read and write each way. */
@@ -126,37 +158,45 @@ static void make_pair(const char *kind, int c[2], int s[2])
 int main(int argc, char **argv)
 {
 	int c[2], s[2];
-	long n, warm;
+	long n, warm, ccpu = -1, scpu = -1;
 	uint64_t *rtt, t0;
 	char b = 'x';
 	pid_t pid;
 
-	if (argc != 4) {
-		fprintf(stderr,
-			"usage: pingpong pipe|fifo|unix|tcp|udp N WARMUP\n");
+	if (argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: pingpong pipe|fifo|unix|tcp|udp N "
+				"WARMUP [CLIENT_CPU SERVER_CPU]\n");
 		return 2;
 	}
 	n = atol(argv[2]);
 	warm = atol(argv[3]);
+	if (argc == 6) {
+		ccpu = atol(argv[4]);
+		scpu = atol(argv[5]);
+	}
 	rtt = malloc(sizeof(*rtt) * (size_t)n);
 	if (n <= 0 || warm < 0 || !rtt)
 		return 2;
+	memset(rtt, 0, sizeof(*rtt) * (size_t)n); /* no fault while timing */
+	sock = strcmp(argv[1], "pipe") && strcmp(argv[1], "fifo");
 	make_pair(argv[1], c, s);
+	pin(ccpu);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		pin(scpu);
 		for (long i = 0; i < n + warm; i++)
-			if (read(s[0], &b, 1) != 1 || write(s[1], &b, 1) != 1)
+			if (get(s[0], &b) != 1 || put(s[1], &b) != 1)
 				_exit(1);
 		_exit(0);
 	}
 	for (long i = 0; i < warm; i++)
-		if (write(c[1], &b, 1) != 1 || read(c[0], &b, 1) != 1)
+		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
 			die("warm-up");
 	for (long i = 0; i < n; i++) {
 		t0 = now_ns();
-		if (write(c[1], &b, 1) != 1 || read(c[0], &b, 1) != 1)
+		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
 			die("round trip");
 		rtt[i] = now_ns() - t0;
 	}

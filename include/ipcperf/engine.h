@@ -20,6 +20,7 @@ extern "C" {
 /* Capability bits of an engine (struct ipc_engine_ops.caps). */
 #define IPC_ENG_NEEDS_FD (1u << 0) /* only drives IPC_TP_FD transports */
 #define IPC_ENG_NEEDS_RW (1u << 1) /* does its own I/O: IPC_TP_RW only */
+#define IPC_ENG_SPINS (1u << 2)	   /* never sleeps: two sides need two CPUs */
 
 /*
  * Many flows: a flow set drives many endpoints from one thread, the way an

@@ -27,6 +27,28 @@ struct ipc_pattern_ops;
 struct ipc_peer_ops;
 
 /*
+ * Where the two sides of a case run: a parameter of the case, not noise.
+ * On a VM a pipe round trip takes about 5 us with both sides on one CPU
+ * and about 50 us with a CPU each (a cross-CPU wake-up each way), and the
+ * scheduler picks one or the other by what else runs; so by default each
+ * local case is measured pinned both ways (docs/methodology.md).
+ */
+enum ipc_cpus {
+	IPC_CPUS_ANY = 0, /* the scheduler's choice (--pin none) */
+	IPC_CPUS_ONE,	  /* both sides pinned to one CPU */
+	IPC_CPUS_TWO,	  /* each side pinned to a CPU of its own */
+};
+
+struct ipc_place {
+	enum ipc_cpus cpus;
+	int client_cpu; /* ONE, TWO: the CPU the client is pinned to */
+	int server_cpu; /* ... and the server */
+	bool chosen;	/* ipcperf chose them (by default), not --pin */
+	int smt;	/* TWO: 1 when the two CPUs are SMT siblings (one
+			   core), 0 when not, -1 when unknown */
+};
+
+/*
  * One measurement: a pattern over a transport through an engine, sized.
  * Defined here, with the patterns that read it, so that they need nothing
  * from the run layer above them; the runner and the plan fill it.
@@ -48,8 +70,9 @@ struct ipc_case {
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
 	const struct ipc_trace *trace;	       /* replay: the conversation */
-	const void *cfg; /* the pattern's own parameters (its cfg_size
+	const void *cfg;	/* the pattern's own parameters (its cfg_size
 			    bytes, described with IPC_IN_CFG), or NULL */
+	struct ipc_place place; /* where the sides run */
 	const struct ipc_peer_ops *peer; /* the other end (run.h), NULL: a
 					    process or thread of ours, as
 					    the run's placement says */

@@ -147,6 +147,10 @@ struct ipc_cmp_opts {
 	double threshold_pct; /* smaller changes are no difference */
 	bool fail_set;	      /* --fail-if-slower was given ... */
 	double fail_pct;      /* ... with this percentage */
+	bool drift_set;	      /* --drift was given ... */
+	double drift_pct;     /* ... the drift between invocations to
+				 allow for where it was not measured (sd, %
+				 of the value) */
 	const char *version;  /* this ipcperf's, for the document */
 };
 
@@ -162,25 +166,47 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
 
 /*
+ * The same with two levels: @na documents of A, each an invocation of the
+ * same command, against @nb of B (the arrays and documents must outlive
+ * the comparison).  A case's results in a side's documents are its
+ * invocations; with several on both sides the verdict rests on the
+ * invocations (their medians against each other), so that the drift of
+ * the machine between invocations counts; with one on a side, on the
+ * runs, and a difference the drift could explain is "undecided" unless
+ * the drift is known (measured on the other side, or o->drift_pct).
+ * docs/methodology.md has the rules.
+ */
+int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
+		     const struct ipc_doc *const *b, size_t nb,
+		     const struct ipc_cmp_opts *o, struct ipc_comparison **out);
+
+/*
  * What a saved comparison (compare -f json) says about how it was made:
- * the files it compared and its options, so that it can be made again
- * from them (ipcperf report of a comparison).  The file names are as
- * compare was given them, or found next to the comparison's own file.
+ * the files it compared (one or several a side) and its options, so that
+ * it can be made again from them (ipcperf report of a comparison).  The
+ * file names are as compare was given them, or found next to the
+ * comparison's own file.  ipc_cmp_saved_fini frees the names.
  */
 struct ipc_cmp_saved {
-	char a[4096], b[4096]; /* the files of A and B */
-	char metric[32];       /* "" when each case's own */
+	char **a, **b;	 /* the files of A and of B */
+	size_t na, nb;	 /* how many of each */
+	char metric[32]; /* "" when each case's own */
 	double threshold_pct;
+	bool drift_set;	  /* --drift was given: */
+	double drift_pct; /* ... its value */
 };
 
 /*
  * Read the comparison saved in @path, whose @len bytes of @text have been
- * read (ipc_file_read: a pipe can be read once only), into @out: 0; or
+ * read (ipc_file_read: a pipe can be read once only), into @out: 0;
  * -EINVAL when it is not a comparison written by compare -f json (a
- * result document, say), with @err saying why.
+ * result document, say), with @err saying why; or -ENOMEM.  On success
+ * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
+ * nothing.
  */
 int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
 			struct ipc_cmp_saved *out, char *err, size_t err_len);
+void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv);
 
 /*
  * How many cases tripped --fail-if-slower: pairs where B is slower by the

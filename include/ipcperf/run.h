@@ -428,6 +428,30 @@ double ipc_run_metric(const struct ipc_result *res, size_t run);
 const char *ipc_metric_name(const struct ipc_result *res);
 
 /*
+ * The headline number of a result: what every format shows as the case's
+ * latency or throughput.  It is the estimate (the median of the runs'
+ * metric: p50 for rr, throughput for stream) with the interval the runs
+ * give for it, never a percentile of every run's samples pooled together:
+ * when the runs differ (a peer placed differently from run to run) the
+ * pooled p50 can lie outside that interval.  Pooled figures stay in the
+ * summary (summary.lat), labelled as pooled where they are printed.
+ */
+struct ipc_headline {
+	const struct ipc_metric *metric; /* what it is a value of */
+	bool valid;   /* some run measured it (else nothing to show) */
+	double value; /* the estimate: median of the runs' metric */
+	size_t runs;  /* the runs it is the median of */
+	bool have_ci; /* an interval (6 runs or more at 95%) */
+	double level; /* its level, 0.95 */
+	double low;   /* its bounds, in the metric's unit */
+	double high;
+	double half_pct; /* (high - low) / 2 in % of value, -1 without */
+};
+
+/* Fill @h with the headline of @res (as diagnosed or read back). */
+void ipc_result_headline(const struct ipc_result *res, struct ipc_headline *h);
+
+/*
  * The figure @src of @res in @s, which is res->summary or one of
  * res->runs[] (per-exchange latencies exist only for the whole result):
  * NAN when @res does not have it (loss on a transport that loses
@@ -556,6 +580,24 @@ void ipc_host_probe(struct ipc_host *h);
 
 /* Record the end time in @h (after the last case). */
 void ipc_host_finish(struct ipc_host *h);
+
+/*
+ * Two CPUs to place a case's sides on, from those this process may run
+ * on: @cpu[0] the first, @cpu[1] the next one on another core (not an SMT
+ * sibling of the first) where there is one, else the next at all.
+ * Returns how many it found (0, 1 or 2); *smt says whether @cpu[1] shares
+ * @cpu[0]'s core (1), does not (0), or the topology is unknown (-1).
+ */
+int ipc_cpus_pick(int cpu[2], int *smt);
+
+/*
+ * Are CPUs @a and @b SMT siblings (one core)?  1, 0, or -1 when the
+ * topology cannot be read.
+ */
+int ipc_cpus_siblings(int a, int b);
+
+/* " cpus=1", " cpus=2" for @pl in a case's words, "" for the scheduler's. */
+const char *ipc_place_word(const struct ipc_place *pl);
 
 /* The 1-minute load average now, or -1 when it cannot be read. */
 double ipc_loadavg_1m(void);

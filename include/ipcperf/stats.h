@@ -185,6 +185,13 @@ size_t ipc_runs_outliers(const double *x, size_t n, bool *far);
  * case from two files): the ratio of their medians B / A and their
  * difference B - A, each with a bootstrap interval, and a two-sided
  * Mann-Whitney U test.
+ *
+ * With two levels (ipc_compare_nested) each side is several invocations
+ * (result files), each of several runs: the runs of one invocation vary
+ * by the noise within it, and the invocations by that and by the drift of
+ * the machine between them, which runs of one invocation cannot show.
+ * An invocation's value is the median of its runs; a side's is the median
+ * of its invocations' values.
  */
 struct ipc_cmp {
 	size_t na, nb; /* finite values used from each side */
@@ -202,6 +209,18 @@ struct ipc_cmp {
 	double p;		    /* two-sided p-value, 1 when n is 0 */
 	bool exact;		    /* p from the exact permutation law */
 	double p_min;		    /* smallest p these sizes can give */
+	/* The second level: 1 and 1 for ipc_compare_runs. */
+	size_t ka, kb;	      /* invocations with a finite value */
+	double drift_a;	      /* sd of the log of A's invocation values:
+				 noise and drift between invocations; -1
+				 with fewer than 2 (not measured) */
+	double drift_b;	      /* likewise for B */
+	double inv_u, inv_p;  /* Mann-Whitney of the invocations' values */
+	bool inv_exact;	      /* inv_p from the exact law */
+	double inv_p_min;     /* smallest inv_p these counts can give */
+	double mean_within_a; /* a typical invocation's runs: their median
+				 CV (sd / mean), -1 with one run each */
+	double mean_within_b;
 };
 
 /*
@@ -217,6 +236,31 @@ struct ipc_cmp {
 #define IPC_CMP_EXACT_MAX 60
 int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
 		     double level, uint64_t seed, struct ipc_cmp *out);
+
+/*
+ * Two levels: @a holds the runs of @ka invocations one after another,
+ * @na[i] of invocation i (likewise @b); values that are not finite are
+ * left out, and an invocation left with none.  Fills everything in @out:
+ *
+ *   median_a/b, ratio   medians of the invocations' medians (with one
+ *                       invocation, of its runs)
+ *   ci                  hierarchical percentile bootstrap: resample the
+ *                       invocations with replacement, then each one's runs,
+ *                       so the interval widens by the spread between
+ *                       invocations (with one invocation per side, exactly
+ *                       ipc_compare_runs's interval)
+ *   u, p, p_min         Mann-Whitney of every run of A against every run
+ *                       of B (what one invocation each can tell)
+ *   inv_u, inv_p        Mann-Whitney of the invocations' medians: the test
+ *                       that accounts for drift, from 4 against 4 able to
+ *                       reach p < 0.05 (inv_p_min)
+ *   drift_a/b           the spread of the invocations' medians
+ *
+ * Returns 0, or -ENOMEM.
+ */
+int ipc_compare_nested(const double *a, const size_t *na, size_t ka,
+		       const double *b, const size_t *nb, size_t kb,
+		       double level, uint64_t seed, struct ipc_cmp *out);
 
 /*
  * The two-sided Mann-Whitney p-value alone, computed as above; -1 when out

@@ -53,6 +53,11 @@ struct cli_config {
 	struct ipc_u64_list req, resp, size, count;
 	uint64_t total;
 	struct ipc_runopts ro;
+	enum cli_pin {
+		PIN_AUTO = 0, /* each local case on one CPU and on two */
+		PIN_NONE,     /* --pin none: the scheduler's choice */
+		PIN_FIXED,    /* --pin C,S, same or split: ro's pins */
+	} pin;
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
@@ -61,7 +66,11 @@ struct cli_config {
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	/* ipcperf compare (opt_compare.c) */
-	const char *cmp_files[2]; /* A and B */
+	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
+	char **cmp_files;	  /* A's files, then B's (allocated) */
+	size_t cmp_na, cmp_nb;	  /* how many of each */
+	double cmp_drift_pct;	  /* --drift PCT */
+	bool cmp_drift_set;	  /* ... was given */
 	const char *cmp_metric;	  /* p50, p99, mean, throughput; NULL: each
 				     pattern's own */
 	double cmp_threshold_pct; /* smaller changes are no difference */
@@ -154,10 +163,14 @@ extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
 extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
 
 /*
- * compare's file arguments (the @n words left after the options): exactly
- * two.  EXIT_OK or EXIT_USAGE after printing why.
+ * compare's file arguments (the @n words left after the options): two, A
+ * and B, or several a side split by cli_cmp_sep (the "--" the user typed,
+ * which cli_parse replaces so that getopt does not take it for the end of
+ * the options).  EXIT_OK, EXIT_USAGE after printing why, or EXIT_MEASURE
+ * when memory ran out.
  */
 int cli_compare_args(struct cli_config *c, int n, char **words);
+extern const char cli_cmp_sep[];
 
 /* `ipcperf compare A B`: 0, 1 (--fail-if-slower tripped) or 2. */
 int cli_compare(const struct cli_config *c);
@@ -248,6 +261,8 @@ struct cli_plan {
 	size_t ncases;
 	struct ipc_skip *skips;
 	size_t nskips;
+	struct ipc_place places[2]; /* where each case's sides run */
+	size_t nplaces;
 };
 
 /*
@@ -256,6 +271,13 @@ struct cli_plan {
  * why (unknown name, nothing left to run).
  */
 int cli_plan_build(const struct cli_config *cfg, struct cli_plan *plan);
+
+/*
+ * The options case @cs of the plan runs with: @cfg's, pinned as its
+ * placement says.
+ */
+void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
+		   struct ipc_runopts *ro);
 void cli_plan_free(struct cli_plan *plan);
 
 /* `ipcperf list`. */

@@ -1,5 +1,6 @@
 /*
- * `ipcperf compare A.json B.json`: the command line's part.  Reading the
+ * `ipcperf compare A.json B.json` (or A1.json ... -- B1.json ...): the
+ * command line's part.  Reading the
  * documents, matching and judging their cases and printing the comparison
  * are the report layer's (ipc_doc_read, ipc_compare, the formatter's
  * compare); here are the messages, the output file and the exit status.
@@ -63,26 +64,35 @@ int cli_compare(const struct cli_config *cfg)
 		.threshold_pct = cfg->cmp_threshold_pct,
 		.fail_set = cfg->cmp_fail_set,
 		.fail_pct = cfg->cmp_fail_pct,
+		.drift_set = cfg->cmp_drift_set,
+		.drift_pct = cfg->cmp_drift_pct,
 		.version = IPCPERF_VERSION,
 	};
-	struct ipc_doc *a = NULL, *b = NULL;
+	size_t n = cfg->cmp_na + cfg->cmp_nb, i;
+	struct ipc_doc **docs = calloc(n ? n : 1, sizeof(*docs));
 	struct ipc_comparison *c = NULL;
-	int rc, err;
+	int rc = 0, err;
 
-	rc = cli_doc_load(cfg->cmp_files[0], &a);
-	if (!rc)
-		rc = cli_doc_load(cfg->cmp_files[1], &b);
+	if (!docs) {
+		cli_error("out of memory");
+		return EXIT_MEASURE;
+	}
+	for (i = 0; i < n && !rc; i++)
+		rc = cli_doc_load(cfg->cmp_files[i], &docs[i]);
 	if (rc) {
 		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
 		goto out;
 	}
-	err = ipc_compare(a, b, &o, &c);
+	err = ipc_compare_sets((const struct ipc_doc *const *)docs, cfg->cmp_na,
+			       (const struct ipc_doc *const *)docs +
+				       cfg->cmp_na,
+			       cfg->cmp_nb, &o, &c);
 	if (err == -ENOENT) {
 		rc = usage_error("compare results of the same cases, or of "
 				 "the same cases on two transports (or "
 				 "engines) as a whole",
 				 "no measured case of %s matches one of %s",
-				 a->path, b->path);
+				 docs[0]->path, docs[cfg->cmp_na]->path);
 		goto out;
 	}
 	if (err) {
@@ -95,7 +105,8 @@ int cli_compare(const struct cli_config *cfg)
 		rc = EXIT_MEASURE;
 out:
 	ipc_comparison_free(c);
-	ipc_doc_free(a);
-	ipc_doc_free(b);
+	for (i = 0; i < n; i++)
+		ipc_doc_free(docs[i]);
+	free(docs);
 	return rc;
 }

@@ -249,7 +249,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	for (i = 0; !err && i < plan.ncases; i++) {
 		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
 
-		ros[i] = cfg->ro;
+		cli_case_opts(cfg, &plan.cases[i], &ros[i]);
 		if (cfg->cmd == CMD_SUITE && sd && sd->iterations) {
 			ros[i].iterations = sd->iterations;
 			ros[i].warmup = sd->warmup;

@@ -1,6 +1,7 @@
 /*
- * Options of `ipcperf compare A.json B.json`: which metric, which changes
- * are too small to matter, and the regression gate.
+ * Options and files of `ipcperf compare A.json B.json` (or several files
+ * a side, split by --): which metric, which changes are too small to
+ * matter, the drift to allow for, and the regression gate.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +48,16 @@ static int set_fail(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_drift(struct cli_config *c, const char *a)
+{
+	if (!percent(a, &c->cmp_drift_pct) || c->cmp_drift_pct >= 100)
+		return usage_error("give a percentage under 100 such as 10 or "
+				   "10%",
+				   "--drift: bad value '%s'", a);
+	c->cmp_drift_set = true;
+	return 0;
+}
+
 static const struct cli_opt compare_opts[] = {
 	{"metric", 0, "M", CMD_COMPARE,
 	 "p50, p99, mean or throughput [each pattern's: p50, stream/bulk "
@@ -58,6 +69,10 @@ static const struct cli_opt compare_opts[] = {
 	 "exit 1 when a case of B is slower than A by PCT% or more, or "
 	 "cannot be compared",
 	 set_fail},
+	{"drift", 0, "PCT", CMD_COMPARE,
+	 "with one file a side, allow for invocations drifting by PCT% (sd); "
+	 "0 trusts the runs alone [not measured: no verdict]",
+	 set_drift},
 };
 
 /* Formats that print comparisons have a compare hook. */
@@ -77,18 +92,45 @@ static int compare_validate(struct cli_config *c)
 	return 0;
 }
 
+/* Not a file name anyone types: "--" as cli_parse hands it on. */
+const char cli_cmp_sep[] = "\x1f--";
+
 int cli_compare_args(struct cli_config *c, int n, char **words)
 {
-	if (n != 2)
-		return usage_error("ipcperf compare A.json B.json (results "
-				   "written with -f json)",
-				   n < 2 ? "compare needs two result files, "
-					   "got %d"
-					 : "compare takes two result files, "
-					   "got %d",
-				   n);
-	c->cmp_files[0] = words[0];
-	c->cmp_files[1] = words[1];
+	int sep = -1, i;
+
+	for (i = 0; i < n && sep < 0; i++)
+		if (!strcmp(words[i], cli_cmp_sep))
+			sep = i;
+	for (i = sep + 1; sep >= 0 && i < n; i++)
+		if (!strcmp(words[i], cli_cmp_sep))
+			return usage_error("one -- between A's files and B's",
+					   "compare: -- given twice");
+	if (sep < 0 && n != 2)
+		return usage_error(
+			"ipcperf compare A.json B.json, or several "
+			"invocations a side: ipcperf compare "
+			"A1.json A2.json ... -- B1.json B2.json ...",
+			n < 2 ? "compare needs two result files, "
+				"got %d"
+			      : "compare takes two result files, "
+				"got %d (put -- between A's and B's)",
+			n);
+	if (sep == 0 || sep == n - 1)
+		return usage_error("ipcperf compare A1.json A2.json ... -- "
+				   "B1.json B2.json ...",
+				   "compare: no file %s --",
+				   sep ? "after" : "before");
+	c->cmp_files = calloc((size_t)n, sizeof(*c->cmp_files));
+	if (!c->cmp_files) {
+		cli_error("out of memory");
+		return EXIT_MEASURE;
+	}
+	c->cmp_na = sep < 0 ? 1 : (size_t)sep;
+	c->cmp_nb = sep < 0 ? 1 : (size_t)(n - sep - 1);
+	for (i = 0; i < n; i++)
+		if (i != sep)
+			c->cmp_files[i - (sep >= 0 && i > sep)] = words[i];
 	return 0;
 }
 

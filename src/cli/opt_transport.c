@@ -143,7 +143,8 @@ static const struct cli_opt tp_opts[] = {
 	{"busy-poll", 0, "USEC", CMD_MEASURE,
 	 "SO_BUSY_POLL on socket transports [system default]", set_busy_poll},
 	{"shm-wait", 0, "MODE", CMD_MEASURE,
-	 "shm: spin (a CPU each, use --pin) or futex (sleep) [futex]",
+	 "shm: spin (a CPU each: by default on two CPUs only) or futex "
+	 "(sleep) [futex]",
 	 set_shm_wait},
 	{"shm-size", 0, "BYTES", CMD_MEASURE,
 	 "shm: bytes of each ring, a power of two; messages up to 8 less "

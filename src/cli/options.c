@@ -187,6 +187,12 @@ static int set_pin(struct cli_config *c, const char *a)
 	long cl, sv;
 
 	c->set |= SET_PIN;
+	c->pin = PIN_FIXED;
+	if (!strcmp(a, "none")) {
+		c->pin = PIN_NONE;
+		c->ro.pin_client = c->ro.pin_server = -1;
+		return 0;
+	}
 	if (!strcmp(a, "same")) {
 		c->ro.pin_client = c->ro.pin_server = allowed_cpu(0);
 		return 0;
@@ -214,7 +220,7 @@ static int set_pin(struct cli_config *c, const char *a)
 	return 0;
 bad_form:
 	return usage_error("write --pin CLIENT,SERVER (CPU numbers, e.g. "
-			   "0,1), --pin same or --pin split",
+			   "0,1), --pin same, --pin split or --pin none",
 			   "--pin: bad value '%s'", a);
 }
 
@@ -296,7 +302,9 @@ static const struct cli_opt core_opts[] = {
 	{"no-verify", 0, NULL, MEAS,
 	 "do not check received payloads (checked by default)", set_noverify},
 	{"pin", 0, "C,S", MEAS,
-	 "pin client and server to CPUs C and S; or same, split", set_pin},
+	 "pin client and server to CPUs C and S; same, split; none: the "
+	 "scheduler's choice [each case twice: sides on one CPU, on two]",
+	 set_pin},
 	{"placement", 0, "WHERE", MEAS,
 	 "the peer as a separate process or a thread [process]", set_placement},
 	{"format", 'f', "FMT", MEAS | CMD_COMPARE | CMD_REPORT | CMD_SERVER,
@@ -376,8 +384,8 @@ static const struct {
 	 "a recorded conversation played by both sides: wall time"},
 	{"list", CMD_LIST, "",
 	 "transports, engines and formats available on this machine"},
-	{"compare", CMD_COMPARE, "A.json B.json",
-	 "compare two JSON results: ratio, interval, verdict per case"},
+	{"compare", CMD_COMPARE, "A.json B.json | A1.json ... -- B1.json ...",
+	 "compare JSON results: ratio, interval, verdict per case"},
 	{"report", CMD_REPORT, "FILE.json...",
 	 "render saved JSON results again, in any format, measuring nothing"},
 	{"server", CMD_SERVER, "--listen ADDR[:PORT] --key FILE",
@@ -592,6 +600,16 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"Cases are matched by\ntheir parameters; one that "
 			"differs between the files as a whole (say\nthe "
 			"transport) is what is compared.\n"
+			"\nEach file is one invocation. The machine drifts "
+			"between invocations (by\nabout 10%% a minute on a "
+			"shared VM), which the runs of one invocation\ncannot "
+			"show: with one file a side a difference of the runs "
+			"is "
+			"\"undecided\"\nunless --drift says how much drift to "
+			"allow. Give several files a side,\nA1.json A2.json "
+			"... -- B1.json B2.json ..., best measured in turns "
+			"(A B A B\n...): the verdict then compares the "
+			"invocations (4 a side can tell).\n"
 			"\nexit status: 0 compared; 1 --fail-if-slower found a "
 			"slower case or one it\ncould not compare; 2 bad "
 			"usage or a file that is not an ipcperf result.\n");
@@ -687,6 +705,20 @@ static int core_validate(struct cli_config *c)
 	return 0;
 }
 
+/*
+ * compare splits its files with "--", which getopt takes for the end of
+ * the options: hand it on as cli_cmp_sep instead, so that options after
+ * it still count.  @argv's strings are kept; the array is new.
+ */
+static char **compare_argv(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+
+	for (int i = 0; v && i < argc; i++)
+		v[i] = strcmp(argv[i], "--") ? argv[i] : (char *)cli_cmp_sep;
+	return v;
+}
+
 int cli_parse(int argc, char **argv, struct cli_config *c)
 {
 	struct option lopts[MAXOPTS + 1];
@@ -718,6 +750,14 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		c->cmd_name = cmds[i].name;
 		argv++;
 		argc--;
+	}
+	if (c->cmd == CMD_COMPARE) {
+		c->cmp_argv = compare_argv(argc, argv);
+		if (!c->cmp_argv) {
+			cli_error("out of memory");
+			return EXIT_MEASURE;
+		}
+		argv = c->cmp_argv;
 	}
 	*sp++ = ':'; /* report a missing argument as ':' */
 	for (i = 0; i < nall; i++) {
@@ -793,6 +833,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 
 void cli_config_fini(struct cli_config *c)
 {
+	free(c->cmp_files);
+	free(c->cmp_argv);
 	ipc_u64_list_free(&c->req);
 	ipc_u64_list_free(&c->resp);
 	ipc_u64_list_free(&c->size);

@@ -73,7 +73,7 @@ static int add_skip(struct cli_plan *p, const char *what, const char *why)
 	return 0;
 }
 
-static int add_case(struct cli_plan *p, const struct ipc_case *cs)
+static int add_one(struct cli_plan *p, const struct ipc_case *cs)
 {
 	struct ipc_case *n;
 
@@ -85,6 +85,108 @@ static int add_case(struct cli_plan *p, const struct ipc_case *cs)
 	}
 	p->cases[p->ncases++] = *cs;
 	return 0;
+}
+
+/*
+ * Does measuring @cs on one CPU and on two make sense?  Not when its
+ * client is several threads (load --threads 2 all on one CPU would
+ * measure the pinning): those keep the scheduler's choice unless --pin
+ * says otherwise.
+ */
+static bool placeable(const struct ipc_case *cs)
+{
+	return cs->threads <= 1;
+}
+
+/*
+ * Does a side of @cs wait by spinning: a spinning engine, or shm with
+ * --shm-wait spin?
+ */
+static bool spins(const struct ipc_case *cs, const struct ipc_runopts *ro)
+{
+	return (cs->eng->caps & IPC_ENG_SPINS) ||
+	       (!strcmp(cs->tp->name, "shm") &&
+		ro->tp.shm_wait == IPC_SHM_SPIN);
+}
+
+/* @cs once per placement of the plan, side by side. */
+static int add_case(struct cli_plan *p, const struct ipc_case *cs,
+		    const struct ipc_runopts *ro)
+{
+	struct ipc_case c = *cs;
+	int err = 0;
+
+	if (p->nplaces > 1 && !placeable(cs)) {
+		c.place = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
+		return add_one(p, &c);
+	}
+	for (size_t i = 0; !err && i < p->nplaces; i++) {
+		c.place = p->places[i];
+		if (p->nplaces > 1 && c.place.cpus == IPC_CPUS_ONE &&
+		    spins(cs, ro)) {
+			/* Chosen by us, not asked for: say why it is left. */
+			char what[128];
+
+			ipc_case_describe(&c, what, sizeof(what));
+			err = add_skip(p, what,
+				       "two sides that never sleep on one CPU "
+				       "each spin out their time slice while "
+				       "the other waits: measured on two CPUs "
+				       "only (--pin same to insist)");
+			continue;
+		}
+		err = add_one(p, &c);
+	}
+	return err;
+}
+
+/*
+ * Where the sides run: by default, with two CPUs or more, each case
+ * twice, on one CPU and on two (not SMT siblings where another core
+ * exists); --pin's CPUs; or, with --pin none or one CPU, the scheduler's
+ * choice.
+ */
+static void places(const struct cli_config *cfg, struct cli_plan *p)
+{
+	const struct ipc_runopts *ro = &cfg->ro;
+	int cpu[2], smt;
+
+	p->nplaces = 1;
+	p->places[0] = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
+	if (cfg->pin == PIN_FIXED) {
+		bool one = ro->pin_client == ro->pin_server;
+
+		p->places[0] = (struct ipc_place){
+			.cpus = one ? IPC_CPUS_ONE : IPC_CPUS_TWO,
+			.client_cpu = ro->pin_client,
+			.server_cpu = ro->pin_server,
+			.smt = one ? -1
+				   : ipc_cpus_siblings(ro->pin_client,
+						       ro->pin_server),
+		};
+		return;
+	}
+	if (cfg->pin == PIN_NONE || ipc_cpus_pick(cpu, &smt) < 2)
+		return;
+	p->places[0] = (struct ipc_place){.cpus = IPC_CPUS_ONE,
+					  .client_cpu = cpu[0],
+					  .server_cpu = cpu[0],
+					  .chosen = true,
+					  .smt = -1};
+	p->places[1] = (struct ipc_place){.cpus = IPC_CPUS_TWO,
+					  .client_cpu = cpu[0],
+					  .server_cpu = cpu[1],
+					  .chosen = true,
+					  .smt = smt};
+	p->nplaces = 2;
+}
+
+void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
+		   struct ipc_runopts *ro)
+{
+	*ro = cfg->ro;
+	ro->pin_client = cs->place.cpus ? cs->place.client_cpu : -1;
+	ro->pin_server = cs->place.cpus ? cs->place.server_cpu : -1;
 }
 
 /* Add @cs unless its messages are too large for its transport. */
@@ -112,7 +214,7 @@ static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 			 need, cs->tp->name, limit);
 		return add_skip(p, what, why);
 	}
-	return add_case(p, cs);
+	return add_case(p, cs, ro);
 }
 
 /* The values of an option that lists them, which parameters sweep. */
@@ -243,6 +345,7 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 	int err;
 
 	memset(p, 0, sizeof(*p));
+	places(cfg, p);
 	for (i = 0; ipc_transports[i] && i + 1 < MAX_NAMES; i++)
 		all_t[i] = ipc_transports[i]->name;
 	all_t[i] = NULL;

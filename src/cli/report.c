@@ -3,7 +3,7 @@
  * formatter, without measuring.  One document keeps its own command line,
  * host and options; several are rendered as one report whose heading is
  * this command line and whose sources list each document's own.  A saved
- * comparison is made again from the two files it names.
+ * comparison is made again from the files it names.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -44,8 +44,8 @@ static int render(struct ipc_report *rep, struct ipc_doc *const *docs, size_t n)
 }
 
 /*
- * A saved comparison: made again from its two files and options, and
- * printed by the format's compare hook.
+ * A saved comparison: made again from its files and options, and printed
+ * by the format's compare hook.
  */
 static int report_comparison(const struct cli_config *cfg,
 			     const struct ipc_cmp_saved *sv)
@@ -54,12 +54,15 @@ static int report_comparison(const struct cli_config *cfg,
 	struct ipc_cmp_opts o = {
 		.metric = sv->metric[0] ? sv->metric : NULL,
 		.threshold_pct = sv->threshold_pct,
+		.drift_set = sv->drift_set,
+		.drift_pct = sv->drift_pct,
 		.version = IPCPERF_VERSION,
 	};
-	struct ipc_doc *a = NULL, *b = NULL;
+	size_t n = sv->na + sv->nb, i;
+	struct ipc_doc **docs = NULL;
 	struct ipc_comparison *c = NULL;
 	struct ipc_outfile of;
-	int rc, err;
+	int rc = EXIT_OK, err;
 
 	if (!ops->compare)
 		return usage_error("a comparison is written as table, json, "
@@ -67,20 +70,28 @@ static int report_comparison(const struct cli_config *cfg,
 				   "--format: %s is not available for a "
 				   "comparison",
 				   cfg->format);
-	rc = cli_doc_load(sv->a, &a);
-	if (rc == EXIT_OK)
-		rc = cli_doc_load(sv->b, &b);
+	docs = calloc(n, sizeof(*docs));
+	if (!docs) {
+		cli_error("out of memory");
+		return EXIT_MEASURE;
+	}
+	for (i = 0; i < n && rc == EXIT_OK; i++)
+		rc = cli_doc_load(i < sv->na ? sv->a[i] : sv->b[i - sv->na],
+				  &docs[i]);
 	if (rc != EXIT_OK) {
 		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
 		goto out;
 	}
-	err = ipc_compare(a, b, &o, &c);
+	err = ipc_compare_sets((const struct ipc_doc *const *)docs, sv->na,
+			       (const struct ipc_doc *const *)docs + sv->na,
+			       sv->nb, &o, &c);
 	if (err) {
-		rc = err == -ENOENT ? usage_error("compare them again",
-						  "%s and %s have no case "
-						  "in common any more",
-						  sv->a, sv->b)
-				    : cli_error("out of memory");
+		if (err == -ENOENT)
+			usage_error("compare them again",
+				    "%s and %s have no case in common any more",
+				    sv->a[0], sv->b[0]);
+		else
+			cli_error("out of memory");
 		rc = err == -ENOENT ? EXIT_USAGE : EXIT_MEASURE;
 		goto out;
 	}
@@ -89,8 +100,9 @@ static int report_comparison(const struct cli_config *cfg,
 		rc = cli_output_close(cfg, &of, ops->compare(of.fp, c));
 out:
 	ipc_comparison_free(c);
-	ipc_doc_free(a);
-	ipc_doc_free(b);
+	for (i = 0; i < n; i++)
+		ipc_doc_free(docs[i]);
+	free(docs);
 	return rc;
 }
 
@@ -155,6 +167,8 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 					 "merge",
 					 cfg->files[i - 1])
 			   : report_comparison(cfg, &sv);
+	if (is_cmp)
+		ipc_cmp_saved_fini(&sv);
 	if (rc != EXIT_OK || is_cmp)
 		goto out;
 	meta = docs[0]->meta;

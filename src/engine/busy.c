@@ -59,7 +59,7 @@ const struct ipc_engine_ops ipc_eng_busy = {
 	.name = "busy",
 	.help = "non-blocking descriptors, spin on send and receive (one CPU "
 		"per side)",
-	.caps = IPC_ENG_NEEDS_FD,
+	.caps = IPC_ENG_NEEDS_FD | IPC_ENG_SPINS,
 	.attach = eng_nb_attach,
 	.send = bz_send,
 	.recv = bz_recv,

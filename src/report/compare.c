@@ -33,6 +33,8 @@ const char *cmp_verdict_name(enum verdict v)
 		return "faster";
 	case V_SLOWER:
 		return "slower";
+	case V_UNDECIDED:
+		return "undecided";
 	default:
 		return "no significant difference";
 	}
@@ -56,7 +58,7 @@ static void keys_init(struct ipc_comparison *c)
 	static const char *const fixed[CK_FIXED] = {
 		[CK_PATTERN] = "pattern", [CK_TRANSPORT] = "transport",
 		[CK_ENGINE] = "engine",	  [CK_FRAMING] = "framing",
-		[CK_LINK] = "link",
+		[CK_LINK] = "link",	  [CK_CPUS] = "cpus",
 	};
 
 	for (int i = 0; i < CK_FIXED; i++)
@@ -96,6 +98,11 @@ static int case_keys(struct ipc_comparison *c, struct ccase *cc)
 					 cs->framing ? cs->framing->name
 						     : "raw");
 	err = err ?: set_key(cc, CK_LINK, cs->link ? cs->link->name : "none");
+	err = err
+		      ?: set_key(cc, CK_CPUS,
+				 cs->place.cpus == IPC_CPUS_ONE	  ? "1"
+				 : cs->place.cpus == IPC_CPUS_TWO ? "2"
+								  : "any");
 	for (const struct ipc_param *p = cs->pat->params; p && p->key && !err;
 	     p++) {
 		if (!p->word)
@@ -111,24 +118,80 @@ static int case_keys(struct ipc_comparison *c, struct ccase *cc)
 	return err;
 }
 
+/* Do two cases of one side have the same value in every key? */
+static bool same_keys(const struct ipc_comparison *c, const struct ccase *x,
+		      const struct ccase *y)
+{
+	for (size_t k = 0; k < c->nkeys; k++)
+		if (strcmp(x->key[k], y->key[k]))
+			return false;
+	return true;
+}
+
+static void case_free(struct ccase *cc)
+{
+	for (size_t k = 0; k < CMP_MAXKEYS; k++)
+		free(cc->key[k]);
+	free(cc->inv);
+}
+
+/*
+ * Result @res of document @d joins the case of side @s with the same
+ * keys that has none from @d yet: another invocation of it.  Otherwise it
+ * is a new case.
+ */
+static int side_add(struct ipc_comparison *c, struct cside *s, size_t d,
+		    const struct ipc_result *res)
+{
+	struct ccase tmp = {.res = res, .doc = d}, *cc = NULL;
+	const struct ipc_result **inv;
+	bool measured = res->status != IPC_STATUS_ERROR && res->nruns > 0;
+	int err = case_keys(c, &tmp);
+
+	for (size_t i = 0; !err && i < s->n && !cc; i++)
+		if (s->cases[i].doc != d && same_keys(c, &s->cases[i], &tmp))
+			cc = &s->cases[i];
+	if (!err && !cc && s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct ccase *n = reallocarray(s->cases, cap, sizeof(*n));
+
+		if (!n)
+			err = -ENOMEM;
+		else
+			s->cases = n, s->cap = cap;
+	}
+	if (err) {
+		case_free(&tmp);
+		return err;
+	}
+	if (!cc) {
+		cc = &s->cases[s->n++];
+		*cc = tmp;
+	} else {
+		case_free(&tmp);
+		cc->doc = d;
+	}
+	if (!measured)
+		return 0;
+	inv = reallocarray(cc->inv, cc->ninv + 1, sizeof(*inv));
+	if (!inv)
+		return -ENOMEM;
+	cc->inv = inv;
+	cc->inv[cc->ninv++] = res;
+	cc->measured = true;
+	return 0;
+}
+
 static int side_init(struct ipc_comparison *c, struct cside *s,
-		     const struct ipc_doc *doc)
+		     const struct ipc_doc *const *docs, size_t ndocs)
 {
 	int err = 0;
 
-	s->doc = doc;
-	s->n = doc->nresults;
-	s->cases = calloc(s->n ? s->n : 1, sizeof(*s->cases));
-	if (!s->cases)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n && !err; i++) {
-		struct ccase *cc = &s->cases[i];
-
-		cc->res = doc->results[i];
-		cc->measured = cc->res->status != IPC_STATUS_ERROR &&
-			       cc->res->nruns > 0;
-		err = case_keys(c, cc);
-	}
+	s->docs = docs;
+	s->ndocs = ndocs;
+	for (size_t d = 0; d < ndocs && !err; d++)
+		for (size_t i = 0; i < docs[d]->nresults && !err; i++)
+			err = side_add(c, s, d, docs[d]->results[i]);
 	return err;
 }
 
@@ -137,7 +200,8 @@ static bool key_is_default(size_t k, const char *v)
 {
 	return (k == CK_ENGINE && !strcmp(v, "blocking")) ||
 	       (k == CK_FRAMING && !strcmp(v, "raw")) ||
-	       (k == CK_LINK && !strcmp(v, "none"));
+	       (k == CK_LINK && !strcmp(v, "none")) ||
+	       (k == CK_CPUS && !strcmp(v, "any"));
 }
 
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
@@ -150,8 +214,7 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	buf[0] = '\0';
 	for (size_t i = 0; i < CK_FIXED; i++) {
 		if ((skip && c->skip[i]) || !k->key[i][0] ||
-		    key_is_default(i, k->key[i]) || i == CK_FRAMING ||
-		    i == CK_LINK)
+		    key_is_default(i, k->key[i]) || i >= CK_FRAMING)
 			continue;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
 			 buf[0] ? " " : "", k->key[i]);
@@ -168,11 +231,15 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s%s%s",
 			 p->word, p->word[0] ? "=" : "", w);
 	}
-	for (size_t i = CK_FRAMING; i <= CK_LINK; i++)
+	/* In the order of a case's words: cpus, framing, link. */
+	for (size_t j = 0; j < 3; j++) {
+		size_t i = j == 0 ? CK_CPUS : CK_FRAMING + j - 1;
+
 		if (!(skip && c->skip[i]) && k->key[i][0] &&
 		    !key_is_default(i, k->key[i]))
 			snprintf(buf + strlen(buf), len - strlen(buf), " %s=%s",
 				 c->keys[i], k->key[i]);
+	}
 }
 
 /*
@@ -222,31 +289,52 @@ static const struct ipc_metric *metric_of(const struct ipc_comparison *c,
 	return m;
 }
 
-/* The per-run values of @m in @res; *missing counts the runs lacking it. */
-static double *run_values(const struct ipc_result *res,
-			  const struct ipc_metric *m, size_t *n,
-			  size_t *missing)
+/*
+ * The per-run values of @m in every invocation of @cc, one invocation
+ * after another, with *n[i] runs in invocation i; *missing counts the
+ * runs lacking the value.  NULL when memory ran out.
+ */
+static double *run_values(const struct ccase *cc, const struct ipc_metric *m,
+			  size_t **n, size_t *missing)
 {
-	double *x = malloc((res->nruns ? res->nruns : 1) * sizeof(*x));
+	size_t all = 0, at = 0;
+	double *x;
 
-	*n = res->nruns;
+	for (size_t i = 0; i < cc->ninv; i++)
+		all += cc->inv[i]->nruns;
+	x = malloc((all ? all : 1) * sizeof(*x));
+	*n = malloc((cc->ninv ? cc->ninv : 1) * sizeof(**n));
 	*missing = 0;
-	for (size_t i = 0; x && i < res->nruns; i++) {
-		x[i] = ipc_result_value(res, &res->runs[i], m->src);
-		*missing += !isfinite(x[i]);
+	if (!x || !*n) {
+		free(x);
+		free(*n);
+		*n = NULL;
+		return NULL;
+	}
+	for (size_t i = 0; i < cc->ninv; i++) {
+		const struct ipc_result *res = cc->inv[i];
+
+		(*n)[i] = res->nruns;
+		for (size_t r = 0; r < res->nruns; r++, at++) {
+			x[at] = ipc_result_value(res, &res->runs[r], m->src);
+			*missing += !isfinite(x[at]);
+		}
 	}
 	return x;
 }
 
-/* "bimodal, load": the flags a result was written with. */
-static size_t flag_list(const struct ipc_result *res, char *buf, size_t len)
+/* "bimodal, load": the flags a case's results were written with. */
+static size_t flag_list(const struct ccase *cc, char *buf, size_t len)
 {
+	unsigned flags = 0;
 	size_t n = 0;
 
+	for (size_t i = 0; i < cc->ninv; i++)
+		flags |= cc->inv[i]->diag.flags;
 	buf[0] = '\0';
 	/* Unstable only says the spread is wide; the test sees that. */
 	for (int k = 0; k < IPC_FLAG_COUNT && n < len; k++)
-		if ((res->diag.flags & (1u << k)) && k != IPC_FLAG_UNSTABLE)
+		if ((flags & (1u << k)) && k != IPC_FLAG_UNSTABLE)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s",
 					      n ? ", " : "", ipc_flag_name(k));
 	return n;
@@ -259,8 +347,8 @@ static size_t flag_list(const struct ipc_result *res, char *buf, size_t len)
 static void flagged(const struct cpair *p, char *note, size_t len)
 {
 	char fa[64], fb[64];
-	size_t na = flag_list(p->a->res, fa, sizeof(fa));
-	size_t nb = flag_list(p->b->res, fb, sizeof(fb));
+	size_t na = flag_list(p->a, fa, sizeof(fa));
+	size_t nb = flag_list(p->b, fb, sizeof(fb));
 
 	if (!na && !nb)
 		return;
@@ -294,59 +382,161 @@ static void per_message(struct cpair *p)
 	}
 }
 
-static int judge(const struct ipc_comparison *c, struct cpair *p)
-{
-	const struct ipc_cmp_opts *o = &c->opts;
-	size_t na, nb, ma, mb;
-	double *xa, *xb, alpha;
-	bool diff, beyond;
-	int err;
+/* The normal quantile of a two-sided 95% interval. */
+#define Z95 1.959963984540054
 
-	p->metric = metric_of(c, p->a->res);
-	xa = run_values(p->a->res, p->metric, &na, &ma);
-	xb = run_values(p->b->res, p->metric, &nb, &mb);
-	if (!xa || !xb) {
-		free(xa);
-		free(xb);
-		return -ENOMEM;
+/*
+ * The drift to widen a one-invocation comparison by (sd of the log of an
+ * invocation's value): the larger of what the sides with several
+ * invocations measured and what --drift assumes; -1 when neither.
+ */
+static double drift_for(const struct ipc_comparison *c, struct cpair *p)
+{
+	double d = fmax(p->cmp.drift_a, p->cmp.drift_b);
+
+	p->assumed = false;
+	if (c->opts.drift_set && log1p(c->opts.drift_pct / 100) >= d) {
+		d = log1p(c->opts.drift_pct / 100);
+		p->assumed = true;
 	}
-	err = ipc_compare_runs(xa, na, xb, nb, 0.95, CMP_SEED, &p->cmp);
-	free(xa);
-	free(xb);
-	if (err)
-		return err;
-	per_message(p);
-	alpha = 1 - p->cmp.level;
-	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;
-	diff = p->cmp.p < alpha && p->cmp.have_ci &&
-	       (p->cmp.ci_low > 1 || p->cmp.ci_high < 1);
-	beyond = fabs(p->change_pct) >= o->threshold_pct;
-	if (!p->cmp.na || !p->cmp.nb)
+	return d >= 0 ? d : -1;
+}
+
+/*
+ * What the verdict rests on (see enum cmp_basis): with several
+ * invocations on both sides, the test between invocations and the
+ * hierarchical interval; otherwise the runs' test, and their interval
+ * widened in log terms by the drift of each side that has one invocation,
+ * sqrt(h^2 + (z d)^2) for each half h.
+ */
+static void basis(const struct ipc_comparison *c, struct cpair *p)
+{
+	const struct ipc_cmp *m = &p->cmp;
+	double w, h;
+
+	p->have_ci = m->have_ci;
+	p->lo = m->ci_low;
+	p->hi = m->ci_high;
+	p->dlo = m->diff_low;
+	p->dhi = m->diff_high;
+	p->drift = -1;
+	if (m->ka >= 2 && m->kb >= 2) {
+		p->basis = CB_INVOCATIONS;
+		p->p = m->inv_p;
+		p->p_min = m->inv_p_min;
+		return;
+	}
+	p->p = m->p;
+	p->p_min = m->p_min;
+	p->drift = drift_for(c, p);
+	if (p->drift < 0) {
+		p->basis = CB_RUNS;
+		return;
+	}
+	p->basis = CB_WIDENED;
+	if (!m->have_ci || !(m->ci_low > 0) || !(m->ratio > 0))
+		return;
+	w = Z95 * p->drift *
+	    sqrt((m->ka == 1 ? 1.0 : 0.0) + (m->kb == 1 ? 1.0 : 0.0));
+	h = log(m->ratio) - log(m->ci_low);
+	p->lo = m->ratio * exp(-sqrt(h * h + w * w));
+	h = log(m->ci_high) - log(m->ratio);
+	p->hi = m->ratio * exp(sqrt(h * h + w * w));
+	/* The difference: the same drift, in A's unit. */
+	if (m->have_diff_ci) {
+		w *= m->median_a;
+		h = m->diff - m->diff_low;
+		p->dlo = m->diff - sqrt(h * h + w * w);
+		h = m->diff_high - m->diff;
+		p->dhi = m->diff + sqrt(h * h + w * w);
+	}
+}
+
+/* Why a pair has no verdict, or what to know about the one it has. */
+static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
+		 size_t mb, bool diff, bool beyond)
+{
+	const struct ipc_cmp *m = &p->cmp;
+	double alpha = 1 - m->level;
+
+	if (!m->na || !m->nb)
 		snprintf(p->note, sizeof(p->note), "no %s in %s",
-			 p->metric->word, p->cmp.na ? "B" : "A");
+			 p->metric->word, m->na ? "B" : "A");
 	else if (ma || mb)
 		/* A run without the figure is not silently left out. */
 		snprintf(p->note, sizeof(p->note),
 			 "%zu of %zu runs in %s have no %s; compared without "
 			 "them",
-			 ma ? ma : mb, ma ? na : nb, ma ? "A" : "B",
-			 p->metric->name);
-	else if (!p->cmp.have_ratio)
+			 ma ? ma : mb, ma ? m->na + ma : m->nb + mb,
+			 ma ? "A" : "B", p->metric->name);
+	else if (!m->have_ratio)
 		snprintf(p->note, sizeof(p->note), "A's median is 0: no ratio");
-	else if (p->cmp.p_min >= alpha)
+	else if (p->basis == CB_INVOCATIONS && p->p_min >= alpha)
+		snprintf(p->note, sizeof(p->note),
+			 "too few invocations to tell (%zu and %zu: p is at "
+			 "least %.2g; 4 files a side can tell)",
+			 m->ka, m->kb, p->p_min);
+	else if (p->p_min >= alpha)
 		snprintf(p->note, sizeof(p->note),
 			 "too few runs to tell (%zu and %zu: p is at least "
 			 "%.2g)",
-			 p->cmp.na, p->cmp.nb, p->cmp.p_min);
+			 m->na, m->nb, p->p_min);
+	else if (p->verdict == V_UNDECIDED)
+		snprintf(p->note, sizeof(p->note),
+			 "the runs differ (%+.1f%%, p %.2g), but with one file "
+			 "a side the drift between invocations was not "
+			 "measured and could explain it: give several files "
+			 "a side (A1 A2 ... -- B1 B2 ...) or --drift PCT",
+			 p->change_pct, p->p);
 	else if (diff && !beyond)
 		snprintf(p->note, sizeof(p->note),
 			 "significant but within the ±%g%% threshold",
-			 o->threshold_pct);
+			 c->opts.threshold_pct);
+	else if (p->basis == CB_WIDENED && p->drift > 0)
+		snprintf(p->note, sizeof(p->note),
+			 "interval widened by a drift of ±%.1f%% between "
+			 "invocations (%s)",
+			 expm1(p->drift) * 100,
+			 p->assumed	   ? "--drift"
+			 : m->drift_a >= 0 ? "measured on A's files"
+					   : "measured on B's files");
+}
+
+static int judge(const struct ipc_comparison *c, struct cpair *p)
+{
+	const struct ipc_cmp_opts *o = &c->opts;
+	size_t ma, mb, *ca, *cb;
+	double *xa, *xb, alpha;
+	bool diff, beyond;
+	int err;
+
+	p->metric = metric_of(c, p->a->res);
+	xa = run_values(p->a, p->metric, &ca, &ma);
+	xb = run_values(p->b, p->metric, &cb, &mb);
+	err = xa && xb ? 0 : -ENOMEM;
+	if (!err)
+		err = ipc_compare_nested(xa, ca, p->a->ninv, xb, cb, p->b->ninv,
+					 0.95, CMP_SEED, &p->cmp);
+	free(xa);
+	free(xb);
+	free(ca);
+	free(cb);
+	if (err)
+		return err;
+	per_message(p);
+	basis(c, p);
+	alpha = 1 - p->cmp.level;
+	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;
+	diff = p->p < alpha && p->have_ci && (p->lo > 1 || p->hi < 1);
+	beyond = fabs(p->change_pct) >= o->threshold_pct;
 	p->verdict = V_SAME;
-	if (diff && beyond)
+	if (diff && beyond && p->basis == CB_RUNS)
+		p->verdict = V_UNDECIDED;
+	else if (diff && beyond)
 		p->verdict = (p->cmp.ratio > 1) != p->metric->higher_better
 				     ? V_SLOWER
 				     : V_FASTER;
+	note(c, p, ma, mb, diff, beyond);
 	if (!p->note[0])
 		flagged(p, p->note, sizeof(p->note));
 	p->gate = o->fail_set && p->verdict == V_SLOWER &&
@@ -357,8 +547,7 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 static void side_free(struct cside *s)
 {
 	for (size_t i = 0; s->cases && i < s->n; i++)
-		for (size_t k = 0; k < CMP_MAXKEYS; k++)
-			free(s->cases[i].key[k]);
+		case_free(&s->cases[i]);
 	free(s->cases);
 }
 
@@ -369,6 +558,7 @@ void ipc_comparison_free(struct ipc_comparison *c)
 	side_free(&c->a);
 	side_free(&c->b);
 	free(c->pairs);
+	free(c->owned);
 	free(c);
 }
 
@@ -379,8 +569,9 @@ size_t ipc_comparison_gates(const struct ipc_comparison *c)
 	return c->gates + (c->opts.fail_set ? c->uncompared : 0);
 }
 
-int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
-		const struct ipc_cmp_opts *o, struct ipc_comparison **out)
+int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
+		     const struct ipc_doc *const *b, size_t nb,
+		     const struct ipc_cmp_opts *o, struct ipc_comparison **out)
 {
 	struct ipc_comparison *c = calloc(1, sizeof(*c));
 	size_t i, j;
@@ -390,12 +581,15 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		return -ENOMEM;
 	c->opts = *o;
 	keys_init(c);
-	err = side_init(c, &c->a, a);
-	err = err ?: side_init(c, &c->b, b);
-	c->pairs = calloc(a->nresults ? a->nresults : 1, sizeof(*c->pairs));
-	if (err || !c->pairs) {
+	err = side_init(c, &c->a, a, na);
+	err = err ?: side_init(c, &c->b, b, nb);
+	if (!err) {
+		c->pairs = calloc(c->a.n ? c->a.n : 1, sizeof(*c->pairs));
+		err = c->pairs ? 0 : -ENOMEM;
+	}
+	if (err) {
 		ipc_comparison_free(c);
-		return err ? err : -ENOMEM;
+		return err;
 	}
 	differing(c);
 	for (i = 0; i < c->a.n; i++) {
@@ -428,6 +622,28 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		ipc_comparison_free(c);
 		return -ENOENT;
 	}
+	*out = c;
+	return 0;
+}
+
+int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
+		const struct ipc_cmp_opts *o, struct ipc_comparison **out)
+{
+	/* The documents' addresses must outlive the comparison too. */
+	struct ipc_comparison *c = NULL;
+	const struct ipc_doc **pa = malloc(2 * sizeof(*pa));
+	int err;
+
+	if (!pa)
+		return -ENOMEM;
+	pa[0] = a;
+	pa[1] = b;
+	err = ipc_compare_sets(pa, 1, pa + 1, 1, o, &c);
+	if (err) {
+		free(pa);
+		return err;
+	}
+	c->owned = pa;
 	*out = c;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
- * A comparison of two result documents, private to the report layer:
- * the keys cases are matched by, the matched pairs and what the
- * statistics say about each.  compare.c builds it; the table and JSON
+ * A comparison of two sides of result documents (one or several
+ * invocations each), private to the report layer: the keys cases are
+ * matched by, the matched pairs and what the statistics say about each.  compare.c builds it; the table and JSON
  * formatters print it (compare_print.c).
  */
 #ifndef IPCPERF_REPORT_COMPARE_H
@@ -14,27 +14,53 @@
 
 #define CMP_MAXKEYS 48
 
-/* A case of one document, by the values of every key. */
+/*
+ * A case of one side, by the values of every key: its result in each of
+ * the side's documents (one per invocation) that has it.
+ */
 struct ccase {
-	const struct ipc_result *res;
+	const struct ipc_result *res;  /* the first document's: keys, words */
+	const struct ipc_result **inv; /* every measured one, a document each */
+	size_t ninv;
 	char *key[CMP_MAXKEYS]; /* "" where its pattern has no such key */
-	bool measured;		/* status ok or partial, with runs */
-	bool used;		/* paired with a case of the other file */
+	bool measured;		/* some result ok or partial, with runs */
+	bool used;		/* paired with a case of the other side */
+	size_t doc;		/* the last document that added one */
 };
 
+/* One side: its documents (invocations) and their cases, merged. */
 struct cside {
-	const struct ipc_doc *doc;
+	const struct ipc_doc *const *docs;
+	size_t ndocs;
 	struct ccase *cases;
-	size_t n;
+	size_t n, cap;
 };
 
-enum verdict { V_SAME = 0, V_FASTER, V_SLOWER };
+enum verdict { V_SAME = 0, V_FASTER, V_SLOWER, V_UNDECIDED };
+
+/*
+ * What a pair's verdict rests on.  RUNS: one invocation on a side and no
+ * drift known, so a difference between the runs cannot be told from
+ * drift (the verdict is at most "undecided").  WIDENED: the runs, with
+ * the interval widened by a drift measured on the side that has several
+ * invocations or assumed with --drift.  INVOCATIONS: several invocations
+ * on both sides, tested against each other.
+ */
+enum cmp_basis { CB_RUNS = 0, CB_WIDENED, CB_INVOCATIONS };
 
 /* One matched pair and what the statistics say about it. */
 struct cpair {
 	struct ccase *a, *b;
 	const struct ipc_metric *metric; /* the per-run values compared */
 	struct ipc_cmp cmp;
+	enum cmp_basis basis;
+	double p;	   /* the p-value the verdict rests on */
+	double p_min;	   /* the smallest it could be */
+	bool have_ci;	   /* the interval the verdict rests on: */
+	double lo, hi;	   /* cmp's, or widened by the drift */
+	double dlo, dhi;   /* the difference's likewise */
+	double drift;	   /* the drift (sd of log) it was widened by, -1 */
+	bool assumed;	   /* ... which --drift gave */
 	double change_pct; /* (ratio - 1) * 100 */
 	enum verdict verdict;
 	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
@@ -52,12 +78,21 @@ struct ipc_comparison {
 	struct cpair *pairs;
 	size_t npairs, gates;
 	size_t uncompared; /* cases of A with nothing of B to compare */
+	const struct ipc_doc **owned; /* ipc_compare's two, freed with it */
 };
 
 /* The key indices of the fixed keys (the rest are the parameters'). */
-enum { CK_PATTERN, CK_TRANSPORT, CK_ENGINE, CK_FRAMING, CK_LINK, CK_FIXED };
+enum {
+	CK_PATTERN,
+	CK_TRANSPORT,
+	CK_ENGINE,
+	CK_FRAMING,
+	CK_LINK,
+	CK_CPUS,
+	CK_FIXED
+};
 
-/* "faster", "slower", "no significant difference". */
+/* "faster", "slower", "no significant difference", "undecided". */
 const char *cmp_verdict_name(enum verdict v);
 
 /*

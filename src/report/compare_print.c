@@ -32,6 +32,26 @@ static char *fmt_val(const struct cpair *p, double v, char *buf, size_t len)
 	return ipc_fmt_value(p->metric->fmt, v, buf, len);
 }
 
+/*
+ * "A: a.json (rr, 2024-..., host h)", or with several files "A: 5 files:
+ * a1.json a2.json ... (the first: rr, ...)".
+ */
+static void side_heading(struct tab_out *out, const char *lead,
+			 const struct cside *s)
+{
+	char buf[256];
+
+	about(s->docs[0], buf, sizeof(buf));
+	if (s->ndocs == 1) {
+		tab_printf(out, "%s%s (%s)\n", lead, s->docs[0]->path, buf);
+		return;
+	}
+	tab_printf(out, "%s%zu files:", lead, s->ndocs);
+	for (size_t d = 0; d < s->ndocs; d++)
+		tab_printf(out, " %s", s->docs[d]->path);
+	tab_printf(out, " (the first: %s)\n", buf);
+}
+
 /* The same with its sign: "+1.20 µs", "-310 ns". */
 static char *signed_val(const struct cpair *p, double v, char *buf, size_t len)
 {
@@ -45,14 +65,11 @@ static char *signed_val(const struct cpair *p, double v, char *buf, size_t len)
 static void heading(struct tab_out *out, const struct ipc_comparison *c)
 {
 	const struct cpair *p0 = &c->pairs[0];
-	char buf[256];
 	bool any_skip = false;
 	size_t i;
 
-	about(c->a.doc, buf, sizeof(buf));
-	tab_printf(out, "compare  A: %s (%s)\n", c->a.doc->path, buf);
-	about(c->b.doc, buf, sizeof(buf));
-	tab_printf(out, "         B: %s (%s)\n", c->b.doc->path, buf);
+	side_heading(out, "compare  A: ", &c->a);
+	side_heading(out, "         B: ", &c->b);
 	for (size_t k = 0; k < c->nkeys; k++) {
 		if (!c->skip[k])
 			continue;
@@ -81,81 +98,94 @@ static void heading(struct tab_out *out, const struct ipc_comparison *c)
 			   "(lower p50, higher throughput is better), B-A: "
 			   "their difference, each with a 95%% bootstrap "
 			   "interval; p: two-sided Mann-Whitney U\n");
+	if (c->a.ndocs > 1 || c->b.ndocs > 1)
+		tab_printf(out,
+			   "two levels: each file is an invocation, its value "
+			   "the median of its runs; with several files a side, "
+			   "p compares the invocations and the intervals "
+			   "resample them, so drift between invocations "
+			   "counts\n");
 }
 
 /*
  * The difference B - A of the medians, divided by @div, and its
- * interval, in cells @at and @at + 1 (the interval's ends with the
- * difference's unit, or "-").
+ * interval, in cells @cell[@at] and @cell[@at + 1] (the interval's ends
+ * with the difference's unit, or "-").
  */
-static void diff_cells(struct grid *g, struct grid_line *l, size_t at,
+static void diff_cells(struct grid *g, char **cell, size_t at,
 		       const struct cpair *p, double div)
 {
 	char x[40], y[40];
 
 	if (!p->cmp.na || !p->cmp.nb) {
-		grid_set(g, &l->cell[at], "-");
-		grid_set(g, &l->cell[at + 1], "-");
+		grid_set(g, &cell[at], "-");
+		grid_set(g, &cell[at + 1], "-");
 		return;
 	}
 	signed_val(p, p->cmp.diff / div, x, sizeof(x));
-	grid_set(g, &l->cell[at], "%s", x);
+	grid_set(g, &cell[at], "%s", x);
 	if (!p->cmp.have_diff_ci) {
-		grid_set(g, &l->cell[at + 1], "-");
+		grid_set(g, &cell[at + 1], "-");
 		return;
 	}
-	signed_val(p, p->cmp.diff_low / div, x, sizeof(x));
-	signed_val(p, p->cmp.diff_high / div, y, sizeof(y));
-	grid_set(g, &l->cell[at + 1], "%s – %s", x, y);
+	signed_val(p, p->dlo / div, x, sizeof(x));
+	signed_val(p, p->dhi / div, y, sizeof(y));
+	grid_set(g, &cell[at + 1], "%s – %s", x, y);
 }
 
-/* The pair's line of the table; @per: the per-message columns too. */
+/*
+ * The pair's line of the table; @files: the column of files A/B; @per:
+ * the per-message columns too.
+ */
 static void pair_line(struct grid *g, const struct ipc_comparison *c,
-		      const struct cpair *p, bool per)
+		      const struct cpair *p, bool files, bool per)
 {
 	struct grid_line *l = grid_line(g);
 	char buf[256], x[32];
+	char **cell;
 
 	if (!l)
 		return;
+	cell = l->cell + files;
 	cmp_label(c, p->a, true, buf, sizeof(buf));
 	if (p->metric != &ipc_metric_p50)
 		grid_set(g, &l->cell[0], "%s (%s)", buf, p->metric->word);
 	else
 		grid_set(g, &l->cell[0], "%s", buf);
-	grid_set(g, &l->cell[1], "%zu/%zu", p->cmp.na, p->cmp.nb);
+	if (files)
+		grid_set(g, &l->cell[1], "%zu/%zu", p->cmp.ka, p->cmp.kb);
+	grid_set(g, &cell[1], "%zu/%zu", p->cmp.na, p->cmp.nb);
 	if (p->cmp.na && p->cmp.nb) {
-		grid_set(g, &l->cell[2], "%s",
+		grid_set(g, &cell[2], "%s",
 			 fmt_val(p, p->cmp.median_a, x, sizeof(x)));
-		grid_set(g, &l->cell[3], "%s",
+		grid_set(g, &cell[3], "%s",
 			 fmt_val(p, p->cmp.median_b, x, sizeof(x)));
 	} else {
-		grid_set(g, &l->cell[2], "-");
-		grid_set(g, &l->cell[3], "-");
+		grid_set(g, &cell[2], "-");
+		grid_set(g, &cell[3], "-");
 	}
 	if (p->cmp.have_ratio)
-		grid_set(g, &l->cell[4], "%.3f", p->cmp.ratio);
+		grid_set(g, &cell[4], "%.3f", p->cmp.ratio);
 	else
-		grid_set(g, &l->cell[4], "-");
-	if (p->cmp.have_ci)
-		grid_set(g, &l->cell[5], "%.3f–%.3f", p->cmp.ci_low,
-			 p->cmp.ci_high);
+		grid_set(g, &cell[4], "-");
+	if (p->have_ci)
+		grid_set(g, &cell[5], "%.3f–%.3f", p->lo, p->hi);
 	else
-		grid_set(g, &l->cell[5], "-");
-	diff_cells(g, l, 6, p, 1);
-	if (p->cmp.p < 0.0001)
-		grid_set(g, &l->cell[8], "<0.0001");
+		grid_set(g, &cell[5], "-");
+	diff_cells(g, cell, 6, p, 1);
+	if (p->p < 0.0001)
+		grid_set(g, &cell[8], "<0.0001");
 	else
-		grid_set(g, &l->cell[8], "%.2g", p->cmp.p);
+		grid_set(g, &cell[8], "%.2g", p->p);
 	if (p->verdict != V_SAME)
-		grid_set(g, &l->cell[9], "%s (%+.1f%%)",
+		grid_set(g, &cell[9], "%s (%+.1f%%)",
 			 cmp_verdict_name(p->verdict), p->change_pct);
 	else
-		grid_set(g, &l->cell[9], "%s", cmp_verdict_name(p->verdict));
+		grid_set(g, &cell[9], "%s", cmp_verdict_name(p->verdict));
 	if (per && p->per)
-		diff_cells(g, l, 10, p, p->per);
+		diff_cells(g, cell, 10, p, p->per);
 	else if (per)
-		grid_set(g, &l->cell[10], "-");
+		grid_set(g, &cell[10], "-");
 }
 
 /* The cases of one side that found no match, or no measurement. */
@@ -178,18 +208,22 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 	static const char *const heads[] = {"case", "runs A/B", "A",   "B",
 					    "B/A",  "95% CI",	"B-A", "95% CI",
 					    "p",    "verdict"};
+	bool files = c->a.ndocs > 1 || c->b.ndocs > 1;
 	const char *per_word = NULL;
 	struct grid g = {0};
 	char buf[256], head[48];
-	bool few = false;
+	bool few = false, runs_only = false;
 	size_t i;
 	int err;
 
 	for (i = 0; i < c->npairs; i++)
 		if (c->pairs[i].per && !per_word)
 			per_word = c->pairs[i].per_word;
-	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
 		grid_col(&g, heads[i], i == 0 || i == 9);
+		if (i == 0 && files)
+			grid_col(&g, "files A/B", false);
+	}
 	if (per_word) {
 		snprintf(head, sizeof(head), "B-A per %s", per_word);
 		grid_col(&g, head, false);
@@ -197,8 +231,12 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 	}
 	grid_ids(&g);
 	for (i = 0; i < c->npairs; i++) {
-		pair_line(&g, c, &c->pairs[i], per_word != NULL);
-		few |= c->pairs[i].cmp.p_min >= 1 - c->pairs[i].cmp.level;
+		const struct cpair *p = &c->pairs[i];
+
+		pair_line(&g, c, p, files, per_word != NULL);
+		few |= p->basis != CB_INVOCATIONS &&
+		       p->p_min >= 1 - p->cmp.level;
+		runs_only |= p->basis == CB_RUNS;
 	}
 	err = g.err;
 	if (!err) {
@@ -219,6 +257,14 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 		tab_printf(out,
 			   "hint: measure with --runs auto (the default) or "
 			   "-r 5 or more to tell results apart\n");
+	if (runs_only)
+		tab_printf(out,
+			   "drift: with one file a side the drift between "
+			   "invocations was not measured (about 10%% a minute "
+			   "on a shared VM), so a difference of the runs alone "
+			   "is \"undecided\"; compare several files a side (A1 "
+			   "A2 ... -- B1 B2 ...) or say how much to allow with "
+			   "--drift PCT\n");
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set && c->uncompared)
@@ -273,6 +319,58 @@ static json_t *file_obj(const struct ipc_doc *d)
 	return o;
 }
 
+/* The first file of a side, and every file's name. */
+static json_t *side_obj(const struct cside *s)
+{
+	json_t *o = file_obj(s->docs[0]), *files = json_array();
+
+	for (size_t d = 0; files && d < s->ndocs; d++)
+		json_array_append_new(files, json_string(s->docs[d]->path));
+	json_object_set_new(o, "files", files);
+	return o;
+}
+
+/*
+ * What the verdict rests on: the level its test is of, each side's
+ * invocations and their spread, and the drift the interval was widened by.
+ */
+static void put_levels(json_t *o, const struct cpair *p)
+{
+	static const char *const basis[] = {
+		[CB_RUNS] = "runs",
+		[CB_WIDENED] = "runs, widened by drift",
+		[CB_INVOCATIONS] = "invocations",
+	};
+	json_t *d = json_object();
+
+	json_object_set_new(o, "invocations_a",
+			    json_integer((json_int_t)p->cmp.ka));
+	json_object_set_new(o, "invocations_b",
+			    json_integer((json_int_t)p->cmp.kb));
+	jstr(o, "basis", basis[p->basis]);
+	json_object_set_new(
+		d, "measured",
+		json_boolean(p->cmp.drift_a >= 0 || p->cmp.drift_b >= 0));
+	if (p->cmp.drift_a >= 0)
+		jreal(d, "a_pct", expm1(p->cmp.drift_a) * 100);
+	if (p->cmp.drift_b >= 0)
+		jreal(d, "b_pct", expm1(p->cmp.drift_b) * 100);
+	if (p->basis == CB_WIDENED) {
+		jreal(d, "widened_by_pct", expm1(p->drift) * 100);
+		json_object_set_new(d, "assumed", json_boolean(p->assumed));
+	}
+	json_object_set_new(o, "drift", d);
+	if (p->basis == CB_WIDENED && p->cmp.have_ci) {
+		json_t *ci = json_object();
+
+		jreal(ci, "low", p->cmp.ci_low);
+		jreal(ci, "high", p->cmp.ci_high);
+		json_object_set_new(o, "ci_unwidened", ci);
+	}
+	if (p->basis == CB_INVOCATIONS)
+		jreal(o, "p_runs", p->cmp.p);
+}
+
 static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 {
 	json_t *o = json_object(), *ci;
@@ -298,27 +396,31 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 		jreal(o, "ratio", p->cmp.ratio);
 		jreal(o, "change_pct", p->change_pct);
 	}
-	if (p->cmp.have_ci) {
+	if (p->have_ci) {
 		ci = json_object();
 		jreal(ci, "level", p->cmp.level);
-		jreal(ci, "low", p->cmp.ci_low);
-		jreal(ci, "high", p->cmp.ci_high);
+		jreal(ci, "low", p->lo);
+		jreal(ci, "high", p->hi);
 		json_object_set_new(o, "ci", ci);
 	}
+	jreal(o, "p", p->p);
+	json_object_set_new(o, "exact",
+			    json_boolean(p->basis == CB_INVOCATIONS
+						 ? p->cmp.inv_exact
+						 : p->cmp.exact));
+	put_levels(o, p);
 	if (p->cmp.na && p->cmp.nb)
 		jreal(o, "diff", p->cmp.diff);
 	if (p->cmp.have_diff_ci) {
 		ci = json_object();
-		jreal(ci, "low", p->cmp.diff_low);
-		jreal(ci, "high", p->cmp.diff_high);
+		jreal(ci, "low", p->dlo);
+		jreal(ci, "high", p->dhi);
 		json_object_set_new(o, "diff_ci", ci);
 	}
 	if (p->per) {
 		jreal(o, "per_message", p->per);
 		jstr(o, "message", p->per_word);
 	}
-	jreal(o, "p", p->cmp.p);
-	json_object_set_new(o, "exact", json_boolean(p->cmp.exact));
 	jstr(o, "verdict", cmp_verdict_name(p->verdict));
 	if (p->note[0])
 		jstr(o, "note", p->note);
@@ -378,12 +480,14 @@ int cmp_print_json(FILE *out, const struct ipc_comparison *c)
 	json_object_set_new(top, "schema", json_integer(IPC_JSON_SCHEMA));
 	json_object_set_new(root, "ipcperf", top);
 	jstr(root, "command", "compare");
-	json_object_set_new(root, "a", file_obj(c->a.doc));
-	json_object_set_new(root, "b", file_obj(c->b.doc));
+	json_object_set_new(root, "a", side_obj(&c->a));
+	json_object_set_new(root, "b", side_obj(&c->b));
 	json_object_set_new(root, "level", json_real(0.95));
 	jreal(root, "threshold_pct", c->opts.threshold_pct);
 	if (c->opts.fail_set)
 		jreal(root, "fail_if_slower_pct", c->opts.fail_pct);
+	if (c->opts.drift_set)
+		jreal(root, "drift_pct", c->opts.drift_pct);
 	jstr(root, "test", "mann-whitney-u");
 	jstr(root, "interval", "bootstrap, ratio of medians");
 	diff = json_array();

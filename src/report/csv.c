@@ -20,7 +20,7 @@ static const char header[] =
 	"ci_high,error,metric,estimate,target_met,half_width_pct,stop,flags,"
 	"client_user_ns_per_msg,client_sys_ns_per_msg,client_csw_per_msg,"
 	"server_user_ns_per_msg,server_sys_ns_per_msg,server_csw_per_msg,"
-	"other_cpus,loadavg_1m\n";
+	"other_cpus,loadavg_1m,cpus,client_cpu,server_cpu\n";
 
 /* The header's columns of case parameters, between status and runs. */
 static const char *const param_cols[] = {
@@ -166,6 +166,18 @@ static void put_diag(FILE *f, const struct ipc_result *res)
 		put_empty(f, 1);
 }
 
+/* Where the sides ran: 1 or 2 CPUs and which; empty: the scheduler's. */
+static void put_place(FILE *f, const struct ipc_place *pl)
+{
+	if (pl->cpus == IPC_CPUS_ANY) {
+		put_empty(f, 3);
+		return;
+	}
+	put_u64(f, pl->cpus == IPC_CPUS_ONE ? 1 : 2);
+	put_u64(f, (uint64_t)pl->client_cpu);
+	put_u64(f, (uint64_t)pl->server_cpu);
+}
+
 /*
  * The case's parameters that have a column: those of the header's
  * parameter columns (JSON's keys) that the pattern describes.
@@ -238,6 +250,7 @@ static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 	}
 	put_str(f, res->status == IPC_STATUS_OK ? "" : res->error);
 	put_diag(f, res);
+	put_place(f, &cs->place);
 	if (fputc('\n', f) == EOF || ferror(f))
 		return io_err();
 	return 0;

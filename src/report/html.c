@@ -231,9 +231,9 @@ static void strips(struct html *h, const struct trow *const *rows, size_t n,
 
 /*
  * The sweep's keys: the pattern's own that name a case, then transport,
- * engine and link (so bars group by a trace before a link).
+ * engine, placement and link (so bars group by a trace before a link).
  */
-enum fixed_key { FK_PARAM = 0, FK_TRANSPORT, FK_ENGINE, FK_LINK };
+enum fixed_key { FK_PARAM = 0, FK_TRANSPORT, FK_ENGINE, FK_CPUS, FK_LINK };
 
 struct keys {
 	struct cp_key k[MAXKEYS];
@@ -248,7 +248,7 @@ static void sweep_keys(struct keys *ks, const struct ipc_pattern_ops *pat)
 	const struct ipc_param *p;
 
 	memset(ks, 0, sizeof(*ks));
-	for (p = pat->params; p && p->key && ks->n < MAXKEYS - 3; p++) {
+	for (p = pat->params; p && p->key && ks->n < MAXKEYS - 4; p++) {
 		/*
 		 * Only what names a case ("req=64", a trace's name): the
 		 * figures a case merely has (a trace's bytes) vary with it.
@@ -269,6 +269,8 @@ static void sweep_keys(struct keys *ks, const struct ipc_pattern_ops *pat)
 	ks->k[ks->n++] = (struct cp_key){"transport", "", false};
 	ks->fixed[ks->n] = FK_ENGINE;
 	ks->k[ks->n++] = (struct cp_key){"engine", "engine", false};
+	ks->fixed[ks->n] = FK_CPUS;
+	ks->k[ks->n++] = (struct cp_key){"cpus", "cpus", false};
 	ks->fixed[ks->n] = FK_LINK;
 	ks->k[ks->n++] = (struct cp_key){"link", "link", false};
 }
@@ -294,6 +296,12 @@ static void key_value(const struct keys *ks, size_t k, const struct trow *t,
 		return;
 	case FK_ENGINE:
 		snprintf(lab, len, "%s", tab_eng_name(t));
+		return;
+	case FK_CPUS:
+		snprintf(lab, len, "%s",
+			 cs->place.cpus == IPC_CPUS_ONE	  ? "1"
+			 : cs->place.cpus == IPC_CPUS_TWO ? "2"
+							  : "any");
 		return;
 	case FK_LINK:
 		snprintf(lab, len, "%s", tab_link_name(t));
@@ -698,22 +706,26 @@ static void forest_row(const struct ipc_comparison *c, const struct cpair *p,
 		       struct svg_forest_row *row, char *label, size_t llen,
 		       char *note, size_t nlen)
 {
-	bool few = p->cmp.p_min >= 1 - p->cmp.level;
+	bool few = p->p_min >= 1 - p->cmp.level;
 
 	cmp_label(c, p->a, true, label, llen);
 	row->label = label;
 	row->ratio = p->cmp.have_ratio ? p->cmp.ratio : NAN;
-	row->lo = p->cmp.have_ci ? p->cmp.ci_low : NAN;
-	row->hi = p->cmp.have_ci ? p->cmp.ci_high : NAN;
-	row->verdict = few			? SVG_UNDECIDED
-		       : p->verdict == V_FASTER ? SVG_FASTER
-		       : p->verdict == V_SLOWER ? SVG_SLOWER
-						: SVG_SAME;
-	if (p->cmp.have_ratio && p->cmp.have_ci)
+	/* The interval the verdict rests on (widened by drift, say). */
+	row->lo = p->have_ci ? p->lo : NAN;
+	row->hi = p->have_ci ? p->hi : NAN;
+	row->verdict = few || p->verdict == V_UNDECIDED ? SVG_UNDECIDED
+		       : p->verdict == V_FASTER		? SVG_FASTER
+		       : p->verdict == V_SLOWER		? SVG_SLOWER
+							: SVG_SAME;
+	if (p->cmp.have_ratio && p->have_ci)
 		snprintf(note, nlen, "%.3g\xc3\x97 [%.3g, %.3g] %s%s",
-			 p->cmp.ratio, p->cmp.ci_low, p->cmp.ci_high,
+			 p->cmp.ratio, p->lo, p->hi,
 			 cmp_verdict_name(p->verdict),
-			 few ? " (too few runs)" : "");
+			 few ? (p->basis == CB_INVOCATIONS
+					? " (too few invocations)"
+					: " (too few runs)")
+			     : "");
 	else
 		snprintf(note, nlen, "%s", cmp_verdict_name(p->verdict));
 	row->note = note;
@@ -749,9 +761,11 @@ int cmp_print_html(FILE *out, const struct ipc_comparison *c)
 		err = err2;
 	/* What each side measured, where: as a report of it would say. */
 	fputs("<h2>A</h2>\n", out);
-	about_one(out, &c->a.doc->meta);
+	for (i = 0; i < c->a.ndocs; i++)
+		about_one(out, &c->a.docs[i]->meta);
 	fputs("<h2>B</h2>\n", out);
-	about_one(out, &c->b.doc->meta);
+	for (i = 0; i < c->b.ndocs; i++)
+		about_one(out, &c->b.docs[i]->meta);
 	html_end(out);
 out:
 	free(rows);

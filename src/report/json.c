@@ -466,16 +466,48 @@ static json_t *modes_obj(struct jdoc *d, const struct ipc_result *res)
 	return o;
 }
 
+/*
+ * The headline: the number every format shows as the case's latency or
+ * throughput (the estimate) with its interval, in one place so that a
+ * formatter reading the document needs no rule of its own.
+ */
+static json_t *headline_obj(struct jdoc *d, const struct ipc_result *res)
+{
+	struct ipc_headline h;
+	json_t *o;
+
+	ipc_result_headline(res, &h);
+	if (!h.valid)
+		return NULL;
+	o = obj_new(d);
+	if (!o)
+		return NULL;
+	put(d, o, KEY_METRIC, json_string(h.metric->name));
+	put_num(d, o, KEY_VALUE, h.metric->integer, h.value);
+	put_u64(d, o, KEY_RUNS, h.runs);
+	if (h.have_ci) {
+		put_real(d, o, KEY_LEVEL, h.level);
+		put_num(d, o, KEY_LOW, h.metric->integer, h.low);
+		put_num(d, o, KEY_HIGH, h.metric->integer, h.high);
+		if (h.half_pct >= 0)
+			put_real(d, o, KEY_HALF, h.half_pct);
+	}
+	return o;
+}
+
 /* The stopping rule, the cost, placement and load, over all runs. */
 static void summary_more(struct jdoc *d, json_t *o,
 			 const struct ipc_result *res)
 {
 	const struct ipc_diag *g = &res->diag;
 	const struct ipc_metric *mt = ipc_result_metric(res);
-	json_t *t, *c, *ld;
+	json_t *t, *c, *ld, *h;
 
 	put(d, o, KEY_METRIC, json_string(mt->name));
 	put_num(d, o, KEY_ESTIMATE, mt->integer, g->estimate);
+	h = headline_obj(d, res);
+	if (h)
+		put(d, o, KEY_HEADLINE, h);
 	t = obj_new(d);
 	if (t) {
 		put_real(d, t, KEY_LEVEL, res->metric.ci_level);
@@ -555,6 +587,32 @@ static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 	put_real(d, p, KEY_LINK_LOSS, l->loss_ppm / 1e6);
 	put_table(d, p, l, &js_link2);
 	put(d, o, KEY_LINK_PARAMS, p);
+}
+
+/*
+ * Where the sides ran: "cpus" 1 or 2 when pinned (null: the scheduler's
+ * choice), and "pin" the CPUs, who chose them, and whether the two are
+ * SMT siblings (null: unknown).
+ */
+static void put_place(struct jdoc *d, json_t *o, const struct ipc_place *pl)
+{
+	json_t *p;
+
+	if (pl->cpus == IPC_CPUS_ANY) {
+		put(d, o, KEY_CPUS, json_null());
+		return;
+	}
+	put(d, o, KEY_CPUS, json_integer(pl->cpus == IPC_CPUS_ONE ? 1 : 2));
+	p = obj_new(d);
+	if (!p)
+		return;
+	put(d, p, KEY_CLIENT, json_integer(pl->client_cpu));
+	put(d, p, KEY_SERVER, json_integer(pl->server_cpu));
+	put(d, p, KEY_PIN_BY, json_string(pl->chosen ? "ipcperf" : "user"));
+	if (pl->cpus == IPC_CPUS_TWO)
+		put(d, p, KEY_PIN_SMT,
+		    pl->smt < 0 ? json_null() : json_boolean(pl->smt));
+	put(d, o, KEY_PIN, p);
 }
 
 /* The framing of a pattern that takes one. */
@@ -663,6 +721,7 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		put(d, o, KEY_ERROR,
 		    jstr(res->error[0] ? res->error : "unknown error"));
 	put_params(d, o, cs);
+	put_place(d, o, &cs->place);
 	put_link(d, o, cs);
 	put_framing(d, o, cs);
 	put_extras(d, o, cs, &res->summary, 0);

@@ -186,6 +186,52 @@ static void read_params(struct rd *r, json_t *o, const char *at,
 	}
 }
 
+/* An integer of at least -1, or *v unchanged when absent. */
+static void read_cpu(struct rd *r, json_t *o, const char *at, const char *key,
+		     int *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!x)
+		return;
+	if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+	    json_integer_value(x) >= 1 << 20)
+		jr_bad(r, at, key, "not a CPU number");
+	else
+		*v = (int)json_integer_value(x);
+}
+
+/*
+ * Where the sides ran: "cpus" 1 or 2 with "pin", or null (or absent, as
+ * documents before placement was a parameter): the scheduler's choice.
+ */
+static void read_place(struct rd *r, json_t *o, const char *at,
+		       struct ipc_place *pl)
+{
+	json_t *c = json_object_get(o, KEY_CPUS), *p, *smt;
+	char sat[96];
+
+	*pl = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
+	if (!c || json_is_null(c))
+		return;
+	if (!json_is_integer(c) ||
+	    (json_integer_value(c) != 1 && json_integer_value(c) != 2)) {
+		jr_bad(r, at, KEY_CPUS, "not 1, 2 or null");
+		return;
+	}
+	pl->cpus = json_integer_value(c) == 1 ? IPC_CPUS_ONE : IPC_CPUS_TWO;
+	p = jr_obj(r, o, at, KEY_PIN, false);
+	if (!p)
+		return;
+	jr_at(sat, sizeof(sat), at, KEY_PIN);
+	read_cpu(r, p, sat, KEY_CLIENT, &pl->client_cpu);
+	read_cpu(r, p, sat, KEY_SERVER, &pl->server_cpu);
+	pl->chosen = !strcmp(jr_str(r, p, sat, KEY_PIN_BY) ?: "", "ipcperf");
+	smt = json_object_get(p, KEY_PIN_SMT);
+	if (json_is_boolean(smt))
+		pl->smt = json_is_true(smt);
+}
+
 /* The case a result is about: pattern, transport, engine, parameters. */
 static void read_case(struct rd *r, json_t *o, const char *at,
 		      struct ipc_case *cs)
@@ -216,6 +262,7 @@ static void read_case(struct rd *r, json_t *o, const char *at,
 	if (!cs->eng)
 		cs->eng = stand_in(r, sizeof(*cs->eng), eng);
 	read_params(r, o, at, cs);
+	read_place(r, o, at, &cs->place);
 	read_link(r, o, at, cs);
 	fr = jr_str(r, o, at, KEY_FRAMING);
 	if (fr && (cs->pat->flags & IPC_PAT_FRAMED)) {

@@ -119,6 +119,12 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_HIGH "high"
 #define KEY_METRIC "metric"
 #define KEY_ESTIMATE "estimate"
+#define KEY_HEADLINE "headline"
+#define KEY_CPUS "cpus" /* a result's placement: 1, 2 or null */
+#define KEY_PIN "pin"	/* ... its CPUs: {client, server, ...} */
+#define KEY_PIN_BY "by"
+#define KEY_PIN_SMT "smt_siblings"
+#define KEY_VALUE "value"
 #define KEY_TARGET "target"
 #define KEY_PCT "pct"
 #define KEY_HALF "half_width_pct"

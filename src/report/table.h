@@ -106,6 +106,16 @@ const char *tab_link_name(const struct trow *t); /* "none" without */
 const char *tab_one_engine(const struct trow *const *rows, size_t n);
 const char *tab_one_link(const struct trow *const *rows, size_t n);
 
+/* Did any of @rows run with its sides pinned (a "cpus" column)? */
+bool tab_any_placed(const struct trow *const *rows, size_t n);
+
+/* "1 (CPU 0)", "2 (CPUs 0,1)", "2 (CPUs 0,1 SMT)" or "any". */
+void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl);
+
+/* Under a table with a cpus column: what it means. */
+void tab_place_note(struct tab_out *out, const struct trow *const *rows,
+		    size_t n);
+
 /* A size 0 travelling as a 1-byte token: the footnote applies. */
 bool tab_zero_on_stream(const struct trow *t);
 extern const char tab_zero_note[];
@@ -134,7 +144,8 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
  * The same for @rows, whose other end may be a server already running
  * (an external peer: a gdbserver, a web server): "the other end already
  * running, client on CPU 1", or "peer in a separate process or already
- * running" when only some are.
+ * running, client on CPU 0, server on CPU 1" when only some are (the
+ * server's CPU is that of ipcperf's own peers).
  */
 void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
 		    const struct trow *const *rows, size_t n);
@@ -163,27 +174,48 @@ void tab_col_cell(struct grid *g, char **cell, const struct ipc_column *c,
 bool tab_col_has(const struct ipc_column *c, const struct ipc_result *res);
 
 /*
- * The columns every layout ends with, and their cells: runs, cv, the
- * interval, CPU cost, flags, status.
+ * The columns every layout shares, and their cells: the headline (the
+ * estimate, the median of the runs' metric) with its interval, placed
+ * before the pattern's pooled figures; and at the end the runs, cv, CPU
+ * cost, flags and status.
  */
 struct tab_tail {
 	bool ci, cost, cycles; /* columns shown */
 	unsigned flags;	       /* flags of the measured rows */
+	int hcol;	       /* the pattern's column the headline replaces
+				  (its metric, pooled), -1: none */
+	char head[32];	       /* the headline's head: "p50", "bandwidth" */
 	char ci_head[24];      /* "95% CI" */
 	char cpu_head[24];     /* "cpu/rt" */
 	char csw_head[24];
 	char cyc_head[24];
 	char ins_head[24];
-	int col[9]; /* grid column of each, -1 when not shown */
+	int col[10]; /* grid column of each, -1 when not shown */
 };
 
 /* Look at @rows to decide which tail columns are shown. */
 void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
 		   const struct trow *const *rows, size_t n);
 
-/* Add the tail's columns to @g (in order: runs, cv, CI, cost, flags...). */
+/* Add the headline and its interval to @g. */
+void tab_head_cols(struct tab_tail *tt, struct grid *g);
+
+/* The headline of @res in a cell: "5.10 µs", with " ±0.8%" when @half. */
+void tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
+		   bool half);
+
+/* Add the tail's columns to @g (in order: runs, cv, cost, flags...). */
 void tab_tail_cols(struct tab_tail *tt, struct grid *g, bool cost_cols,
 		   bool flags_col);
+
+/*
+ * Under a table: which figure is the headline and which are pooled over
+ * every sample of every run.  @cols are the pattern's columns, @ccol
+ * their grid columns (-1: not shown), @samples what a sample is.
+ */
+void tab_pooled_note(struct tab_out *out, const struct tab_tail *tt,
+		     const struct ipc_column *cols, const int *ccol,
+		     const char *samples);
 
 /* Fill the tail's cells of line @l for @t (measured rows). */
 void tab_tail_cells(const struct tab_tail *tt, struct grid *g,

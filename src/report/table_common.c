@@ -75,6 +75,52 @@ const char *tab_one_link(const struct trow *const *rows, size_t n)
 	return n ? tab_link_name(rows[0]) : NULL;
 }
 
+bool tab_any_placed(const struct trow *const *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->res.cs.place.cpus != IPC_CPUS_ANY)
+			return true;
+	return false;
+}
+
+void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl)
+{
+	switch (pl->cpus) {
+	case IPC_CPUS_ONE:
+		grid_set(g, cell, "1 (CPU %d)", pl->client_cpu);
+		break;
+	case IPC_CPUS_TWO:
+		grid_set(g, cell, "2 (CPUs %d,%d%s)", pl->client_cpu,
+			 pl->server_cpu, pl->smt == 1 ? " SMT" : "");
+		break;
+	default:
+		grid_set(g, cell, "any");
+		break;
+	}
+}
+
+void tab_place_note(struct tab_out *out, const struct trow *const *rows,
+		    size_t n)
+{
+	bool chosen = false, smt = false, any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ipc_place *pl = &rows[i]->res.cs.place;
+
+		chosen |= pl->chosen;
+		smt |= pl->cpus == IPC_CPUS_TWO && pl->smt == 1;
+		any |= pl->cpus == IPC_CPUS_ANY;
+	}
+	tab_printf(out,
+		   "cpus: the client and the server pinned to one CPU (1) or a "
+		   "CPU each (2%s)%s%s; two placements, two measurements%s\n",
+		   smt ? "; SMT: two threads of one core"
+		       : ", not SMT siblings",
+		   any ? ", any: where the scheduler put them" : "",
+		   chosen ? ", chosen by ipcperf" : ", as --pin asked",
+		   chosen ? " (--pin none: the scheduler's choice)" : "");
+}
+
 bool tab_zero_on_stream(const struct trow *t)
 {
 	const struct ipc_case *cs = &t->res.cs;
@@ -175,19 +221,25 @@ void tab_where_rows(char *buf, size_t len, const struct ipc_runopts *ro,
 			rows[0]->res.cs.target &&
 			!strcmp(c->target, rows[0]->res.cs.target);
 	}
-	if (!n || ext < n) {
+	if (!ext) {
 		tab_where(buf, len, ro, NULL);
-		if (ext)
-			tab_appendf(buf, len, " or already running");
 		return;
 	}
-	if (same == n) { /* one server elsewhere: name it */
+	if (ext == n && same == n) { /* one server elsewhere: name it */
 		tab_where(buf, len, ro, &rows[0]->res.cs);
 		return;
 	}
-	tab_appendf(buf, len, "the other end already running");
+	if (ext < n)
+		tab_appendf(buf, len, "peer in %s or already running",
+			    ro->placement == IPC_PLACE_THREAD
+				    ? "a thread"
+				    : "a separate process");
+	else
+		tab_appendf(buf, len, "the other end already running");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
+	if (ext < n && ro->pin_server >= 0)
+		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
 /* A parameter's value for people, into @buf. */

@@ -1,7 +1,8 @@
 /*
  * The pivot: the seed report's shape for replay.  First one row per case
  * named by its parameters (a recorded conversation), one column per link,
- * the metric in each cell (the median wall time of one replay).  Then one
+ * the headline in each cell (the median over the runs of each run's wall
+ * time of one replay).  Then one
  * line per case with what explains the cell: the parameters the pattern
  * shows as columns (the conversation's exchanges and bytes) and its
  * figures (the time the emulated link alone accounts for, how far the
@@ -16,7 +17,10 @@
 
 #define MAXLINKS 48
 
-/* "gdbserver-true max-packet=256": a case's parameters in words. */
+/*
+ * "gdbserver-true max-packet=256 cpus=1": a case's parameters and
+ * placement in words.
+ */
 static void label(const struct ipc_case *cs, char *buf, size_t len)
 {
 	char w[96];
@@ -31,6 +35,7 @@ static void label(const struct ipc_case *cs, char *buf, size_t len)
 	}
 	if (!buf[0])
 		snprintf(buf, len, "?");
+	tab_appendf(buf, len, "%s", ipc_place_word(&cs->place));
 }
 
 /* The head of the label column: the first parameter in words with one. */
@@ -157,7 +162,6 @@ static int print_pivot(struct tab_out *out, const struct trow *const *rows,
 				 tab_eng_name(rows[i]));
 		for (j = i; j < n; j++) {
 			const struct ipc_result *r = &rows[j]->res;
-			const struct ipc_metric *m = ipc_result_metric(r);
 			char **cell;
 
 			if (done[j] || !same_row(rows[j], rows[i]))
@@ -173,10 +177,7 @@ static int print_pivot(struct tab_out *out, const struct trow *const *rows,
 				grid_set(&g, cell, "error");
 				continue;
 			}
-			tab_col_cell(&g, cell,
-				     &(struct ipc_column){.src = m->src,
-							  .fmt = m->fmt},
-				     r);
+			tab_head_cell(&g, cell, r, false);
 			if (r->status != IPC_STATUS_OK && *cell)
 				grid_set(&g, cell, "%s*", *cell);
 		}
@@ -218,8 +219,11 @@ static int print_details(struct tab_out *out, const struct trow *const *rows,
 				  ? grid_col(&g, p->head, tab_param_left(p))
 				  : -1;
 	grid_ids(&g);
+	tab_head_cols(&tt, &g);
 	for (k = 0; pat->cols && pat->cols[k].head; k++)
-		ccol[k] = grid_col(&g, pat->cols[k].head, false);
+		ccol[k] = (int)k == tt.hcol
+				  ? -1
+				  : grid_col(&g, pat->cols[k].head, false);
 	tab_tail_cols(&tt, &g, false, false);
 	for (i = 0; i < n; i++) {
 		const struct ipc_result *r = &rows[i]->res;
@@ -237,8 +241,11 @@ static int print_details(struct tab_out *out, const struct trow *const *rows,
 				 tab_eng_name(rows[i]));
 		tab_case_cells(&g, l, rows[i], pcol, pat->cols, ccol, &tt);
 	}
-	if (!g.err)
+	if (!g.err) {
 		tab_grid(out, &g);
+		tab_pooled_note(out, &tt, pat->cols, ccol,
+				pat->sample ? pat->sample : "sample");
+	}
 	err = g.err;
 	grid_free(&g);
 	return err;

@@ -69,7 +69,8 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
 	const struct ipc_column *cols = pat->cols ? pat->cols : default_cols;
 	const struct ipc_param *p;
-	int pcol[GRID_MAXCOLS], ccol[GRID_MAXCOLS], tp, eng = -1, link = -1;
+	int pcol[GRID_MAXCOLS], ccol[GRID_MAXCOLS], tp, eng = -1, link = -1,
+							cpus = -1;
 	bool zero = false, loss = false;
 	struct tab_tail tt;
 	struct grid g = {0};
@@ -86,14 +87,18 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		eng = grid_col(&g, "engine", true);
 	if (!tab_one_link(rows, n))
 		link = grid_col(&g, "link", true);
+	if (tab_any_placed(rows, n))
+		cpus = grid_col(&g, "cpus", true);
 	for (k = 0, p = pat->params; p && p->key; p++, k++)
 		pcol[k] =
 			p->head ? grid_col(&g, p->head, tab_param_left(p)) : -1;
 	grid_ids(&g);
+	tab_head_cols(&tt, &g);
 	for (k = 0; cols[k].head; k++) {
-		bool any = !(cols[k].flags & IPC_COL_IF_ANY);
+		bool any =
+			!(cols[k].flags & IPC_COL_IF_ANY) && (int)k != tt.hcol;
 
-		for (i = 0; !any && i < n; i++)
+		for (i = 0; !any && (int)k != tt.hcol && i < n; i++)
 			any = tab_col_has(&cols[k], &rows[i]->res);
 		ccol[k] = any ? grid_col(&g, cols[k].head, false) : -1;
 	}
@@ -111,11 +116,18 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		if (link >= 0)
 			grid_set(&g, &l->cell[link], "%s",
 				 tab_link_name(rows[i]));
+		if (cpus >= 0)
+			tab_place_cell(&g, &l->cell[cpus],
+				       &rows[i]->res.cs.place);
 		tab_case_cells(&g, l, rows[i], pcol, cols, ccol, &tt);
 	}
 	if (!g.err) {
 		heading(out, meta, pat, rows, n);
 		tab_grid(out, &g);
+		tab_pooled_note(out, &tt, cols, ccol,
+				pat->sample ? pat->sample : "sample");
+		if (cpus >= 0)
+			tab_place_note(out, rows, n);
 		if (pat->note)
 			tab_printf(out, "%s\n", pat->note);
 		if (zero)

@@ -18,6 +18,7 @@
 struct srow {
 	char tp[64];
 	const char *eng;	       /* NULL for a row made by a skip */
+	const struct ipc_place *pl;    /* likewise */
 	const struct trow *by[MAXPAT]; /* each pattern's first result */
 	char *notes; /* "rr failed: ...; stream skipped: ..." */
 };
@@ -39,16 +40,27 @@ static int pat_index(const struct suite *s, const struct ipc_pattern_ops *p)
 	return -1;
 }
 
-static struct srow *suite_row(struct suite *s, const char *tp, const char *eng)
+/* Do placements @a and @b (NULL: a skip's row, any) share a row? */
+static bool same_place(const struct ipc_place *a, const struct ipc_place *b)
+{
+	return !a || !b || a->cpus == b->cpus;
+}
+
+/* The row of @tp, @eng and @pl (NULL for a skip: the first of @tp). */
+static struct srow *suite_row(struct suite *s, const char *tp, const char *eng,
+			      const struct ipc_place *pl)
 {
 	struct srow *r;
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->rows[i].tp, tp) &&
-		    (!eng || !s->rows[i].eng || !strcmp(s->rows[i].eng, eng))) {
+		    (!eng || !s->rows[i].eng || !strcmp(s->rows[i].eng, eng)) &&
+		    same_place(pl, s->rows[i].pl)) {
 			if (!s->rows[i].eng)
 				s->rows[i].eng = eng;
+			if (!s->rows[i].pl)
+				s->rows[i].pl = pl;
 			return &s->rows[i];
 		}
 	if (tab_grow((void **)&s->rows, &s->cap, s->n, sizeof(*r))) {
@@ -59,6 +71,7 @@ static struct srow *suite_row(struct suite *s, const char *tp, const char *eng)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->tp, sizeof(r->tp), "%s", tp);
 	r->eng = eng;
+	r->pl = pl;
 	return r;
 }
 
@@ -222,10 +235,57 @@ static void suite_heading(struct tab_out *out,
 	}
 }
 
+/*
+ * Does @col show @res's metric?  Then the cell is the headline, the
+ * median of the runs' values with its interval, instead of the pooled one.
+ */
+static bool is_headline(const struct ipc_column *col,
+			const struct ipc_result *res)
+{
+	return !col->per_off && col->src == ipc_result_metric(res)->src;
+}
+
+/*
+ * Which columns hold a headline and which pooled figures: "rr p50, stream
+ * bandwidth: the median over the runs ...; pooled over all runs: ...".
+ */
+static void suite_legend(struct tab_out *out, const struct suite *s)
+{
+	const struct ipc_column *col;
+	bool first = true;
+
+	for (size_t k = 0; k < s->npat; k++)
+		for (col = s->pat[k]->suite->cols; col->head; col++)
+			if (!col->per_off && s->pat[k]->metric &&
+			    col->src == s->pat[k]->metric->src) {
+				tab_printf(out, "%s%s", first ? "" : ", ",
+					   col->head);
+				first = false;
+			}
+	if (first)
+		return;
+	tab_printf(out,
+		   ": the median over the runs of each run's figure, ± the "
+		   "half-width of its 95%% interval");
+	first = true;
+	for (size_t k = 0; k < s->npat; k++)
+		for (col = s->pat[k]->suite->cols; col->head; col++)
+			if (col->per_off || !s->pat[k]->metric ||
+			    col->src != s->pat[k]->metric->src) {
+				tab_printf(out, "%s%s",
+					   first ? "; pooled over all runs: "
+						 : ", ",
+					   col->head);
+				first = false;
+			}
+	tab_printf(out, "\n");
+}
+
 static void suite_line(struct grid *g, const struct suite *s,
-		       const struct srow *r, bool multi)
+		       const struct srow *r, bool multi, bool placed)
 {
 	struct grid_line *l = grid_line(g);
+	const struct ipc_place any = {.cpus = IPC_CPUS_ANY};
 	size_t c = 0;
 
 	if (!l)
@@ -233,15 +293,21 @@ static void suite_line(struct grid *g, const struct suite *s,
 	grid_set(g, &l->cell[c++], "%s", r->tp);
 	if (multi)
 		grid_set(g, &l->cell[c++], "%s", r->eng ? r->eng : "-");
+	if (placed && r->pl)
+		tab_place_cell(g, &l->cell[c++], r->pl);
+	else if (placed)
+		tab_place_cell(g, &l->cell[c++], &any);
 	for (size_t k = 0; k < s->npat; k++) {
 		const struct trow *t = r->by[k];
 
 		for (const struct ipc_column *col = s->pat[k]->suite->cols;
 		     col->head; col++, c++) {
-			if (t && tab_measured(t))
-				tab_col_cell(g, &l->cell[c], col, &t->res);
-			else
+			if (!t || !tab_measured(t))
 				grid_set(g, &l->cell[c], "-");
+			else if (is_headline(col, &t->res))
+				tab_head_cell(g, &l->cell[c], &t->res, true);
+			else
+				tab_col_cell(g, &l->cell[c], col, &t->res);
 		}
 	}
 	grid_set(g, &l->cell[c], "%s", r->notes ? r->notes : "");
@@ -267,7 +333,8 @@ static void gather(struct suite *s, const struct tab *t,
 		if (!*eng0)
 			*eng0 = tab_eng_name(tr);
 		*multi |= !!strcmp(*eng0, tab_eng_name(tr));
-		r = suite_row(s, tab_tp_name(tr), tab_eng_name(tr));
+		r = suite_row(s, tab_tp_name(tr), tab_eng_name(tr),
+			      &tr->res.cs.place);
 		if (!r)
 			break;
 		if (!r->by[k])
@@ -285,7 +352,7 @@ static void gather(struct suite *s, const struct tab *t,
 		if (!skip_transport(sk->what, tp, sizeof(tp), label,
 				    sizeof(label)))
 			continue;
-		r = suite_row(s, tp, NULL);
+		r = suite_row(s, tp, NULL, NULL);
 		if (!r)
 			break;
 		add_note(s, r, "%s: %s", label, sk->why);
@@ -299,9 +366,10 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	struct suite s = {0};
 	struct grid g = {0};
 	char tp[64], label[64];
-	bool multi = false, zero = false;
+	bool multi = false, zero = false, placed = false;
 	unsigned flags = 0;
 	const char *eng0 = NULL;
+	const struct trow **measured = NULL;
 	size_t i;
 	int err;
 
@@ -311,9 +379,14 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			s.pat[s.npat++] = ipc_patterns[i];
 	gather(&s, t, rest, nrest, &multi, &zero, &flags, &eng0);
 
+	for (i = 0; i < t->nrows; i++)
+		placed |= t->rows[i].res.cs.place.cpus != IPC_CPUS_ANY &&
+			  pat_index(&s, t->rows[i].res.cs.pat) >= 0;
 	grid_col(&g, "transport", true);
 	if (multi)
 		grid_col(&g, "engine", true);
+	if (placed)
+		grid_col(&g, "cpus", true);
 	for (size_t k = 0; k < s.npat; k++)
 		for (const struct ipc_column *c = s.pat[k]->suite->cols;
 		     c->head; c++)
@@ -321,13 +394,22 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	grid_col(&g, "notes", true);
 	grid_ids(&g);
 	for (i = 0; i < s.n; i++)
-		suite_line(&g, &s, &s.rows[i], multi);
+		suite_line(&g, &s, &s.rows[i], multi, placed);
 
 	err = s.err ? s.err : g.err;
 	*printed = false;
 	if (!err && s.n) {
 		suite_heading(out, meta, &s, multi ? NULL : eng0);
 		tab_grid(out, &g);
+		suite_legend(out, &s);
+		if (placed && t->nrows) {
+			measured = calloc(t->nrows, sizeof(*measured));
+			for (i = 0; measured && i < t->nrows; i++)
+				measured[i] = &t->rows[i];
+			if (measured)
+				tab_place_note(out, measured, t->nrows);
+			free(measured);
+		}
 		if (zero)
 			tab_printf(out, "%s\n", tab_zero_note);
 		for (int k = 0; k < IPC_FLAG_COUNT; k++)

@@ -11,17 +11,35 @@
 
 #include "table.h"
 
+/*
+ * The pattern's column that shows its metric pooled (rr's "p50", stream's
+ * "bandwidth"): the headline takes its place and its name.  -1: none.
+ */
+static int metric_col(const struct ipc_pattern_ops *pat)
+{
+	for (int k = 0; pat && pat->metric && pat->cols && pat->cols[k].head;
+	     k++)
+		if (pat->cols[k].src == pat->metric->src &&
+		    !pat->cols[k].per_off)
+			return k;
+	return -1;
+}
+
 void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
 		   const struct trow *const *rows, size_t n)
 {
 	const char *u = pat && pat->cost_abbr ? pat->cost_abbr : "msg";
+	bool mixed = false;
 
 	memset(tt, 0, sizeof(*tt));
+	tt->hcol = metric_col(pat);
 	for (size_t i = 0; i < n; i++) {
 		const struct ipc_result *r = &rows[i]->res;
 
 		if (!tab_measured(rows[i]))
 			continue;
+		/* Size 0 is judged by messages/s where others by bytes/s. */
+		mixed |= pat && ipc_result_metric(r) != pat->metric;
 		tt->flags |= r->diag.flags;
 		tt->cost |= r->diag.client.valid && r->diag.server.valid;
 		tt->cycles |= r->diag.client.cycles >= 0 &&
@@ -35,6 +53,12 @@ void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
 					 : 0.0);
 		}
 	}
+	if (tt->hcol >= 0 && !mixed)
+		snprintf(tt->head, sizeof(tt->head), "%s",
+			 pat->cols[tt->hcol].head);
+	else
+		snprintf(tt->head, sizeof(tt->head), "%s",
+			 pat && pat->metric ? pat->metric->word : "metric");
 	/* "cpu/rt": per round trip, per message, per chunk. */
 	snprintf(tt->cpu_head, sizeof(tt->cpu_head), "cpu/%s", u);
 	snprintf(tt->csw_head, sizeof(tt->csw_head), "csw/%s", u);
@@ -44,15 +68,31 @@ void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
 		tt->col[k] = -1;
 }
 
-enum { T_RUNS, T_CV, T_CI, T_CPU, T_CSW, T_CYC, T_INS, T_FLAGS, T_STATUS };
+enum {
+	T_HEAD,
+	T_CI,
+	T_RUNS,
+	T_CV,
+	T_CPU,
+	T_CSW,
+	T_CYC,
+	T_INS,
+	T_FLAGS,
+	T_STATUS
+};
+
+void tab_head_cols(struct tab_tail *tt, struct grid *g)
+{
+	tt->col[T_HEAD] = grid_col(g, tt->head, false);
+	if (tt->ci)
+		tt->col[T_CI] = grid_col(g, tt->ci_head, false);
+}
 
 void tab_tail_cols(struct tab_tail *tt, struct grid *g, bool cost_cols,
 		   bool flags_col)
 {
 	tt->col[T_RUNS] = grid_col(g, "runs", false);
 	tt->col[T_CV] = grid_col(g, "cv", false);
-	if (tt->ci)
-		tt->col[T_CI] = grid_col(g, tt->ci_head, false);
 	if (cost_cols && tt->cost) {
 		tt->col[T_CPU] = grid_col(g, tt->cpu_head, false);
 		tt->col[T_CSW] = grid_col(g, tt->csw_head, false);
@@ -144,30 +184,83 @@ static void cost_cells(const struct tab_tail *tt, struct grid *g,
 	}
 }
 
-/* The interval of the metric with its half-width: "4.80–5.02 µs ±2.3%". */
-static void ci_cell(struct grid *g, char **cell, const struct trow *t)
+/* A figure in the unit of metric @m, as a cell's text. */
+static fmt_fn metric_fmt(const struct ipc_metric *m)
 {
-	const struct ipc_runs_stats *m = &t->res.metric;
-	const struct ipc_metric *mt = ipc_result_metric(&t->res);
-	double half = t->res.diag.half_pct;
-	fmt_fn fmt = mt->fmt == IPC_FMT_RATE  ? ipc_fmt_rate
-		     : mt->fmt == IPC_FMT_BPS ? ipc_fmt_bps
-					      : ipc_fmt_ns;
+	return m->fmt == IPC_FMT_RATE  ? ipc_fmt_rate
+	       : m->fmt == IPC_FMT_BPS ? ipc_fmt_bps
+				       : ipc_fmt_ns;
+}
+
+/* "±2.3%", "±0.84%", "±12%": a half-width in percent of the estimate. */
+static void half_text(double half, char *buf, size_t len)
+{
+	snprintf(buf, len, "±%.*f%%", half < 10 ? 2 - (half >= 1) : 0, half);
+}
+
+void tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
+		   bool half)
+{
+	struct ipc_headline h;
+	char v[32], pm[24];
 
 	if (!cell)
 		return;
-	if (!m->have_ci || t->res.nruns < 2) {
+	ipc_result_headline(res, &h);
+	if (!h.valid) {
 		grid_set(g, cell, "-");
 		return;
 	}
-	if (!isfinite(m->ci_low) || !isfinite(m->ci_high) || m->ci_low < 0 ||
-	    m->ci_high < 0)
+	metric_fmt(h.metric)(h.value, v, sizeof(v));
+	if (half && h.have_ci && h.half_pct >= 0) {
+		half_text(h.half_pct, pm, sizeof(pm));
+		grid_set(g, cell, "%s %s", v, pm);
+	} else {
+		grid_set(g, cell, "%s", v);
+	}
+}
+
+/* The interval of the headline with its half-width: "4.80–5.02 µs ±2.3%". */
+static void ci_cell(struct grid *g, char **cell, const struct trow *t)
+{
+	struct ipc_headline h;
+	char pm[24];
+
+	if (!cell)
+		return;
+	ipc_result_headline(&t->res, &h);
+	if (!h.have_ci) {
 		grid_set(g, cell, "-");
-	else
-		pair(g, cell, fmt, m->ci_low, m->ci_high, "–");
-	if (half >= 0 && *cell)
-		grid_set(g, cell, "%s ±%.*f%%", *cell,
-			 half < 10 ? 2 - (half >= 1) : 0, half);
+		return;
+	}
+	pair(g, cell, metric_fmt(h.metric), h.low, h.high, "–");
+	if (h.half_pct >= 0 && *cell) {
+		half_text(h.half_pct, pm, sizeof(pm));
+		grid_set(g, cell, "%s %s", *cell, pm);
+	}
+}
+
+void tab_pooled_note(struct tab_out *out, const struct tab_tail *tt,
+		     const struct ipc_column *cols, const int *ccol,
+		     const char *samples)
+{
+	bool first = true;
+
+	tab_printf(out, "%s%s%s: the median over the runs of each run's %s",
+		   tt->head, tt->ci ? " and its " : "",
+		   tt->ci ? tt->ci_head : "", tt->head);
+	for (size_t k = 0; cols && cols[k].head; k++) {
+		if (ccol[k] < 0 || (int)k == tt->hcol)
+			continue;
+		if (first)
+			tab_printf(out,
+				   "; pooled over every %s of all runs: %s",
+				   samples, cols[k].head);
+		else
+			tab_printf(out, ", %s", cols[k].head);
+		first = false;
+	}
+	tab_printf(out, "\n");
 }
 
 void tab_tail_cells(const struct tab_tail *tt, struct grid *g,
@@ -177,12 +270,13 @@ void tab_tail_cells(const struct tab_tail *tt, struct grid *g,
 	char **flags = tcell(tt, l, T_FLAGS);
 	size_t n = 0;
 
+	tab_head_cell(g, tcell(tt, l, T_HEAD), r, false);
+	ci_cell(g, tcell(tt, l, T_CI), t);
 	grid_set(g, tcell(tt, l, T_RUNS), "%zu", r->nruns);
 	if (r->nruns >= 2 && isfinite(r->metric.cv) && r->metric.cv >= 0)
 		grid_set(g, tcell(tt, l, T_CV), "%.1f%%", r->metric.cv * 100);
 	else
 		grid_set(g, tcell(tt, l, T_CV), "-");
-	ci_cell(g, tcell(tt, l, T_CI), t);
 	cost_cells(tt, g, l, &r->diag);
 	grid_set(g, flags, "%s", "");
 	for (int k = 0; flags && k < IPC_FLAG_COUNT; k++) {
@@ -216,7 +310,7 @@ void tab_case_cells(struct grid *g, struct grid_line *l, const struct trow *t,
 		return;
 	}
 	for (k = 0; cols && cols[k].head; k++)
-		if (ccol[k] >= 0)
+		if (ccol[k] >= 0 && (int)k != tt->hcol)
 			tab_col_cell(g, &l->cell[ccol[k]], &cols[k], r);
 	tab_tail_cells(tt, g, l, t);
 }

@@ -71,6 +71,33 @@ const char *ipc_metric_name(const struct ipc_result *res)
 	return ipc_result_metric(res)->name;
 }
 
+void ipc_result_headline(const struct ipc_result *res, struct ipc_headline *h)
+{
+	const struct ipc_runs_stats *m = &res->metric;
+
+	memset(h, 0, sizeof(*h));
+	h->metric = ipc_result_metric(res);
+	h->half_pct = -1;
+	h->runs = res->nruns;
+	h->valid = res->nruns > 0 && isfinite(res->diag.estimate);
+	if (!h->valid)
+		return;
+	h->value = res->diag.estimate;
+	/* One run has no spread to bound: an interval needs two at least. */
+	h->have_ci = m->have_ci && res->nruns >= 2 && isfinite(m->ci_level) &&
+		     isfinite(m->ci_low) && isfinite(m->ci_high) &&
+		     m->ci_low >= 0 && m->ci_high >= m->ci_low;
+	if (!h->have_ci)
+		return;
+	h->level = m->ci_level;
+	h->low = m->ci_low;
+	h->high = m->ci_high;
+	if (res->diag.half_pct >= 0)
+		h->half_pct = res->diag.half_pct;
+	else if (h->value > 0)
+		h->half_pct = (h->high - h->low) / 2 / h->value * 100;
+}
+
 static void summarize(struct ipc_result *res)
 {
 	struct ipc_run_stats *s = &res->summary;

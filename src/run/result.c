@@ -94,6 +94,10 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len)
 		if ((size_t)n >= len)
 			return buf;
 	}
+	n += snprintf(buf + n, len - (size_t)n, "%s",
+		      ipc_place_word(&cs->place));
+	if ((size_t)n >= len)
+		return buf;
 	describe_more(cs, buf, len);
 	return buf;
 }

@@ -2,7 +2,8 @@
  * Telling two results apart from their per-run values: the ratio of the
  * medians with a bootstrap interval, and the Mann-Whitney U test, exact for
  * the run counts ipcperf produces and approximated beyond.  Neither assumes
- * a shape for run-to-run noise.
+ * a shape for run-to-run noise.  With several invocations per side, both
+ * work on two levels: invocations, and the runs within each.
  */
 #include <errno.h>
 #include <math.h>
@@ -265,6 +266,142 @@ static double resample_median(const double *src, size_t n, double *tmp,
 	return at_uniform(src, n, u) / 2 + at_uniform(src, n, u2) / 2;
 }
 
+/*
+ * One side of a comparison: its finite runs, invocation after invocation,
+ * each invocation's sorted, and each invocation's median.
+ */
+struct nside {
+	double *x;    /* every finite run */
+	size_t *off;  /* invocation i's runs start at x[off[i]] ... */
+	size_t *n;    /* ... and are n[i] (at least 1) */
+	double *med;  /* invocation i's median */
+	double *meds; /* scratch for the bootstrap, k long */
+	size_t k;     /* invocations with a finite run */
+	size_t total; /* finite runs */
+	size_t most;  /* runs of the largest invocation */
+	double value; /* the side's median: of the invocations' medians */
+};
+
+static void nside_free(struct nside *s)
+{
+	free(s->x);
+	free(s->off);
+	free(s->n);
+	free(s->med);
+	free(s->meds);
+}
+
+static int nside_init(struct nside *s, const double *x, const size_t *n,
+		      size_t k)
+{
+	size_t i, all = 0, src = 0, m;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < k; i++)
+		all += n[i];
+	s->x = malloc((all ? all : 1) * sizeof(*s->x));
+	s->off = malloc((k ? k : 1) * sizeof(*s->off));
+	s->n = malloc((k ? k : 1) * sizeof(*s->n));
+	s->med = malloc((k ? k : 1) * sizeof(*s->med));
+	s->meds = malloc((k ? k : 1) * sizeof(*s->meds));
+	if (!s->x || !s->off || !s->n || !s->med || !s->meds) {
+		nside_free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < k; src += n[i], i++) {
+		m = finite_copy(s->x + s->total, x + src, n[i]);
+		if (!m)
+			continue;
+		qsort(s->x + s->total, m, sizeof(*s->x), cmp_double);
+		s->off[s->k] = s->total;
+		s->n[s->k] = m;
+		s->med[s->k] = median_sorted(s->x + s->total, m);
+		if (m > s->most)
+			s->most = m;
+		s->total += m;
+		s->k++;
+	}
+	if (s->k == 1) {
+		s->value = s->med[0];
+	} else if (s->k > 1) {
+		memcpy(s->meds, s->med, s->k * sizeof(*s->meds));
+		qsort(s->meds, s->k, sizeof(*s->meds), cmp_double);
+		s->value = median_sorted(s->meds, s->k);
+	}
+	return 0;
+}
+
+/*
+ * The spread between invocations: the sample sd of the log of their
+ * medians (about the CV for small spreads); -1 with fewer than two or a
+ * median that is not positive.
+ */
+static double drift_of(const struct nside *s)
+{
+	double sum = 0, ss = 0, l;
+	size_t i;
+
+	if (s->k < 2)
+		return -1;
+	for (i = 0; i < s->k; i++) {
+		if (!(s->med[i] > 0))
+			return -1;
+		sum += log(s->med[i]);
+	}
+	for (i = 0; i < s->k; i++) {
+		l = log(s->med[i]) - sum / (double)s->k;
+		ss += l * l;
+	}
+	return sqrt(ss / (double)(s->k - 1));
+}
+
+/* The median CV of the runs within each invocation of two runs or more. */
+static double within_of(const struct nside *s)
+{
+	double cv[s->k ? s->k : 1], mean, ss;
+	size_t i, j, m = 0;
+
+	for (i = 0; i < s->k; i++) {
+		const double *x = s->x + s->off[i];
+
+		if (s->n[i] < 2)
+			continue;
+		mean = 0;
+		for (j = 0; j < s->n[i]; j++)
+			mean += x[j] / (double)s->n[i];
+		ss = 0;
+		for (j = 0; j < s->n[i]; j++)
+			ss += (x[j] - mean) * (x[j] - mean);
+		if (mean > 0)
+			cv[m++] = sqrt(ss / (double)(s->n[i] - 1)) / mean;
+	}
+	if (!m)
+		return -1;
+	qsort(cv, m, sizeof(cv[0]), cmp_double);
+	return median_sorted(cv, m);
+}
+
+/*
+ * One bootstrap draw of a side's value: with one invocation, the median
+ * of its runs resampled (what a single file can show); with more, the
+ * invocations are resampled first and then each drawn one's runs, and the
+ * value is the median of those medians.
+ */
+static double side_resample(struct nside *s, double *tmp, uint64_t *state)
+{
+	size_t j, i;
+
+	if (s->k == 1)
+		return resample_median(s->x, s->n[0], tmp, state);
+	for (j = 0; j < s->k; j++) {
+		i = (size_t)ipc_rng_below(state, s->k);
+		s->meds[j] =
+			resample_median(s->x + s->off[i], s->n[i], tmp, state);
+	}
+	qsort(s->meds, s->k, sizeof(*s->meds), cmp_double);
+	return median_sorted(s->meds, s->k);
+}
+
 /* The (1 - level) / 2 and (1 + level) / 2 quantiles of @n values. */
 static void interval(double *v, size_t n, double alpha, double *low,
 		     double *high)
@@ -284,13 +421,13 @@ static void interval(double *v, size_t n, double alpha, double *low,
 
 /*
  * Percentile bootstrap: the ratio and the difference of the two
- * resampled medians, R times; each interval is the (1 - level) / 2 and
+ * resampled values, R times; each interval is the (1 - level) / 2 and
  * (1 + level) / 2 quantiles of its values (nearest rank).  No ratio
  * interval when more than the lower tail of the resamples has no finite
  * ratio (a resampled median of A of 0).
  */
-static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
-		     uint64_t seed, struct ipc_cmp *out)
+static int bootstrap(struct nside *a, struct nside *b, uint64_t seed,
+		     struct ipc_cmp *out)
 {
 	const size_t R = IPC_CMP_RESAMPLES;
 	double *ratios, *diffs, *tmp, ma, mb, alpha = 1.0 - out->level;
@@ -299,7 +436,7 @@ static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 
 	ratios = malloc(R * sizeof(*ratios));
 	diffs = malloc(R * sizeof(*diffs));
-	tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
+	tmp = malloc((a->most > b->most ? a->most : b->most) * sizeof(*tmp));
 	if (!ratios || !diffs || !tmp) {
 		free(ratios);
 		free(diffs);
@@ -307,8 +444,8 @@ static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 		return -ENOMEM;
 	}
 	for (i = 0; i < R; i++) {
-		ma = resample_median(a, na, tmp, &state);
-		mb = resample_median(b, nb, tmp, &state);
+		ma = side_resample(a, tmp, &state);
+		mb = side_resample(b, tmp, &state);
 		if (ma != 0 && isfinite(mb / ma))
 			ratios[m++] = mb / ma;
 		diffs[i] = mb - ma;
@@ -325,41 +462,72 @@ static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
-int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
-		     double level, uint64_t seed, struct ipc_cmp *out)
+/* Mann-Whitney of the invocations' medians into out->inv_*. */
+static int between(const struct nside *a, const struct nside *b,
+		   struct ipc_cmp *out)
 {
-	double *fa, *fb;
-	int err = 0;
+	struct ipc_cmp t;
+	int err;
+
+	memset(&t, 0, sizeof(t));
+	err = mann_whitney(a->med, a->k, b->med, b->k, &t);
+	out->inv_u = t.u;
+	out->inv_p = t.p;
+	out->inv_exact = t.exact;
+	out->inv_p_min = smallest_p(a->k, b->k);
+	return err;
+}
+
+int ipc_compare_nested(const double *a, const size_t *na, size_t ka,
+		       const double *b, const size_t *nb, size_t kb,
+		       double level, uint64_t seed, struct ipc_cmp *out)
+{
+	struct nside sa, sb;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	out->p = 1.0;
-	out->p_min = 1.0;
+	out->p = out->p_min = out->inv_p = out->inv_p_min = 1.0;
+	out->drift_a = out->drift_b = -1;
+	out->mean_within_a = out->mean_within_b = -1;
 	out->level = isfinite(level) && level > 0 && level < 1 ? level : 0.95;
-	fa = malloc((na ? na : 1) * sizeof(*fa));
-	fb = malloc((nb ? nb : 1) * sizeof(*fb));
-	if (!fa || !fb) {
-		err = -ENOMEM;
-		goto out;
+	err = nside_init(&sa, a, na, ka);
+	if (err)
+		return err;
+	err = nside_init(&sb, b, nb, kb);
+	if (err) {
+		nside_free(&sa);
+		return err;
 	}
-	out->na = na = finite_copy(fa, a, na);
-	out->nb = nb = finite_copy(fb, b, nb);
-	if (!na || !nb)
+	out->na = sa.total;
+	out->nb = sb.total;
+	out->ka = sa.k;
+	out->kb = sb.k;
+	if (!sa.k || !sb.k)
 		goto out;
-	qsort(fa, na, sizeof(*fa), cmp_double);
-	qsort(fb, nb, sizeof(*fb), cmp_double);
-	out->median_a = median_sorted(fa, na);
-	out->median_b = median_sorted(fb, nb);
-	out->p_min = smallest_p(na, nb);
+	out->median_a = sa.value;
+	out->median_b = sb.value;
+	out->p_min = smallest_p(sa.total, sb.total);
+	out->drift_a = drift_of(&sa);
+	out->drift_b = drift_of(&sb);
+	out->mean_within_a = within_of(&sa);
+	out->mean_within_b = within_of(&sb);
 	if (out->median_a != 0 && isfinite(out->median_b / out->median_a)) {
 		out->have_ratio = true;
 		out->ratio = out->median_b / out->median_a;
 	}
 	out->diff = out->median_b - out->median_a;
-	err = mann_whitney(fa, na, fb, nb, out);
-	if (!err && na >= 2 && nb >= 2)
-		err = bootstrap(fa, na, fb, nb, seed, out);
+	err = mann_whitney(sa.x, sa.total, sb.x, sb.total, out);
+	err = err ?: between(&sa, &sb, out);
+	if (!err && sa.total >= 2 && sb.total >= 2)
+		err = bootstrap(&sa, &sb, seed, out);
 out:
-	free(fa);
-	free(fb);
+	nside_free(&sa);
+	nside_free(&sb);
 	return err;
+}
+
+int ipc_compare_runs(const double *a, size_t na, const double *b, size_t nb,
+		     double level, uint64_t seed, struct ipc_cmp *out)
+{
+	return ipc_compare_nested(a, &na, 1, b, &nb, 1, level, seed, out);
 }

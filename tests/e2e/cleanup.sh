@@ -5,7 +5,7 @@
 # kill_peer TRANSPORT: start a long rr, kill -9 its peer, check the report.
 kill_peer() {
 	local tp=$1 pid child i
-	"$IPCPERF" rr -t "$tp" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t "$tp" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
 	child=$(peer_of $pid)
 	sleep 0.3
@@ -33,7 +33,7 @@ done
 # no timeout to fall back on).  8 tries, each must end within 5 s.
 hung=0
 for i in $(seq 8); do
-	"$IPCPERF" rr -t unix-dgram -n 100000000 -w 0 -r 1 -f json >/dev/null 2>&1 &
+	"$IPCPERF" rr --pin none -t unix-dgram -n 100000000 -w 0 -r 1 -f json >/dev/null 2>&1 &
 	pid=$!
 	child=
 	for k in $(seq 50); do
@@ -59,7 +59,7 @@ no_leftovers "unix-dgram peers killed at random"
 # interrupt SIGNAL TRANSPORT PLACEMENT
 interrupt() {
 	local sig=$1 tp=$2 pl=$3 pid i
-	"$IPCPERF" rr -t "$tp" -d 60 -r 3 --placement "$pl" -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t "$tp" -d 60 -r 3 --placement "$pl" -f json >"$out" 2>"$err" &
 	pid=$!
 	sleep 1.5
 	kill -$sig $pid
@@ -77,7 +77,7 @@ interrupt TERM udp process
 interrupt INT tcp process
 
 # A whole plan interrupted: later cases are listed as not run.
-"$IPCPERF" rr -t pipe,fifo,unix -d 60 -r 1 -f json >"$out" 2>"$err" &
+"$IPCPERF" rr --pin none -t pipe,fifo,unix -d 60 -r 1 -f json >"$out" 2>"$err" &
 pid=$!
 sleep 1.5
 kill -INT $pid

@@ -84,14 +84,14 @@ done
 # replay across links, a comparison.
 d="$T/seeds"
 mkdir -p "$d"
-"$IPCPERF" rr -t tcp --req 0..1024 --resp 0..1024 -n 20 -w 2 -r 2 -q -f json -o "$d/lldb.json"
+"$IPCPERF" rr --pin none -t tcp --req 0..1024 --resp 0..1024 -n 20 -w 2 -r 2 -q -f json -o "$d/lldb.json"
 ok $? "the LLDB matrix measured (144 cases)"
-"$IPCPERF" stream -t fifo --size 64..4096 --count 100,1000,5000 -n 2 -w 1 -r 2 -q -f json -o "$d/fifo.json"
+"$IPCPERF" stream --pin none -t fifo --size 64..4096 --count 100,1000,5000 -n 2 -w 1 -r 2 -q -f json -o "$d/fifo.json"
 ok $? "the FreeBSD table measured (7 sizes x 3 counts)"
-"$IPCPERF" replay traces/stub-multi.log traces/gdbserver-true.log --link localhost,lan-100m -r 2 -q -f json -o "$d/replay.json"
+"$IPCPERF" replay --pin none traces/stub-multi.log traces/gdbserver-true.log --link localhost,lan-100m -r 2 -q -f json -o "$d/replay.json"
 ok $? "a replay measured (2 traces x 2 links)"
-"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/a.json" &&
-	"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/b.json"
+"$IPCPERF" rr --pin none -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/a.json" &&
+	"$IPCPERF" rr --pin none -t pipe,unix --req 1,64 -n 50 -w 5 -r 6 -q -f json -o "$d/b.json"
 ok $? "two rr results to compare"
 for k in lldb fifo replay; do
 	"$IPCPERF" report "$d/$k.json" -f html -o "$d/$k.html"

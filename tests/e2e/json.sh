@@ -41,7 +41,7 @@ check "-o leaves no temporary file" test "$(ls -A "$T/res" | wc -l)" -eq 1
 # Interrupted before the report is written: the target keeps its old
 # content (the new report goes to a temporary file renamed at the end).
 echo '{"old": true}' >"$dest"
-"$IPCPERF" rr -t pipe -d 30 -r 1 -f json -o "$dest" >/dev/null 2>&1 &
+"$IPCPERF" rr --pin none -t pipe -d 30 -r 1 -f json -o "$dest" >/dev/null 2>&1 &
 pid=$!
 sleep 1
 kill -KILL $pid

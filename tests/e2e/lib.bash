@@ -44,9 +44,35 @@ done_testing() {
 }
 
 # run ARGS...: run ipcperf, leaving rc, out (stdout file) and err (stderr).
+# A measuring command (rr, stream, ..., or the suite) that does not say
+# --pin runs with --pin none: the scheduler's choice, one result per case,
+# what most tests count on; by default ipcperf measures each case twice,
+# on one CPU and on two, which placement.sh tests (with run_default).
 out="$T/out"
 err="$T/err"
 run() {
+	local a
+	case ${1:-} in
+	rr | stream | bulk | crr | load | replay | -*)
+		for a in "$@"; do
+			case $a in --pin | --pin=* | --help | -h | --version | -V)
+				run_default "$@"
+				return
+				;;
+			esac
+		done
+		if [ "${1#-}" != "$1" ]; then
+			run_default --pin none "$@"
+		else
+			run_default "$1" --pin none "${@:2}"
+		fi
+		;;
+	*) run_default "$@" ;;
+	esac
+}
+
+# run_default ARGS...: run ipcperf with exactly these arguments.
+run_default() {
 	"$IPCPERF" "$@" >"$out" 2>"$err"
 	rc=$?
 }

@@ -114,7 +114,7 @@ check "list shows the link presets" grep -q "^  serial-9600 " "$out"
 
 # A peer killed behind a relay: ipcperf ends, nothing is left.
 for tp in tcp udp fifo; do
-	"$IPCPERF" rr -t $tp --link delay=1ms -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t $tp --link delay=1ms -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
 	child=""
 	child=$(peer_of $pid)
@@ -127,7 +127,7 @@ for tp in tcp udp fifo; do
 done
 
 for pl in process thread; do
-	"$IPCPERF" rr -t unix --link wan -d 60 -w 0 -r 2 --placement $pl -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t unix --link wan -d 60 -w 0 -r 2 --placement $pl -f json >"$out" 2>"$err" &
 	pid=$!
 	sleep 1.5
 	kill -INT $pid

@@ -69,7 +69,7 @@ is_rc 2 "load over a transport without connections is refused"
 check "the refusal says why" grep -q "has no connections" "$err"
 
 # A peer killed during a long load: the client ends, reports, cleans up.
-"$IPCPERF" load -t unix -c 50 -d 60 -r 1 -f json >"$out" 2>"$err" &
+"$IPCPERF" load --pin none -t unix -c 50 -d 60 -r 1 -f json >"$out" 2>"$err" &
 pid=$!
 child=$(peer_of $pid)
 sleep 0.5

@@ -17,7 +17,8 @@ on_tty() {
 	rc=$?
 }
 
-on_tty rr -t pipe -n 500 -w 10 -r 3 -o /dev/null
+# --pin none: one case (by default each is measured on one CPU and on two).
+on_tty rr --pin none -t pipe -n 500 -w 10 -r 3 -o /dev/null
 is_rc 0 "rr on a terminal: exit 0"
 check "the case and run 1 of 3" grep -qF "[1/1] rr pipe req=1 resp=1: run 1 of 3" "$tty_out"
 check "... up to run 3 of 3" grep -qF "run 3 of 3" "$tty_out"
@@ -27,10 +28,18 @@ check "redrawn in place: \\r then clear-to-end" grep -qF "$(printf '\r\033[K[1/1
 check "erased at the end" perl -0777 -ne \
 	'my @p = split /\r\e\[K/, $_, -1; exit !(@p > 1 && $p[-1] !~ /^\[\d+\/\d+\]/)' "$tty_out"
 
-on_tty rr -t pipe,unix -n 500 -w 10 -r auto --max-runs 7 --budget 5s -o /dev/null
+on_tty rr --pin none -t pipe,unix -n 500 -w 10 -r auto --max-runs 7 --budget 5s -o /dev/null
 check "auto runs: at most N, and the target" grep -qF "run 1 of at most 7, target" "$tty_out"
 check "auto runs: the interval once there is one" grep -qE "run 7 of at most 7, .*% \(target 1%\)" "$tty_out"
 check "auto runs: how long at most" grep -qF "left" "$tty_out"
+
+if [ "$(nproc)" -ge 2 ]; then
+	on_tty rr -t pipe -n 500 -w 10 -r 2 -o /dev/null
+	check "by default: the case on one CPU and on two" sh -c "grep -qF '[1/2] rr pipe req=1 resp=1 cpus=1: run' '$tty_out' && grep -qF '[2/2] rr pipe req=1 resp=1 cpus=2: run' '$tty_out'"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # skip one CPU: each case is measured once"
+fi
 
 on_tty rr -t pipe -n 500 -w 10 -r 3 -q -o /dev/null
 is_rc 0 "-q on a terminal: exit 0"

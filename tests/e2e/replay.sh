@@ -126,7 +126,7 @@ bad_input "rr's framing" "--framing does not apply" "$TR/stub-multi.log" --frami
 no_leftovers "malformed input"
 
 # Ctrl-C in the middle of a replay over the wan preset (several seconds).
-"$IPCPERF" replay "$TR/breakpoint.log" --link wan -r 3 -f json >"$out" 2>"$err" &
+"$IPCPERF" replay --pin none "$TR/breakpoint.log" --link wan -r 3 -f json >"$out" 2>"$err" &
 pid=$!
 sleep 1.5
 kill -INT $pid

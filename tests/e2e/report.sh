@@ -6,9 +6,9 @@
 
 d="$T/rep"
 mkdir -p "$d"
-"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 3 -q -f json -o "$d/rr.json"
+"$IPCPERF" rr --pin none -t pipe,unix --req 1,64 -n 50 -w 5 -r 3 -q -f json -o "$d/rr.json"
 ok $? "an rr document to render"
-"$IPCPERF" stream -t pipe --size 64,1k --count 10 -n 2 -w 1 -r 2 -q -f json -o "$d/stream.json"
+"$IPCPERF" stream --pin none -t pipe --size 64,1k --count 10 -n 2 -w 1 -r 2 -q -f json -o "$d/stream.json"
 ok $? "a stream document to render"
 
 run report "$d/rr.json" -f json
@@ -56,7 +56,7 @@ run report "$d/rr.json" -f html
 is_rc 0 "report -f html: exit 0"
 check "html: a page" grep -q '^<!DOCTYPE html>' "$out"
 check "html: charts in it" grep -q '<svg [^>]*class="chart strip"' "$out"
-check "html: the command line that measured" grep -q 'rr -t pipe,unix --req 1,64' "$out"
+check "html: the command line that measured" grep -q 'rr --pin none -t pipe,unix --req 1,64' "$out"
 check "html: no script" sh -c "! grep -qi '<script' '$out'"
 
 # -f markdown and -f html straight from a measuring command.
@@ -69,7 +69,7 @@ check "rr -f html -o: a page with charts" grep -q 'class="chart spectrum"' "$d/r
 
 # A saved comparison is made again from the two files it names, also
 # when the three have moved together.
-"$IPCPERF" rr -t pipe,unix --req 1,64 -n 50 -w 5 -r 3 -q -f json -o "$d/rr2.json"
+"$IPCPERF" rr --pin none -t pipe,unix --req 1,64 -n 50 -w 5 -r 3 -q -f json -o "$d/rr2.json"
 (cd "$d" && "$IPCPERF" compare rr.json rr2.json -f json -o cmp.json)
 ok $? "a saved comparison"
 run report "$d/cmp.json"
@@ -81,6 +81,15 @@ check "... the same table as compare made" bash -c "diff <(sed 1,2d '$out') <(se
 mkdir -p "$d/moved" && cp "$d/rr.json" "$d/rr2.json" "$d/cmp.json" "$d/moved/"
 run report "$d/moved/cmp.json" -f markdown
 is_rc 0 "a comparison moved with its files: found next to it"
+# Several files a side (two levels) and --drift: made again with them all.
+(cd "$d" && "$IPCPERF" compare rr.json rr2.json -- rr2.json rr.json --drift 7 -f json -o cmp2.json)
+ok $? "a saved comparison of two files a side"
+run report "$d/cmp2.json"
+is_rc 0 "report of it: exit 0"
+check "... both files of A named" grep -q '^compare  A: 2 files: .*rr.json .*rr2.json' "$out"
+check "... and of B" grep -q '^         B: 2 files: .*rr2.json .*rr.json' "$out"
+run report "$d/cmp2.json" -f json
+jqt "... --drift kept" '.drift_pct == 7 and (.a.files | length) == 2 and (.b.files | length) == 2'
 run report "$d/cmp.json" "$d/rr.json"
 is_rc 2 "a comparison among results to merge: exit 2"
 run report "$d/cmp.json" -f csv

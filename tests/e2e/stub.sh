@@ -54,9 +54,16 @@ run rr --target gdb://127.0.0.1:1 --req 64 --resp 64 -n 10 -r 1 -f json
 is_rc 1 "a stub that is not there: exit 1"
 jqt "... the case failed, saying the connection was refused" \
 	'.results[0].status == "error" and (.results[0].error | test("refused"))'
-run rr --target "gdb://[::1]:1" --req 64 --resp 64 -n 10 -r 1 -f json
-is_rc 1 "gdb://[::1]:PORT is tried over tcp6"
-jqt "... which the case names" '.results[0].transport == "tcp6"'
+if "$IPCPERF" rr -t tcp6 -n 1 -w 0 -r 1 >/dev/null 2>&1; then
+	run rr --target "gdb://[::1]:1" --req 64 --resp 64 -n 10 -r 1 -f json
+	is_rc 1 "gdb://[::1]:PORT is tried over tcp6"
+	jqt "... which the case names" '.results[0].transport == "tcp6"'
+else
+	for _ in 1 2; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip no IPv6 loopback here"
+	done
+fi
 
 run rr --target ipcperf --framing len
 is_rc 2 "--target with another framing is refused"

@@ -156,7 +156,7 @@ nothing_left "socket options"
 kill_peer() { # kill_peer TRANSPORT [OPTIONS...]
 	local tp=$1 pid child i
 	shift
-	"$IPCPERF" rr -t "$tp" "$@" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t "$tp" "$@" -n 100000000 -w 0 -r 1 -f json >"$out" 2>"$err" &
 	pid=$!
 	child=$(peer_of $pid)
 	sleep 0.3
@@ -183,7 +183,7 @@ kill_peer() { # kill_peer TRANSPORT [OPTIONS...]
 interrupt() { # interrupt SIGNAL TRANSPORT PLACEMENT [OPTIONS...]
 	local sig=$1 tp=$2 pl=$3 pid i
 	shift 3
-	"$IPCPERF" rr -t "$tp" "$@" -d 60 -r 3 --placement "$pl" -f json >"$out" 2>"$err" &
+	"$IPCPERF" rr --pin none -t "$tp" "$@" -d 60 -r 3 --placement "$pl" -f json >"$out" 2>"$err" &
 	pid=$!
 	sleep 1.2
 	kill -$sig $pid

@@ -15,6 +15,10 @@ jqt "not met means flagged unstable" '.results[0] | (.summary.target.met or ([.f
 jqt "estimate is the median of the runs' p50" \
 	'.results[0] | ([.runs[].latency_ns.p50] | sort) as $p | ($p | length) as $n | (if $n % 2 == 1 then $p[($n - 1) / 2] else ($p[$n / 2 - 1] + $p[$n / 2]) / 2 end) as $m | (.summary.estimate - $m | fabs) <= 1'
 jqt "metric named" '.results[0].summary.metric == "p50_ns"'
+jqt "headline: the estimate of the metric over every run" \
+	'.results[0].summary | .headline.value == .estimate and .headline.metric == .metric and .headline.runs == .runs'
+jqt "headline: the interval of the estimate, containing it" \
+	'.results[0].summary | (has("ci") | not) or (.headline.low == .ci.low and .headline.high == .ci.high and .headline.level == .ci.level and .headline.low <= .headline.value and .headline.value <= .headline.high)'
 jqt "flags is an array of {flag, why, hint}" 'all(.results[]; (.flags | type) == "array" and (.flags | map((.flag | type) == "string" and (.why | length) > 0 and (.hint | length) > 0) | all))'
 jqt "half-width recorded with an interval" '.results[0].summary | (has("ci") | not) or (.target.half_width_pct >= 0)'
 no_leftovers "auto runs"
@@ -110,7 +114,7 @@ jqt "build flags" '(.ipcperf.build | type) == "string" and (.ipcperf.build | len
 # CSV: the new columns after the original ones, every row as wide.
 run rr -t pipe,unix -n 50 -w 5 -r 2 -f csv
 is_rc 0 "csv"
-check "csv: the new columns end the header" sh -c "head -n 1 $out | grep -q ',error,metric,estimate,target_met,half_width_pct,stop,flags,.*,loadavg_1m\$'"
+check "csv: the new columns end the header" sh -c "head -n 1 $out | grep -q ',error,metric,estimate,target_met,half_width_pct,stop,flags,.*,loadavg_1m,cpus,client_cpu,server_cpu\$'"
 ncol=$(head -n 1 "$out" | awk -F, '{print NF}')
 check "csv: rows as wide as the header" sh -c "tail -n +2 $out | awk -F, -v n=$ncol 'NF != n {exit 1}'"
 

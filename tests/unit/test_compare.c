@@ -16,6 +16,7 @@
 
 #include "ipcperf/report.h"
 #include "ipcperf/stats.h"
+#include "report/compare.h"
 #include "../helpers.h"
 #include "../tap.h"
 
@@ -235,6 +236,126 @@ static void test_coverage(void)
 	   signif, TRIALS);
 }
 
+/*
+ * Two levels.  Ten invocations of 12 runs each: the runs of an invocation
+ * spread by 1% around its level, and the levels drift by 5% (lognormal),
+ * as on a shared VM from one minute to the next.
+ */
+enum { INV = 10, RUNS = 12 };
+
+static void invocations(double x[INV][RUNS], double shift_from5)
+{
+	for (size_t i = 0; i < INV; i++) {
+		double level = 5000 * exp(0.05 * rng_normal()) *
+			       (i >= 5 ? shift_from5 : 1.0);
+
+		for (size_t r = 0; r < RUNS; r++)
+			x[i][r] = level * exp(0.01 * rng_normal());
+	}
+}
+
+/* Compare the invocations whose bit in @mask is 0 (A) with the rest. */
+static int split(double x[INV][RUNS], unsigned mask, struct ipc_cmp *out)
+{
+	double a[INV * RUNS], b[INV * RUNS];
+	size_t na[INV], nb[INV], ka = 0, kb = 0;
+
+	for (size_t i = 0; i < INV; i++) {
+		if (mask & 1u << i) {
+			memcpy(b + kb * RUNS, x[i], sizeof(x[i]));
+			nb[kb++] = RUNS;
+		} else {
+			memcpy(a + ka * RUNS, x[i], sizeof(x[i]));
+			na[ka++] = RUNS;
+		}
+	}
+	return ipc_compare_nested(a, na, ka, b, nb, kb, 0.95, 7, out);
+}
+
+/* The verdict compare gives with several invocations a side. */
+static bool differs(const struct ipc_cmp *r)
+{
+	return r->inv_p < 0.05 && r->have_ci &&
+	       (r->ci_low > 1 || r->ci_high < 1);
+}
+
+static void test_nested(void)
+{
+	double x[INV][RUNS], one[3] = {5000, 5010, 4990},
+			     nan3[3] = {NAN, NAN, NAN};
+	double flat[6] = {5000, 5010, 4990, 5100, 5110, 5090};
+	size_t n3[2] = {3, 3};
+	struct ipc_cmp r, r1;
+	size_t splits = 0, same = 0, runs_wrong = 0;
+	int err;
+
+	/* One invocation a side is exactly the comparison of runs. */
+	ipc_compare_runs(one, 3, flat + 3, 3, 0.95, 1, &r1);
+	ipc_compare_nested(one, n3, 1, flat + 3, n3, 1, 0.95, 1, &r);
+	ok(r.ratio == r1.ratio && r.ci_low == r1.ci_low &&
+		   r.ci_high == r1.ci_high && r.p == r1.p && r.ka == 1 &&
+		   r.kb == 1 && r.drift_a < 0,
+	   "nested: one invocation a side is the comparison of the runs");
+
+	/* An invocation without a value is left out. */
+	memcpy(x[0], flat, sizeof(flat));
+	memcpy(x[0] + 6, nan3, sizeof(nan3));
+	{
+		size_t n[3] = {3, 3, 3};
+
+		err = ipc_compare_nested(x[0], n, 3, one, n, 1, 0.95, 1, &r);
+	}
+	ok(!err && r.ka == 2 && r.na == 6 && r.median_a == 5050,
+	   "nested: an invocation with no finite run does not count; the "
+	   "side's value is the median of its invocations' medians");
+	ok(r.drift_a > 0.013 && r.drift_a < 0.015,
+	   "nested: drift is the sd of the log of the invocations' values "
+	   "(%.4f)",
+	   r.drift_a);
+
+	/*
+	 * A/A: every split of the ten invocations into 5 and 5 (252).  The
+	 * test between invocations is exact, so it calls at most 8 of 252
+	 * (3.2%) different whatever the drift; the runs alone, which see
+	 * 60 runs a side a few percent apart, call most of them different.
+	 */
+	rng_state = 99;
+	invocations(x, 1.0);
+	for (unsigned mask = 0; mask < 1u << INV; mask++) {
+		if (__builtin_popcount(mask) != 5)
+			continue;
+		if (split(x, mask, &r))
+			break;
+		splits++;
+		same += !differs(&r);
+		runs_wrong += r.p < 0.05;
+	}
+	is_int(splits, "==", 252, "nested A/A: every 5-against-5 split");
+	ok(same * 100 >= splits * 95,
+	   "nested A/A: no significant difference in %zu of %zu splits "
+	   "(at least 95%%)",
+	   same, splits);
+	ok(runs_wrong * 2 > splits,
+	   "nested A/A: the runs alone would cry wolf in %zu of %zu",
+	   runs_wrong, splits);
+	ok(r.drift_a > 0.02 && r.drift_a < 0.10,
+	   "nested A/A: the 5%% drift is seen (%.3f)", r.drift_a);
+
+	/* A 20% shift between the two halves: found, with its sign. */
+	rng_state = 5;
+	invocations(x, 1.20);
+	split(x, 0x3e0, &r);
+	ok(differs(&r) && r.ratio > 1.1 && r.ci_low > 1 &&
+		   fabs(r.inv_p - 2.0 / 252) < 1e-12,
+	   "nested: a 20%% shift is found (B/A %.3f, %.3f-%.3f, p %.4f)",
+	   r.ratio, r.ci_low, r.ci_high, r.inv_p);
+	split(x, 0x1f, &r);
+	ok(differs(&r) && r.ratio < 0.9 && r.ci_high < 1,
+	   "nested: and the other way round, below 1");
+	ok(r.inv_p_min < 0.01 && r.inv_exact,
+	   "nested: 5 against 5 can reach p %.4f, exactly", r.inv_p_min);
+}
+
 static const struct ipc_transport_ops tp_pipe = {.name = "pipe"};
 static const struct ipc_transport_ops tp_tcp = {.name = "tcp"};
 static const struct ipc_engine_ops eng_blocking = {.name = "blocking"};
@@ -304,8 +425,20 @@ static void test_documents(void)
 	rb[3] = mkres(&ipc_pattern_stream, &tp_tcp, 0, 90000, 1, 0);
 	rb[3]->runs[5].msgs_per_s = NAN; /* left out by the writer */
 
+	/* One document a side: the drift is not known, nothing is claimed. */
 	err = ipc_compare(&a, &b, &o, &c);
 	is_int(err, "==", 0, "documents: compared");
+	if (err)
+		goto out;
+	ok(c->npairs == 4 && c->pairs[0].verdict == V_UNDECIDED &&
+		   c->pairs[0].basis == CB_RUNS,
+	   "documents: one a side, a 10%% change is undecided");
+	ipc_comparison_free(c);
+
+	/* With --drift 0 the runs are trusted as they are. */
+	o.drift_set = true;
+	err = ipc_compare(&a, &b, &o, &c);
+	is_int(err, "==", 0, "documents: compared with --drift 0");
 	if (err)
 		goto out;
 	is_int(ipc_comparison_gates(c), "==", 0, "documents: no gate");
@@ -515,6 +648,7 @@ int main(void)
 	test_approx();
 	test_compare();
 	test_coverage();
+	test_nested();
 	test_documents();
 	test_gate_uncompared();
 	test_bootstrap_bounded();

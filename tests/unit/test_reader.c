@@ -176,6 +176,11 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	cs.framing = pat->flags & IPC_PAT_FRAMED ? ipc_framing_find("gdb-rsp")
 						 : NULL;
 	cs.framing_noack = true;
+	/* Two CPUs of one core, as --pin 2,3 might on an SMT machine. */
+	cs.place = (struct ipc_place){.cpus = IPC_CPUS_TWO,
+				      .client_cpu = 2,
+				      .server_cpu = 3,
+				      .smt = 1};
 	set_params(&cs);
 	res = ipc_result_new(&cs);
 	if (!res)
@@ -350,6 +355,11 @@ static void test_round_trip(void)
 				   1e-9 * ipc_run_metric(res[i], 3),
 		   "%s: the figures read back are the ones written",
 		   r->cs.pat->name);
+		ok(r->cs.place.cpus == IPC_CPUS_TWO &&
+			   r->cs.place.client_cpu == 2 &&
+			   r->cs.place.server_cpu == 3 && !r->cs.place.chosen &&
+			   r->cs.place.smt == 1,
+		   "%s: the placement reads back", r->cs.pat->name);
 	}
 	b = render("json", &doc->meta, doc->results, doc->nresults, doc->skips,
 		   doc->nskips);
@@ -422,6 +432,11 @@ static void test_malformed(void)
 		{"percentiles out of order", "\"p50\": 5000,",
 		 "\"p50\": 900000,", -EINVAL,
 		 "results[0].runs[0].latency_ns: min 2500, p50 900000"},
+		{"three CPUs", "\"cpus\": 2", "\"cpus\": 3", -EINVAL,
+		 "results[0].cpus: not 1, 2 or null"},
+		{"a pinned CPU that is not one", "\"client\": 2",
+		 "\"client\": -2", -EINVAL,
+		 "results[0].pin.client: not a CPU number"},
 	};
 	struct ipc_runopts ro = runopts();
 	struct ipc_report_meta meta = {

@@ -115,8 +115,10 @@ static struct ipc_result *mk(const struct ipc_case *cs, size_t nruns,
 		s->bytes_per_s = (double)s->bytes * 1e9 / (double)s->elapsed_ns;
 		s->timer_ns = 20;
 		fake_lat(&s->lat, b);
+		/* The metric: p50, bytes/s, or messages/s at size 0. */
 		p50s[i] = cs->pat->metric->src == IPC_SRC_P50 ? (double)b
-							      : s->bytes_per_s;
+			  : s->bytes			      ? s->bytes_per_s
+							      : s->msgs_per_s;
 	}
 	res->nruns = nruns;
 	if (nruns) {
@@ -145,6 +147,7 @@ static struct ipc_result *mk(const struct ipc_case *cs, size_t nruns,
 			res->metric.ci_high = hi;
 		}
 		/* What the diagnosis would say of that interval. */
+		res->diag.estimate = res->metric.median;
 		res->diag.half_pct = -1;
 		res->diag.target_met = ipc_runs_target_met(&res->metric, 1,
 							   &res->diag.half_pct);
@@ -545,7 +548,7 @@ static void test_csv(void)
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		n = csv_fields(line, f, 48);
-		if (n != 43) {
+		if (n != 46) {
 			counts = false;
 			diag("line %zu has %zu fields: %s", nlines, n, line);
 		}
@@ -591,7 +594,7 @@ static void test_csv(void)
 		}
 		nlines++;
 	}
-	ok(counts, "csv: every line has 43 fields");
+	ok(counts, "csv: every line has 46 fields");
 	is_int(nlines, "==", 4, "csv: a header and one row per result");
 	free(out);
 	for (i = 0; i < 3; i++)
@@ -614,7 +617,7 @@ static long byte_at(const char *p, size_t len, size_t col)
 
 /*
  * Check that every table (from its "transport" header line to a blank line,
- * a note or a skip) is aligned: each row's last column starts at the same
+ * a note, a skip or the legend of its headline) is aligned: each row's last column starts at the same
  * display column as the header's last column, after at least two spaces
  * (lines carry no trailing padding, so widths differ).  Rows that carry an
  * error across the numeric columns are not checked.  Returns the number of
@@ -646,7 +649,8 @@ static int check_aligned(const char *out)
 			in = true;
 			tables++;
 		} else if (!len || !strncmp(p, "note:", 5) ||
-			   !strncmp(p, "skipped:", 8)) {
+			   !strncmp(p, "skipped:", 8) ||
+			   memmem(p, len, "the median over the runs", 24)) {
 			in = false;
 		} else if (in && !memmem(p, len, "error:", 6)) {
 			b = byte_at(p, len, last);
@@ -1155,6 +1159,76 @@ static void test_diagnosis(void)
 	ipc_result_free(res[1]);
 }
 
+/*
+ * The headline: with runs in two groups the pooled p50 (7.50 us, most
+ * samples fast) lies outside the interval of the runs' p50s (50-60 us);
+ * every format shows the estimate with its interval as the case's
+ * number, and the pooled figures only as such.
+ */
+static void test_headline(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_result *res = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 6, 55000);
+	json_t *root, *sum, *h;
+	json_error_t jerr;
+	char *out, *line;
+	int err;
+
+	res->summary.lat.p50 = 7500;
+	res->diag.estimate = 55000;
+	res->metric.median = 55000;
+	res->metric.have_ci = true;
+	res->metric.ci_level = 0.95;
+	res->metric.ci_low = 50000;
+	res->metric.ci_high = 60000;
+	res->diag.half_pct = 9.09;
+
+	out = render("table", &meta, &res, 1, NULL, 0, &err);
+	is_int(err, "==", 0, "headline table: no error");
+	line = out ? strstr(out, "\npipe ") : NULL;
+	ok(line && strstr(line, "55.0 µs  50.0–60.0 µs ±9.1%") != NULL,
+	   "headline table: the estimate, then its interval");
+	ok(line && !strstr(line, "7.50 µs"),
+	   "headline table: the pooled p50 is not shown as the case's p50");
+	ok(out && strstr(out, "p50 and its 95% CI: the median over the runs of "
+			      "each run's p50; pooled over every round trip "
+			      "of all runs: p90, p99"),
+	   "headline table: which figures are pooled, in words");
+	free(out);
+
+	out = render("json", &meta, &res, 1, NULL, 0, &err);
+	root = out ? json_loads(out, 0, &jerr) : NULL;
+	sum = json_object_get(
+		json_array_get(json_object_get(root, "results"), 0), "summary");
+	h = json_object_get(sum, "headline");
+	ok(h && json_integer_value(json_object_get(h, "value")) == 55000 &&
+		   json_integer_value(json_object_get(h, "low")) == 50000 &&
+		   json_integer_value(json_object_get(h, "high")) == 60000 &&
+		   !strcmp(json_string_value(json_object_get(h, "metric"))
+				   ?: "",
+			   "p50_ns") &&
+		   json_integer_value(json_object_get(h, "runs")) == 6,
+	   "headline json: value, interval, metric and runs");
+	is_int(json_integer_value(json_object_get(
+		       json_object_get(sum, "latency_ns"), "p50")),
+	       "==", 7500, "headline json: the pooled p50 stays in latency_ns");
+	json_decref(root);
+	free(out);
+
+	meta.command = "suite";
+	out = render("table", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, "55.0 µs ±9.1%") && !strstr(out, "7.50 µs"),
+	   "headline suite: the estimate with its half-width");
+	free(out);
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	test_registry();
@@ -1163,6 +1237,7 @@ int main(void)
 	test_table();
 	test_suite();
 	test_diagnosis();
+	test_headline();
 	test_full_disk();
 	test_outfile();
 	return done_testing();
