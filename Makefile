@@ -164,7 +164,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 run: $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN) $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+check: $(BIN) $(TEST_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -226,6 +226,10 @@ FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
 ifneq ($(filter check,$(MAKECMDGOALS)),)
 HAVE_FUZZ := $(shell sh scripts/deps.sh fuzz >/dev/null 2>&1 && echo 1)
 endif
+
+# (Here, not on check's own line: make expands a prerequisite list when
+# it reads it, and FUZZ_BIN and HAVE_FUZZ are set only above.)
+check: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
