@@ -107,7 +107,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = ipc_cmp_saved_parse((const char *)data, size, "fuzz.json", &sv,
 				 err, sizeof(err));
 	/* A saved comparison names its two files; anything else says why. */
-	check(rc ? rc == -EINVAL && err[0] : sv.a[0] && sv.b[0]);
+	check(rc ? (rc == -EINVAL && err[0]) || rc == -ENOMEM
+		 : sv.na && sv.nb && sv.a[0][0] && sv.b[0][0]);
+	if (!rc)
+		ipc_cmp_saved_fini(&sv);
 	err[0] = '\0';
 	rc = ipc_doc_parse((const char *)data, size, "fuzz.json", &doc, err,
 			   sizeof(err));
