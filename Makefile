@@ -8,7 +8,8 @@
 #   make install       PREFIX=/usr/local DESTDIR=
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
-#   make fuzz          every libFuzzer target in tests/fuzz/ for FUZZ_TIME
+#   make fuzz          every libFuzzer target in tests/fuzz/ for
+#                      FUZZ_SECONDS each (60)
 #
 # Missing Debian packages are installed by scripts/deps.sh when run as root,
 # otherwise it prints the apt-get line to run.
@@ -208,19 +209,36 @@ lint:
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
 
-# libFuzzer targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/
-# fuzz_NAME/) over the library built again with clang and the fuzzer's
-# instrumentation.  Each runs FUZZ_TIME seconds; new inputs it finds go to
-# build/fuzz/corpus-fuzz_NAME.
+# libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
+# its name alone; its seed corpus is tests/fuzz/corpus/fuzz_NAME/ (or
+# corpus/NAME/).  Each is linked with the library and the CLI's
+# objects built again by clang with the fuzzer's coverage and ASan+UBSan,
+# so a new target is one file and a folder of seeds; one that needs a
+# library the program does not link names it in FUZZ_NAME_LIBS.  `make
+# fuzz` runs each for FUZZ_SECONDS (or FUZZ_TIME; FUZZ_TARGETS=NAME... for
+# some only); new inputs go to build/fuzz/corpus/NAME, a crash to
+# build/fuzz/crash-*.  make check builds them where clang's fuzzer runtime
+# is installed and replays each one's seeds plus a fixed count of inputs
+# (tests/e2e/fuzz.sh).
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
+FUZZ_SECONDS ?= $(FUZZ_TIME)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread \
-	-fsanitize=fuzzer-no-link $(FUZZ_SAN) \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread -MMD -MP \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(PKG_CFLAGS)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
+	$(CLI_LIBSRC:%.c=build/fuzz/obj/%.o)
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+HAVE_FUZZ := $(shell sh scripts/deps.sh fuzz >/dev/null 2>&1 && echo 1)
+endif
+
+# (Here, not on check's own line: make expands a prerequisite list when
+# it reads it, and FUZZ_BIN and HAVE_FUZZ are set only above.)
+check: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -229,24 +247,27 @@ build/fuzz/obj/%.o: %.c
 
 build/fuzz/libipcperf.a: $(FUZZ_LIBOBJ)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 build/fuzz/fuzz_%: build/fuzz/obj/tests/fuzz/fuzz_%.o build/fuzz/libipcperf.a
 	$(call msg,LINK,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ $(LDLIBS)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -pthread -o $@ $^ \
+		$(FUZZ_$*_LIBS) $(LDLIBS)
 
 fuzz:
 	$(Q)sh scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)for f in $(FUZZ_BIN); do n=$${f##*/}; \
-		mkdir -p build/fuzz/corpus-$$n && \
-		echo "$$n: $(FUZZ_TIME) s" && \
-		$$f -max_total_time=$(FUZZ_TIME) -timeout=10 \
-			-print_final_stats=1 \
-			build/fuzz/corpus-$$n tests/fuzz/corpus/$$n || exit 1; \
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	$(Q)for n in $(FUZZ_TARGETS); do \
+		seeds=tests/fuzz/corpus/fuzz_$$n; \
+		[ -d $$seeds ] || seeds=tests/fuzz/corpus/$$n; \
+		mkdir -p build/fuzz/corpus/$$n && \
+		echo "fuzz_$$n: $(FUZZ_SECONDS) s" && \
+		build/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/ \
+			build/fuzz/corpus/$$n $$seeds || exit 1; \
 	done
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)

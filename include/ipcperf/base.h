@@ -1,8 +1,9 @@
 /*
  * The base every layer stands on: numbers with units as people type and
  * read them (sizes, counts, times, rates), the monotonic clock, the
- * process's descriptor limit, and how a side's work is stopped and the
- * library's helper threads are started.  Like stats, it is used by all layers and
+ * process's descriptor limit, how a side's work is stopped and the
+ * library's helper threads are started, and reading an input file whole.
+ * Like stats, it is used by all layers and
  * uses none; it is a layer of its own because none of this is statistics,
  * and because link (below pattern) parses times and rates, so units cannot
  * live in cli or report.  docs/architecture.md has the layer order.
@@ -115,6 +116,18 @@ uint64_t ipc_nofile_raise(uint64_t *hard);
 
 /* The hard limit on open descriptors (0 if unknown), changing nothing. */
 uint64_t ipc_nofile_hard(void);
+
+/*
+ * Read the file @path whole into a new NUL-terminated buffer *text (*len
+ * bytes, the NUL not counted; free it).  A regular file or a pipe (a FIFO,
+ * /dev/stdin when it is one) is read, at most @max bytes; the open never
+ * blocks, so a FIFO without a writer is -ENODATA at once.  Returns 0, or
+ * -errno with "PATH: problem" in @err: -EFBIG past @max, -EISDIR, -EINVAL
+ * for a device or socket, -ENODATA for a pipe that gave nothing, -ENOMEM,
+ * or what open and read said.
+ */
+int ipc_file_read(const char *path, size_t max, char **text, size_t *len,
+		  char *err, size_t err_len);
 
 /*
  * Stopping a side.  Every wait of a side (a blocking call, poll, epoll,

@@ -419,7 +419,23 @@ struct ipc_pctx {
 	const struct ipc_faults *faults; /* server testing aids, never NULL */
 	void *pat_priv;		/* the pattern's own state during one call */
 	struct ipc_hist *xhist; /* replay client: one sample per exchange */
+	uint64_t *measuring_ns; /* client by duration: where to say when the
+				   measured part began (ipc_pctx_measuring),
+				   NULL: nobody asks */
 };
+
+/*
+ * A client measuring for c->duration_ns says when its measured part began
+ * (@start_ns, from ipc_now_ns), once, before its loop: the runner's
+ * watchdog ends a wait that outlives that deadline by far (a peer stopped
+ * or hung).  One store; a pattern that never calls it is not watched.
+ */
+static inline void ipc_pctx_measuring(struct ipc_pctx *c, uint64_t start_ns)
+{
+	if (c->measuring_ns)
+		__atomic_store_n(c->measuring_ns, start_ns ? start_ns : 1,
+				 __ATOMIC_RELEASE);
+}
 
 /*
  * A case's summary as a pattern may see and change it once the runs are

@@ -127,6 +127,9 @@ int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
 int ipc_doc_parse(const char *text, size_t len, const char *name,
 		  struct ipc_doc **out, char *err, size_t err_len);
 
+/* The largest result document read (ipc_file_read's bound): 256 MiB. */
+#define IPC_DOC_FILE_MAX (256u << 20)
+
 /* Free @doc and everything it holds; NULL is a no-op. */
 void ipc_doc_free(struct ipc_doc *doc);
 
@@ -194,31 +197,54 @@ struct ipc_cmp_saved {
 };
 
 /*
- * Read the comparison saved in @path into @out: 0; -EINVAL when it is not
- * a comparison written by compare -f json (a result document, say), with
- * @err saying why; -ENOMEM; or -errno when it cannot be read.  On success
+ * Read the comparison saved in @path, whose @len bytes of @text have been
+ * read (ipc_file_read: a pipe can be read once only), into @out: 0;
+ * -EINVAL when it is not a comparison written by compare -f json (a
+ * result document, say), with @err saying why; or -ENOMEM.  On success
  * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
  * nothing.
  */
-int ipc_cmp_saved_read(const char *path, struct ipc_cmp_saved *out, char *err,
-		       size_t err_len);
+int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
+			struct ipc_cmp_saved *out, char *err, size_t err_len);
 void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv);
 
-/* How many pairs tripped --fail-if-slower. */
+/*
+ * How many cases tripped --fail-if-slower: pairs where B is slower by the
+ * percentage or more, and (with the gate set) cases of A that could not be
+ * compared: only in A, not measured on a side, or without the metric.
+ */
 size_t ipc_comparison_gates(const struct ipc_comparison *c);
 
 void ipc_comparison_free(struct ipc_comparison *c);
 
 /*
- * Output that appears whole or not at all: open() creates a temporary file
- * next to @path (so rename is atomic), commit() flushes, fsyncs and renames
- * it over @path, abort() removes it.  With path "-" or NULL the stream is
- * stdout and commit/abort only flush.  Each returns 0 or -errno.
+ * Output that appears whole or not at all.  open() checks, before anything
+ * runs, that @path can be written: a regular file (or a new one) must be
+ * writable and not write-protected, and its directory one where a file can
+ * be replaced; symbolic links are followed to the file they name.  The
+ * report then goes to memory, and commit() writes it to a temporary file
+ * next to the target, fsyncs it and renames it over the target (with the
+ * old file's permissions less setuid/setgid, or 0666 less the umask); a
+ * writable file in a directory that is not is truncated and written
+ * instead.  A target that is not a regular file (a device, a FIFO,
+ * /dev/stdout) is opened by open(), as the shell would open it, and
+ * commit() writes the report into it.  abort() leaves a regular target
+ * as it was.  With path "-" or NULL the
+ * stream is stdout and commit/abort only flush.  Each returns 0 or -errno
+ * (-EISDIR, -ENOENT, -EACCES, -EPERM, ...; -ENOSPC from commit).
  */
 struct ipc_outfile {
-	FILE *fp;
-	char path[4096];
-	char tmp[4096];
+	FILE *fp;	   /* where the report is written */
+	char path[4096];   /* as given */
+	char final[4096];  /* the file it names, links followed */
+	char *buf;	   /* the report, until commit */
+	size_t len;	   /* bytes of buf */
+	unsigned mode;	   /* of the new file */
+	unsigned uid, gid; /* of the old file, when owned */
+	bool owned;	   /* a file was there: keep its owner (root) */
+	bool late;	   /* overwrite at commit instead of a rename */
+	int fd;		   /* the target, when through */
+	bool through;	   /* written into fd, not renamed over */
 	bool is_stdout;
 };
 

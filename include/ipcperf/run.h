@@ -97,10 +97,11 @@ struct ipc_run_stats {
 	uint64_t wall_ns;   /* the whole run: set-up to teardown */
 	uint64_t loop_msgs; /* messages incl. warm-up (cost divisor) */
 	struct ipc_side_cost client, server;
-	uint64_t ours_ns;  /* CPU time of ipcperf and its peer */
-	uint64_t busy_ns;  /* CPU time busy on the machine (/proc/stat) */
-	uint64_t steal_ns; /* CPU time taken by the hypervisor */
-	bool have_load;	   /* busy_ns and steal_ns were read */
+	uint64_t ours_ns;   /* CPU time of ipcperf and its peer */
+	uint64_t busy_ns;   /* CPU time busy on the machine (/proc/stat) */
+	uint64_t steal_ns;  /* CPU time taken by the hypervisor */
+	unsigned load_cpus; /* CPUs busy_ns is summed over; 0: unknown */
+	bool have_load;	    /* busy_ns and steal_ns were read */
 	/*
 	 * The pattern's extra figures (ipc_pattern_ops.extras): per run
 	 * those it counts in each run, in the summary their sums and the
@@ -130,6 +131,7 @@ enum ipc_flag_kind {
 	IPC_FLAG_BIMODAL,      /* the runs fall into two groups */
 	IPC_FLAG_OUTLIERS,     /* some runs lie far from the others */
 	IPC_FLAG_LOAD,	       /* other processes used the CPUs meanwhile */
+	IPC_FLAG_SHORT,	       /* too short to tell whether others did */
 	IPC_FLAG_SHARED,       /* the remote server ran other tests meanwhile */
 	IPC_FLAG_COUNT
 };
@@ -163,6 +165,7 @@ struct ipc_diag {
 	bool have_load;
 	double other_cpus;    /* CPUs other processes kept busy, average */
 	double steal_cpus;    /* CPUs the hypervisor took, average */
+	double load_res_cpus; /* +- of those two (2 sigma), -1: unknown */
 	double loadavg_1m;    /* /proc/loadavg when the case ended, -1 */
 	size_t mode_same[2];  /* runs of the lower [0] and upper [1] */
 	size_t mode_split[2]; /* group on one CPU / on different CPUs */
@@ -213,7 +216,8 @@ char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
  *   - its stop: ipc_run_stop ends the measurement in progress and every
  *     case after it, whatever thread or signal handler calls it;
  *   - its private directory, $TMPDIR/ipcperf.XXXXXX (mode 0700), for the
- *     FIFOs and socket files of its channels, which it names;
+ *     FIFOs and socket files of its channels, which it names; locked
+ *     (flock) while the run or a peer it forked lives;
  *   - its peers, started and ended run by run (struct ipc_peer_ops).
  *
  * A run drives one measurement at a time: one ipc_run_plan, or the case
@@ -225,9 +229,11 @@ struct ipc_run;
 /*
  * A new run with its directory made and its stop ready (which installs
  * the library's wake signal handler the first time, see
- * ipc_wake_signal).  0, or -errno with *@run NULL (-ENAMETOOLONG when
- * $TMPDIR is too long for socket paths, -EBUSY when another handler holds
- * the wake signal).
+ * ipc_wake_signal).  Directories in $TMPDIR that runs of this user left
+ * when SIGKILLed (marked, owned, mode 0700 and not locked) are removed
+ * first.  0, or -errno with *@run NULL: mkdtemp's error (a bad TMPDIR),
+ * -ENAMETOOLONG when $TMPDIR is too long for socket paths, -EBUSY when
+ * another handler holds the wake signal.
  */
 int ipc_run_new(struct ipc_run **run);
 

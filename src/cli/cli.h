@@ -214,6 +214,12 @@ int cli_output_close(const struct cli_config *cfg, struct ipc_outfile *of,
 int cli_doc_load(const char *path, struct ipc_doc **doc);
 
 /*
+ * What ipc_doc_read, ipc_doc_parse or ipc_file_read returned (@rc) with
+ * their message @err, as cli_doc_load returns and says it.
+ */
+int cli_doc_error(int rc, const char *err);
+
+/*
  * `ipcperf report FILE...`: the saved results of every file rendered by
  * the formatter of -f into -o, measuring nothing.  @argc, @argv: the
  * command line, for a report that merges several files.  0 or 2.

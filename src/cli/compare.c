@@ -18,8 +18,12 @@ static const char hint_json[] =
 int cli_doc_load(const char *path, struct ipc_doc **doc)
 {
 	char err[512];
-	int rc = ipc_doc_read(path, doc, err, sizeof(err));
 
+	return cli_doc_error(ipc_doc_read(path, doc, err, sizeof(err)), err);
+}
+
+int cli_doc_error(int rc, const char *err)
+{
 	if (rc == -ENOMEM)
 		return cli_error("%s", err);
 	if (rc)
@@ -35,13 +39,10 @@ static int print(const struct cli_config *cfg, const struct ipc_comparison *c)
 {
 	const struct ipc_report_ops *ops = ipc_report_find(cfg->format);
 	struct ipc_outfile of;
-	int err = ipc_outfile_open(&of, cfg->output);
+	int err = cli_output_open(cfg, &of);
 
 	if (err)
-		return usage_error("check that the directory exists and is "
-				   "writable",
-				   "--output: cannot write '%s': %s",
-				   cfg->output, strerror(-err));
+		return err;
 	err = ops->compare(of.fp, c);
 	if (!err && ferror(of.fp))
 		err = -EIO;

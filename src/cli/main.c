@@ -153,6 +153,41 @@ static void signals_release(struct ipc_run *run)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * ipc_run_new failed (@err): the private directory it makes in $TMPDIR
+ * (a bad TMPDIR is bad input, named), or what the run's stop needs.
+ */
+static int run_new_error(int err)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	switch (err) {
+	case -ENAMETOOLONG:
+		return usage_error("socket files go in a directory under "
+				   "TMPDIR and their paths must fit in 108 "
+				   "bytes: use a shorter one",
+				   "TMPDIR '%s' is too long", tmp);
+	case -ENOENT:
+	case -ENOTDIR:
+	case -EACCES:
+	case -EPERM:
+	case -EROFS:
+	case -ENOSPC:
+	case -EDQUOT:
+	case -ELOOP:
+		return usage_error("set TMPDIR to a writable directory, or "
+				   "unset it for /tmp",
+				   "TMPDIR '%s': cannot make a directory in "
+				   "it: %s",
+				   tmp, strerror(-err));
+	default:
+		cli_error("cannot prepare: %s", strerror(-err));
+		return EXIT_MEASURE;
+	}
+}
+
 static int measure(struct cli_config *cfg, int argc, char **argv)
 {
 	struct ipc_outfile of;
@@ -176,8 +211,12 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	err = ipc_run_new(&run);
-	if (!err)
-		err = signals_install(run);
+	if (err) {
+		ipc_outfile_abort(&of);
+		cli_plan_free(&plan);
+		return run_new_error(err);
+	}
+	err = signals_install(run);
 	if (err) {
 		signals_release(run);
 		ipc_outfile_abort(&of);
@@ -247,6 +286,22 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	return status;
 }
 
+/*
+ * What went to stdout (--help, list, a report) reached it, or the exit
+ * status says otherwise: `ipcperf list >/dev/full` must not exit 0.
+ */
+static int stdout_closed(int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) != EOF && !ferror(stdout))
+		return rc;
+	err = errno ? errno : EIO;
+	cli_error("cannot write to standard output: %s", strerror(err));
+	return rc == EXIT_OK ? EXIT_MEASURE : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_config cfg;
@@ -268,5 +323,5 @@ int main(int argc, char **argv)
 	else if (rc == EXIT_OK)
 		rc = measure(&cfg, argc, argv);
 	cli_config_fini(&cfg);
-	return rc;
+	return stdout_closed(rc);
 }

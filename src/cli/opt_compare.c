@@ -66,7 +66,9 @@ static const struct cli_opt compare_opts[] = {
 	{"threshold", 0, "PCT", CMD_COMPARE,
 	 "call changes smaller than PCT% no difference [0]", set_threshold},
 	{"fail-if-slower", 0, "PCT", CMD_COMPARE,
-	 "exit 1 when a case of B is slower than A by PCT% or more", set_fail},
+	 "exit 1 when a case of B is slower than A by PCT% or more, or "
+	 "cannot be compared",
+	 set_fail},
 	{"drift", 0, "PCT", CMD_COMPARE,
 	 "with one file a side, allow for invocations drifting by PCT% (sd); "
 	 "0 trusts the runs alone [not measured: no verdict]",

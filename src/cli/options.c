@@ -618,8 +618,8 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 			"(A B A B\n...): the verdict then compares the "
 			"invocations (4 a side can tell).\n"
 			"\nexit status: 0 compared; 1 --fail-if-slower found a "
-			"slower case; 2 bad\nusage or a file that is not an "
-			"ipcperf result.\n");
+			"slower case or one it\ncould not compare; 2 bad "
+			"usage or a file that is not an ipcperf result.\n");
 		return;
 	}
 	footer(f, cmd);
@@ -784,7 +784,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 	*sp = '\0';
 	memset(&lopts[nall], 0, sizeof(lopts[nall]));
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc forgets a previous parse (a server parses many). */
+	optind = 0;
 	while ((key = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
 		if (key == '?')
 			return usage_error("see ipcperf --help",

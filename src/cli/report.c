@@ -6,6 +6,7 @@
  * comparison is made again from the files it names.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,51 +106,70 @@ out:
 	return rc;
 }
 
+/*
+ * Read @path once (it may be a pipe): a saved comparison into *sv, with
+ * *is_cmp set, or a result document into *doc.  0, or as cli_doc_load.
+ */
+static int load(const char *path, struct ipc_doc **doc,
+		struct ipc_cmp_saved *sv, bool *is_cmp)
+{
+	char err[512], why[256], *text;
+	size_t len;
+	int rc = ipc_file_read(path, IPC_DOC_FILE_MAX, &text, &len, err,
+			       sizeof(err));
+
+	*doc = NULL;
+	*is_cmp = false;
+	if (!rc) {
+		*is_cmp = !ipc_cmp_saved_parse(text, len, path, sv, why,
+					       sizeof(why));
+		if (!*is_cmp)
+			rc = ipc_doc_parse(text, len, path, doc, err,
+					   sizeof(err));
+		free(text);
+	}
+	return cli_doc_error(rc, err);
+}
+
 int cli_report(const struct cli_config *cfg, int argc, char **argv)
 {
 	struct ipc_cmp_saved sv;
-	char why[256];
 	const struct ipc_report_meta **src = NULL;
 	struct ipc_report_meta meta;
 	struct ipc_report rep = {0};
 	struct ipc_doc **docs = NULL;
 	struct ipc_outfile of;
 	size_t i, n = cfg->nfiles;
+	bool is_cmp = false;
 	int rc = EXIT_OK;
 
 	if (!n)
 		return usage_error("ipcperf report FILE.json... (files written "
 				   "with -f json)",
 				   "report needs at least one result file");
-	/* A comparison is made again from the files it compared. */
-	for (i = 0; i < n; i++) {
-		if (ipc_cmp_saved_read(cfg->files[i], &sv, why, sizeof(why)))
-			continue;
-		if (n > 1) {
-			ipc_cmp_saved_fini(&sv);
-			return usage_error("report a comparison on its own",
-					   "%s is a comparison, not results to "
-					   "merge",
-					   cfg->files[i]);
-		}
-		rc = report_comparison(cfg, &sv);
-		ipc_cmp_saved_fini(&sv);
-		return rc;
-	}
 	docs = calloc(n, sizeof(*docs));
 	src = calloc(n, sizeof(*src));
 	if (!docs || !src) {
 		rc = cli_error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < n && rc == EXIT_OK; i++) {
-		rc = cli_doc_load(cfg->files[i], &docs[i]);
+	/* A comparison is made again from the files it compared. */
+	for (i = 0; i < n && rc == EXIT_OK && !is_cmp; i++) {
+		rc = load(cfg->files[i], &docs[i], &sv, &is_cmp);
 		if (rc < 0)
 			rc = EXIT_MEASURE;
 		else if (docs[i])
 			src[i] = &docs[i]->meta;
 	}
-	if (rc != EXIT_OK)
+	if (rc == EXIT_OK && is_cmp)
+		rc = n > 1 ? usage_error("report a comparison on its own",
+					 "%s is a comparison, not results to "
+					 "merge",
+					 cfg->files[i - 1])
+			   : report_comparison(cfg, &sv);
+	if (is_cmp)
+		ipc_cmp_saved_fini(&sv);
+	if (rc != EXIT_OK || is_cmp)
 		goto out;
 	meta = docs[0]->meta;
 	if (n > 1) {

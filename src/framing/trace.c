@@ -10,14 +10,12 @@
  * The formats are described in docs/replay.md.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "escape.h"
+#include "ipcperf/base.h"
 #include "ipcperf/framing.h"
 
 /* Largest trace file read, to refuse a wrong file quickly: 256 MiB. */
@@ -52,11 +50,47 @@ static int tb_init(struct tb *b, const char *path)
 	return 0;
 }
 
+/* Room for one more unit; 0 or -ENOMEM. */
+static int tb_unit_room(struct tb *b)
+{
+	struct ipc_trace *t = b->t;
+
+	if (t->nunits == b->ucap) {
+		size_t cap = b->ucap ? 2 * b->ucap : 256;
+		void *p = reallocarray(t->units, cap, sizeof(*t->units));
+
+		if (!p)
+			return -ENOMEM;
+		t->units = p;
+		b->ucap = cap;
+	}
+	return 0;
+}
+
+/* A write of the @len bytes already stored at @off. */
+static int tb_ref(struct tb *b, enum ipc_dir dir, size_t off, size_t len,
+		  uint64_t think_ns, uint32_t line)
+{
+	struct ipc_trace_unit *u;
+	int rc = tb_unit_room(b);
+
+	if (rc)
+		return rc;
+	u = &b->t->units[b->t->nunits++];
+	u->off = off;
+	u->len = len;
+	u->think_ns = think_ns;
+	u->line = line;
+	u->dir = (uint8_t)dir;
+	return 0;
+}
+
+/* A write of @len new bytes, copied into the store. */
 static int tb_add(struct tb *b, enum ipc_dir dir, const uint8_t *bytes,
 		  size_t len, uint64_t think_ns, uint32_t line)
 {
 	struct ipc_trace *t = b->t;
-	struct ipc_trace_unit *u;
+	int rc;
 
 	if (!len)
 		return 0;
@@ -72,22 +106,10 @@ static int tb_add(struct tb *b, enum ipc_dir dir, const uint8_t *bytes,
 		t->bytes = p;
 		b->bcap = cap;
 	}
-	if (t->nunits == b->ucap) {
-		size_t cap = b->ucap ? 2 * b->ucap : 256;
-		void *p = reallocarray(t->units, cap, sizeof(*t->units));
-
-		if (!p)
-			return -ENOMEM;
-		t->units = p;
-		b->ucap = cap;
-	}
+	rc = tb_ref(b, dir, t->nbytes, len, think_ns, line);
+	if (rc)
+		return rc;
 	memcpy(t->bytes + t->nbytes, bytes, len);
-	u = &t->units[t->nunits++];
-	u->off = t->nbytes;
-	u->len = len;
-	u->think_ns = think_ns;
-	u->line = line;
-	u->dir = (uint8_t)dir;
 	t->nbytes += len;
 	return 0;
 }
@@ -408,48 +430,15 @@ int ipc_trace_parse(const char *path, const char *text, size_t len,
 int ipc_trace_load(const char *path, struct ipc_trace **out, char *err,
 		   size_t err_len)
 {
-	struct stat st;
-	char *text = NULL;
-	size_t got = 0;
-	ssize_t n;
-	int fd, rc;
+	char *text;
+	size_t len;
+	int rc;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		rc = -errno;
-		snprintf(err, err_len, "%s: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > TRACE_FILE_MAX) {
-		rc = -EINVAL;
-		snprintf(err, err_len, "%s: %s", path,
-			 S_ISREG(st.st_mode) ? "larger than 256 MiB"
-					     : "not a regular file");
-		goto out;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
-		rc = -ENOMEM;
-		snprintf(err, err_len, "%s: out of memory", path);
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		n = read(fd, text + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			snprintf(err, err_len, "%s: %s", path,
-				 n < 0 ? strerror(errno) : "file shrank");
-			goto out;
-		}
-		got += (size_t)n;
-	}
-	rc = ipc_trace_parse(path, text, got, out, err, err_len);
-out:
-	if (fd >= 0)
-		close(fd);
+	rc = ipc_file_read(path, TRACE_FILE_MAX, &text, &len, err, err_len);
+	if (rc)
+		return rc;
+	rc = ipc_trace_parse(path, text, len, out, err, err_len);
 	free(text);
 	return rc;
 }
@@ -487,92 +476,126 @@ static int add_packet(struct tb *b, enum ipc_dir dir, const uint8_t *body,
 	return tb_add(b, dir, scratch, len + 4, 0, line);
 }
 
+/*
+ * A split writes the client's request again for each piece, and an ack
+ * each way: those point at bytes the new trace already holds (the
+ * request where it was copied, one stored '+'), so a reply cut into
+ * thousands of pieces costs a frame and a few units per piece, not a copy
+ * of the request each (issue 14: a 200 KB trace cut at 16 bytes took
+ * 614 MB).
+ */
+struct splitter {
+	struct tb b;
+	size_t req_off, req_len; /* the request being answered, stored */
+	size_t ack_off;		 /* a stored '+', or SIZE_MAX */
+	uint8_t *scratch;	 /* one piece's frame */
+};
+
+static int add_ack(struct splitter *sp, enum ipc_dir dir, uint32_t line)
+{
+	static const uint8_t ack = '+';
+
+	if (sp->ack_off != SIZE_MAX)
+		return tb_ref(&sp->b, dir, sp->ack_off, 1, 0, line);
+	sp->ack_off = sp->b.t->nbytes;
+	return tb_add(&sp->b, dir, &ack, 1, 0, line);
+}
+
+/* The request again, acked as the trace acks: before a further piece. */
+static int add_repeat(struct splitter *sp, bool acked, uint32_t line)
+{
+	int rc = acked ? add_ack(sp, IPC_C2S, line) : 0;
+
+	if (!rc)
+		rc = tb_ref(&sp->b, IPC_C2S, sp->req_off, sp->req_len, 0, line);
+	if (!rc && acked)
+		rc = add_ack(sp, IPC_S2C, line);
+	return rc;
+}
+
+/* Server packet @u (body @body, @blen bytes) in pieces of @max_packet. */
+static int split_reply(struct splitter *sp, const struct ipc_trace_unit *u,
+		       const uint8_t *body, size_t blen, uint32_t max_packet,
+		       bool acked)
+{
+	size_t start = 0, k = 0;
+	int rc = 0;
+
+	/* The first piece answers the original request, each further one a
+	   repeat of it. */
+	while (k < blen && !rc) {
+		size_t tok = body_token(body, k, blen);
+
+		if (k > start && k - start + tok > max_packet) {
+			if (start)
+				rc = add_repeat(sp, acked, u->line);
+			if (!rc)
+				rc = add_packet(&sp->b, IPC_S2C, body + start,
+						k - start, u->line,
+						sp->scratch);
+			start = k;
+		}
+		k += tok;
+	}
+	if (!rc && start)
+		rc = add_repeat(sp, acked, u->line);
+	if (!rc)
+		rc = add_packet(&sp->b, IPC_S2C, body + start, blen - start,
+				u->line, sp->scratch);
+	return rc;
+}
+
 int ipc_trace_split(const struct ipc_trace *t, uint32_t max_packet,
 		    struct ipc_trace **out)
 {
-	static const uint8_t ack = '+';
-	const struct ipc_trace_unit *req = NULL;
-	struct tb b;
-	uint8_t *scratch = NULL;
-	bool group_acked = false;
+	struct splitter sp = {.ack_off = SIZE_MAX};
+	bool asked = false, group_acked = false;
 	char err[8];
 	int rc;
 
 	*out = NULL;
-	rc = tb_init(&b, t->path);
+	rc = tb_init(&sp.b, t->path);
 	if (rc)
 		goto fail;
-	scratch = malloc(t->max_unit + 8);
-	if (!scratch) {
+	sp.scratch = malloc(t->max_unit + 8);
+	if (!sp.scratch) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	b.t->gdb = t->gdb;
-	snprintf(b.t->name, sizeof(b.t->name), "%s", t->name);
+	sp.b.t->gdb = t->gdb;
+	snprintf(sp.b.t->name, sizeof(sp.b.t->name), "%s", t->name);
 	for (size_t i = 0; i < t->nunits && !rc; i++) {
 		const struct ipc_trace_unit *u = &t->units[i];
 		const uint8_t *body = t->bytes + u->off + 1;
-		size_t blen = u->len - 4, start, k;
+		size_t blen = u->len - 4;
 
-		if (u->dir == IPC_C2S && is_packet(t, u))
-			req = u;
+		if (u->dir == IPC_C2S && is_packet(t, u)) {
+			asked = true;
+			sp.req_off = sp.b.t->nbytes;
+			sp.req_len = u->len;
+		}
 		if (u->dir == IPC_S2C && (i == 0 || u[-1].dir == IPC_C2S))
 			group_acked = u->len == 1 && t->bytes[u->off] == '+';
-		if (u->dir != IPC_S2C || !req || !is_packet(t, u) ||
-		    blen <= max_packet) {
-			rc = tb_add(&b, (enum ipc_dir)u->dir, t->bytes + u->off,
-				    u->len, u->think_ns, u->line);
-			continue;
-		}
-		/* The first piece answers the original request... */
-		for (start = 0, k = 0; k < blen && !rc;) {
-			size_t tok = body_token(body, k, blen);
-
-			if (k > start && k - start + tok > max_packet) {
-				if (start) {
-					/* ...each further one a repeat. */
-					if (group_acked)
-						rc = tb_add(&b, IPC_C2S, &ack,
-							    1, 0, u->line);
-					if (!rc)
-						rc = tb_add(&b, IPC_C2S,
-							    t->bytes + req->off,
-							    req->len, 0,
-							    u->line);
-					if (!rc && group_acked)
-						rc = tb_add(&b, IPC_S2C, &ack,
-							    1, 0, u->line);
-				}
-				if (!rc)
-					rc = add_packet(&b, IPC_S2C,
-							body + start, k - start,
-							u->line, scratch);
-				start = k;
-			}
-			k += tok;
-		}
-		if (!rc && start && group_acked)
-			rc = tb_add(&b, IPC_C2S, &ack, 1, 0, u->line);
-		if (!rc && start)
-			rc = tb_add(&b, IPC_C2S, t->bytes + req->off, req->len,
-				    0, u->line);
-		if (!rc && start && group_acked)
-			rc = tb_add(&b, IPC_S2C, &ack, 1, 0, u->line);
-		if (!rc)
-			rc = add_packet(&b, IPC_S2C, body + start, blen - start,
-					u->line, scratch);
+		if (u->dir != IPC_S2C || !asked || !is_packet(t, u) ||
+		    blen <= max_packet)
+			rc = tb_add(&sp.b, (enum ipc_dir)u->dir,
+				    t->bytes + u->off, u->len, u->think_ns,
+				    u->line);
+		else
+			rc = split_reply(&sp, u, body, blen, max_packet,
+					 group_acked);
 	}
 	if (!rc)
-		rc = tb_finish(&b, err, sizeof(err));
+		rc = tb_finish(&sp.b, err, sizeof(err));
 	if (rc)
 		goto fail;
-	b.t->max_packet = max_packet;
-	free(scratch);
-	*out = b.t;
+	sp.b.t->max_packet = max_packet;
+	free(sp.scratch);
+	*out = sp.b.t;
 	return 0;
 fail:
-	free(scratch);
-	tb_fail(&b);
+	free(sp.scratch);
+	tb_fail(&sp.b);
 	return rc ? rc : -ENOMEM;
 }
 

@@ -48,8 +48,26 @@ static void link_reset(struct ipc_link *l)
 	l->mtu = LINK_MTU_DEFAULT;
 }
 
-/* Apply one key=value item to @l.  0 or -EINVAL with @err filled. */
-static int apply(struct ipc_link *l, const char *item, char *err,
+/*
+ * A bit for each parameter, to find one given twice; rate and baud set
+ * the same line rate, so they share theirs.
+ */
+static unsigned key_bit(const char *item, size_t klen)
+{
+	static const char *const keys[] = {"delay", "jitter", "rate",	 "baud",
+					   "loss",  "mtu",    "overhead"};
+
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (klen == strlen(keys[i]) && !strncmp(item, keys[i], klen))
+			return 1u << (i == 3 ? 2 : i);
+	return 0;
+}
+
+/*
+ * Apply one key=value item to @l.  0 or -EINVAL with @err filled; *key
+ * (when not NULL) gets a bit of its own for each parameter.
+ */
+static int apply(struct ipc_link *l, const char *item, unsigned *key, char *err,
 		 size_t err_len)
 {
 	const char *eq = strchr(item, '=');
@@ -102,6 +120,8 @@ static int apply(struct ipc_link *l, const char *item, char *err,
 		snprintf(err, err_len, "%.*s: %s", (int)klen, item, why);
 		return -EINVAL;
 	}
+	if (key)
+		*key = key_bit(item, klen);
 	l->relay = true;
 	return 0;
 }
@@ -124,7 +144,7 @@ static void preset_link(const struct ipc_link_preset *p, struct ipc_link *l)
 	snprintf(buf, sizeof(buf), "%s", p->spec);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
-		apply(l, tok, err, sizeof(err));
+		apply(l, tok, NULL, err, sizeof(err));
 }
 
 /* Add @item to the link's name: "wan+loss=1%" or "delay=1ms,jitter=1ms". */
@@ -146,15 +166,22 @@ int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
 {
 	char buf[512], *tok, *save = NULL;
 	struct ipc_link *cur = NULL;
+	unsigned given = 0, key; /* the parameters typed for cur */
 	bool first = false;
-	size_t start = *n;
+	size_t start = *n, len = strlen(list);
 
 	if (!*list) {
 		snprintf(err, err_len, "empty link list");
 		return -EINVAL;
 	}
-	if (strlen(list) >= sizeof(buf)) {
+	if (len >= sizeof(buf)) {
 		snprintf(err, err_len, "link list too long");
+		return -EINVAL;
+	}
+	/* strtok would pass over an empty item in silence. */
+	if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+		snprintf(err, err_len, "empty item in the link list '%s'",
+			 list);
 		return -EINVAL;
 	}
 	strcpy(buf, list);
@@ -174,8 +201,19 @@ int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
 				   parameters alone. */
 				cur->name[0] = '\0';
 			}
-			if (apply(cur, tok, err, err_len))
+			if (apply(cur, tok, &key, err, err_len))
 				goto fail;
+			if (given & key) {
+				snprintf(err, err_len,
+					 "'%.*s' given twice for one link%s",
+					 (int)(strchr(tok, '=') - tok), tok,
+					 key == 1u << 2 ? " (rate and baud "
+							  "both set the line "
+							  "rate)"
+							: "");
+				goto fail;
+			}
+			given |= key;
 			name_add(cur, tok, first);
 			first = false;
 			continue;
@@ -189,6 +227,7 @@ int ipc_link_parse(const char *list, struct ipc_link *out, size_t max,
 			goto too_many;
 		cur = &out[(*n)++];
 		preset_link(p, cur);
+		given = 0;
 		first = true;
 	}
 	if (*n == start) {

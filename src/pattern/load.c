@@ -512,6 +512,7 @@ static void client_body(struct lthread *th)
 			if (sh->th[i].pc.out.err)
 				sh->abort = true;
 		sh->start_ns = ipc_now_ns();
+		ipc_pctx_measuring(&th->pc, sh->start_ns);
 	}
 	pthread_barrier_wait(&sh->go);
 	if (err || sh->abort)
@@ -602,7 +603,20 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 		sh->proto->gather(c, sh);
 	if (c->out.done)
 		fairness(c, fl, c->cs->flows, sh->start_ns, rates);
-	if (first && !c->out.err) {
+	if (sh->start_err && !c->out.err) {
+		/*
+		 * glibc says EAGAIN for a stack it could not map as well as
+		 * for a thread limit (ulimit -v, ulimit -u).
+		 */
+		c->out.err = sh->start_err;
+		snprintf(c->out.what, sizeof(c->out.what),
+			 "start client thread %u of %u: %s%s", sh->start_failed,
+			 sh->nth, strerror(-sh->start_err),
+			 sh->start_err == -EAGAIN
+				 ? " (no memory or thread left for it: see "
+				   "ulimit -v and -u)"
+				 : "");
+	} else if (first && !c->out.err) {
 		c->out.err = first->err;
 		snprintf(c->out.what, sizeof(c->out.what), "%s", first->what);
 	}
@@ -615,18 +629,20 @@ static void gather(struct ipc_pctx *c, struct shared *sh, double *rates,
 static void start_threads(struct shared *sh)
 {
 	unsigned i;
+	int rc = 0;
 
 	for (i = 0; i < sh->nth; i++) {
-		if (ipc_thread_start(&sh->th[i].t, client_thread, &sh->th[i]))
+		rc = ipc_thread_start(&sh->th[i].t, client_thread, &sh->th[i]);
+		if (rc)
 			break;
 		sh->th[i].started = true;
 	}
 	pthread_mutex_lock(&sh->mu);
 	if (i < sh->nth) {
+		/* Told by gather(): thread 0 may be the one missing. */
 		sh->abort = true;
-		snprintf(sh->th[0].pc.out.what, sizeof(sh->th[0].pc.out.what),
-			 "start client thread %u of %u", i + 1, sh->nth);
-		sh->th[0].pc.out.err = -EAGAIN;
+		sh->start_err = rc; /* -errno */
+		sh->start_failed = i + 1;
 	}
 	sh->open = true;
 	pthread_cond_broadcast(&sh->cv);

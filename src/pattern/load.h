@@ -76,6 +76,8 @@ struct shared {
 	bool open;		/* the gate */
 	bool abort;		/* do not measure: a thread is missing or
 				    failed during warm-up */
+	int start_err;		/* -errno of the thread that did not start */
+	unsigned start_failed;	/* which (1-based), or 0 */
 	pthread_barrier_t warm; /* every thread finished warming up */
 	pthread_barrier_t go;	/* the start time is set */
 	uint64_t start_ns;	/* start of the measured phase */

@@ -138,17 +138,18 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 {
 	const struct ipc_engine_ops *eng = c->io.eng;
 	size_t k = i, at = 0; /* unit k, byte at of it */
+	size_t left = 0;      /* bytes of the group still to come */
 	ssize_t n;
 
+	/* The writes' bytes need not follow each other in the store. */
+	for (size_t m = i; m < j; m++)
+		left += t->units[m].len;
 	while (k < j) {
 		const struct ipc_trace_unit *u = &t->units[k];
 		size_t want = u->len - at;
 
 		if (c->tp_caps & IPC_TP_STREAM) {
 			/* Up to the end of the group: no more can come. */
-			size_t left = t->units[j - 1].off +
-				      t->units[j - 1].len - (u->off + at);
-
 			n = eng->recv(&c->io, c->rbuf,
 				      left < c->buf_bytes ? left
 							  : c->buf_bytes);
@@ -171,6 +172,7 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 		if (n == 0)
 			return MSG_EOF;
 		*bytes += (uint64_t)n;
+		left -= (size_t)n < left ? (size_t)n : left;
 		/* Check what came against the writes it covers. */
 		for (size_t off = 0; off < (size_t)n;) {
 			size_t m =
@@ -261,6 +263,7 @@ static int rp_client(struct ipc_pctx *c)
 	ipc_hist_reset(c->xhist);
 	if (!err) {
 		start = ipc_now_ns();
+		ipc_pctx_measuring(c, start);
 		err = rp_phase(c, c->iterations,
 			       c->duration_ns ? start + c->duration_ns
 					      : UINT64_MAX,
@@ -324,7 +327,8 @@ uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
 		if (i + 1 == t->nunits || t->units[i + 1].dir != u->dir)
 			turns++; /* the turn: all of it must arrive first */
 	}
-	return ipc_link_wire_ns(l, t->nbytes, pieces) + turns * l->delay_ns;
+	return ipc_link_wire_ns(l, t->bytes_c2s + t->bytes_s2c, pieces) +
+	       turns * l->delay_ns;
 }
 
 /*

@@ -564,7 +564,9 @@ void ipc_comparison_free(struct ipc_comparison *c)
 
 size_t ipc_comparison_gates(const struct ipc_comparison *c)
 {
-	return c ? c->gates : 0;
+	if (!c)
+		return 0;
+	return c->gates + (c->opts.fail_set ? c->uncompared : 0);
 }
 
 int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
@@ -597,6 +599,8 @@ int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
 			if (!c->b.cases[j].used &&
 			    same_case(c, x, &c->b.cases[j]))
 				y = &c->b.cases[j];
+		/* Counted, so that a gate cannot pass on what it never saw. */
+		c->uncompared += !y || !x->measured || !y->measured;
 		if (!y)
 			continue;
 		x->used = y->used = true;
@@ -609,6 +613,8 @@ int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
 			ipc_comparison_free(c);
 			return err;
 		}
+		c->uncompared += !c->pairs[c->npairs].cmp.na ||
+				 !c->pairs[c->npairs].cmp.nb;
 		c->gates += c->pairs[c->npairs].gate;
 		c->npairs++;
 	}

@@ -77,6 +77,7 @@ struct ipc_comparison {
 	struct cside a, b;
 	struct cpair *pairs;
 	size_t npairs, gates;
+	size_t uncompared; /* cases of A with nothing of B to compare */
 	const struct ipc_doc **owned; /* ipc_compare's two, freed with it */
 };
 

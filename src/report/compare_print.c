@@ -267,6 +267,13 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 			   "--drift PCT\n");
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
+	if (c->opts.fail_set && c->uncompared)
+		tab_printf(
+			out,
+			"gate: %zu case%s of A could not be compared (above: "
+			"only in A, not measured, or no %s): failed\n",
+			c->uncompared, c->uncompared == 1 ? "" : "s",
+			c->opts.metric ? c->opts.metric : "figure");
 	if (c->opts.fail_set) {
 		if (c->gates)
 			tab_printf(out,
@@ -277,8 +284,9 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 		else
 			tab_printf(out,
 				   "gate: no case of B slower than A by %g%% "
-				   "or more: passed\n",
-				   c->opts.fail_pct);
+				   "or more%s\n",
+				   c->opts.fail_pct,
+				   c->uncompared ? "" : ": passed");
 	}
 	return out->err ? out->err : ferror(out->f) ? -EIO : 0;
 }
@@ -507,7 +515,9 @@ int cmp_print_json(FILE *out, const struct ipc_comparison *c)
 	json_object_set_new(root, "not_measured", unmeasured);
 	if (c->opts.fail_set)
 		json_object_set_new(root, "gate_failed",
-				    json_boolean(c->gates));
+				    json_boolean(ipc_comparison_gates(c)));
+	json_object_set_new(root, "uncompared",
+			    json_integer((json_int_t)c->uncompared));
 	errno = 0;
 	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
 		    0 ||

@@ -81,11 +81,11 @@ void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv)
 	sv->na = sv->nb = 0;
 }
 
-int ipc_cmp_saved_read(const char *path, struct ipc_cmp_saved *out, char *err,
-		       size_t err_len)
+int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
+			struct ipc_cmp_saved *out, char *err, size_t err_len)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	const char *cmd, *metric;
 	json_t *th, *dr;
 	int rc;
@@ -93,7 +93,7 @@ int ipc_cmp_saved_read(const char *path, struct ipc_cmp_saved *out, char *err,
 	memset(out, 0, sizeof(*out));
 	if (!root) {
 		snprintf(err, err_len, "%s: %s", path, jerr.text);
-		return access(path, R_OK) ? -errno : -EINVAL;
+		return -EINVAL;
 	}
 	cmd = json_string_value(json_object_get(root, "command"));
 	rc = cmd && !strcmp(cmd, "compare") ? 0 : -EINVAL;

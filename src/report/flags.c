@@ -24,6 +24,9 @@ static const struct {
 	[IPC_FLAG_LOAD] = {"load",
 			   "stop the other load, or expect noise in these "
 			   "numbers"},
+	[IPC_FLAG_SHORT] = {"short",
+			    "measure longer (-d 1s, a larger -n) to let "
+			    "ipcperf check the machine's load"},
 	[IPC_FLAG_SHARED] = {"shared",
 			     "the server measured other clients meanwhile: "
 			     "rerun when it is alone, or --max-clients 1 "
@@ -183,6 +186,13 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		if (d->loadavg_1m >= 0 && n < len)
 			snprintf(buf + n, len - n, "; load average %.2f",
 				 d->loadavg_1m);
+		break;
+	case IPC_FLAG_SHORT:
+		snprintf(buf, len,
+			 "the runs were too short to tell whether other "
+			 "processes used the CPUs: /proc/stat counts CPU time "
+			 "in ticks, so the figure is %.2f ± %.2f CPUs",
+			 fmax(d->other_cpus, d->steal_cpus), d->load_res_cpus);
 		break;
 	case IPC_FLAG_SHARED:
 		snprintf(buf, len,

@@ -32,9 +32,15 @@ struct rd {
 	struct ipc_doc_store *st;
 };
 
-/* Keep @p (a heap block) to free with the document; NULL if it is NULL. */
+/*
+ * Keep @p (a heap block) to free with the document; NULL if it is NULL.
+ * jr_keep_str keeps a copy of @s; it and jr_clean (@s itself when it is
+ * clean, else a kept copy) write control characters out as "\x1b", so
+ * that no string of a file reaches a terminal raw.
+ */
 void *jr_keep(struct rd *r, void *p);
 char *jr_keep_str(struct rd *r, const char *s);
+const char *jr_clean(struct rd *r, const char *s);
 
 /* "FILE: AT.KEY: what is wrong"; only the first failure is kept. */
 __attribute__((format(printf, 4, 5))) void

@@ -542,6 +542,8 @@ static void summary_more(struct jdoc *d, json_t *o,
 		if (g->have_load) {
 			put_real(d, ld, KEY_OTHER_CPUS, g->other_cpus);
 			put_real(d, ld, KEY_STEAL_CPUS, g->steal_cpus);
+			if (g->load_res_cpus >= 0)
+				put_real(d, ld, KEY_RES_CPUS, g->load_res_cpus);
 		}
 		if (g->loadavg_1m >= 0)
 			put_real(d, ld, KEY_LOADAVG_1M, g->loadavg_1m);

@@ -111,7 +111,12 @@ static void read_link(struct rd *r, json_t *o, const char *at,
 		jr_table(r, p, sat, l, &js_link);
 		jr_table(r, p, sat, l, &js_link2);
 		loss = jr_num(r, p, sat, KEY_LINK_LOSS);
-		l->loss_ppm = isfinite(loss) ? (uint32_t)lround(loss * 1e6) : 0;
+		if (loss > 1)
+			jr_bad(r, sat, KEY_LINK_LOSS, "%g is more than all",
+			       loss);
+		l->loss_ppm = isfinite(loss) && loss <= 1
+				      ? (uint32_t)lround(loss * 1e6)
+				      : 0;
 	}
 	cs->link = l;
 }
@@ -383,8 +388,10 @@ static void read_skips(struct rd *r, json_t *root, struct ipc_doc *doc)
 	{
 		if (!doc->skips)
 			break;
-		what = json_string_value(json_object_get(s, KEY_WHAT));
-		why = json_string_value(json_object_get(s, KEY_WHY));
+		what = jr_clean(
+			r, json_string_value(json_object_get(s, KEY_WHAT)));
+		why = jr_clean(r,
+			       json_string_value(json_object_get(s, KEY_WHY)));
 		if (!what || !why) {
 			jr_bad(r, "", KEY_SKIPPED,
 			       "an entry without what and why");
@@ -517,24 +524,15 @@ int ipc_doc_parse(const char *text, size_t len, const char *name,
 int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,
 		 size_t err_len)
 {
-	struct rd r = {.file = path, .err = err, .err_len = err_len};
-	struct ipc_doc *doc;
-	json_error_t jerr;
-	json_t *root;
-	FILE *f = fopen(path, "r");
-	int e = errno;
+	char *text;
+	size_t len;
+	int rc = ipc_file_read(path, IPC_DOC_FILE_MAX, &text, &len, err,
+			       err_len);
 
-	if (!f) {
-		snprintf(err, err_len, "%s: cannot read: %s", path,
-			 strerror(e));
-		return -e;
-	}
-	doc = doc_new(&r, path);
-	if (!doc) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(f);
-	return finish(&r, root, &jerr, doc, out);
+	*out = NULL;
+	if (rc)
+		return rc;
+	rc = ipc_doc_parse(text, len, path, out, err, err_len);
+	free(text);
+	return rc;
 }

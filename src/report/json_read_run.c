@@ -60,6 +60,54 @@ static void read_lat(struct rd *r, json_t *o, const char *at, const char *key,
 		jr_table(r, x, jr_at(sat, sizeof(sat), at, key), l, &js_lat);
 }
 
+/*
+ * A run's rate is its count over elapsed_ns, as the runner computed it: a
+ * rate of 1e308, 0 or -5 messages a second for 3,000 messages in 8 ms is
+ * not a measurement, and compare would give it a verdict (issue 14).
+ */
+static void rate_sane(struct rd *r, const char *at, const char *key, double v,
+		      uint64_t count, const char *what, uint64_t elapsed_ns)
+{
+	double want = elapsed_ns ? (double)count / (elapsed_ns / 1e9) : 0;
+
+	if (isfinite(v) && fabs(v - want) > 1e-6 * want + 1e-9)
+		jr_bad(r, at, key,
+		       "%g is not %llu %s over %llu ns (%g/s): a figure that "
+		       "contradicts its counts",
+		       v, (unsigned long long)count, what,
+		       (unsigned long long)elapsed_ns, want);
+}
+
+/* Percentiles in order between min and max, mean and sd that fit them. */
+static void lat_sane(struct rd *r, const char *at, const struct ipc_lat *l,
+		     uint64_t iterations)
+{
+	char sat[96];
+
+	jr_at(sat, sizeof(sat), at, KEY_LATENCY);
+	if (!(l->min <= l->p50 && l->p50 <= l->p90 && l->p90 <= l->p99 &&
+	      l->p99 <= l->p999 && l->p999 <= l->max))
+		jr_bad(r, sat, NULL,
+		       "min %llu, p50 %llu, p90 %llu, p99 %llu, p99.9 %llu and "
+		       "max %llu are not in order",
+		       (unsigned long long)l->min, (unsigned long long)l->p50,
+		       (unsigned long long)l->p90, (unsigned long long)l->p99,
+		       (unsigned long long)l->p999, (unsigned long long)l->max);
+	else if (isfinite(l->mean) &&
+		 (l->mean + 1 < (double)l->min || l->mean > (double)l->max + 1))
+		jr_bad(r, sat, "mean", "%g is outside min %llu .. max %llu",
+		       l->mean, (unsigned long long)l->min,
+		       (unsigned long long)l->max);
+	else if (isfinite(l->stddev) &&
+		 l->stddev > (double)(l->max - l->min) + 1)
+		jr_bad(r, sat, "stddev", "%g is more than max - min (%llu)",
+		       l->stddev, (unsigned long long)(l->max - l->min));
+	else if (iterations && !l->max)
+		jr_bad(r, sat, "max",
+		       "0 ns for %llu iterations: nothing was timed",
+		       (unsigned long long)iterations);
+}
+
 /* What a run and the summary share: counts, rates, loss, flows, extras. */
 static void read_counts(struct rd *r, json_t *o, const char *at,
 			const struct ipc_case *cs, struct ipc_run_stats *s)
@@ -68,6 +116,8 @@ static void read_counts(struct rd *r, json_t *o, const char *at,
 	read_lat(r, o, at, KEY_LATENCY, &s->lat);
 	read_flows(r, o, at, &s->flows);
 	jr_extras(r, o, at, cs, s, IPC_EXTRA_RUN);
+	if (!r->rc)
+		lat_sane(r, at, &s->lat, s->iterations);
 }
 
 static void read_side(struct rd *r, json_t *o, const char *at, const char *key,
@@ -93,6 +143,16 @@ void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 		return;
 	}
 	read_counts(r, o, at, cs, s);
+	/*
+	 * A run's rates are its counts over its elapsed_ns (a summary's need
+	 * not be: replay's elapsed_ns is the median replay's).
+	 */
+	if (!r->rc)
+		rate_sane(r, at, "msgs_per_s", s->msgs_per_s, s->messages,
+			  "messages", s->elapsed_ns);
+	if (!r->rc)
+		rate_sane(r, at, "bytes_per_s", s->bytes_per_s, s->bytes,
+			  "bytes", s->elapsed_ns);
 	jr_u64(r, o, at, KEY_TIMER, true, &s->timer_ns);
 	read_loss(r, o, at, &s->loss);
 	jr_u64(r, o, at, KEY_WALL, false, &s->wall_ns);
@@ -196,6 +256,10 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 		d->have_load = json_object_get(x, KEY_OTHER_CPUS) != NULL;
 		d->other_cpus = jr_num(r, x, sat, KEY_OTHER_CPUS);
 		d->steal_cpus = jr_num(r, x, sat, KEY_STEAL_CPUS);
+		/* Older documents lack it: the figures' +- is unknown. */
+		d->load_res_cpus = json_object_get(x, KEY_RES_CPUS)
+					   ? jr_num(r, x, sat, KEY_RES_CPUS)
+					   : -1;
 		if (json_object_get(x, KEY_LOADAVG_1M))
 			d->loadavg_1m = jr_num(r, x, sat, KEY_LOADAVG_1M);
 	}
@@ -209,6 +273,7 @@ void jr_summary(struct rd *r, json_t *o, const char *at, struct ipc_result *res)
 
 	res->diag.half_pct = -1;
 	res->diag.loadavg_1m = -1;
+	res->diag.load_res_cpus = -1;
 	if (!o)
 		return;
 	read_loss(r, o, at, &s->loss);

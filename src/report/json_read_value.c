@@ -41,9 +41,75 @@ void *jr_keep(struct rd *r, void *p)
 	return p;
 }
 
+/*
+ * @s with its control characters written out ("\x1b", "\u009b" for a C1
+ * control in UTF-8), or NULL when it has none (or memory ran out: then
+ * *failed).  A document's strings end up on terminals (names, errors,
+ * hosts): printed raw, "\x1b]0;...\x07" or "\x1b[2J" would act on the
+ * terminal instead of showing what the file holds (issue 14).
+ */
+static char *escaped(const char *s, bool *failed)
+{
+	const unsigned char *p;
+	size_t n = 0;
+	bool dirty = false;
+	char *out, *o;
+
+	*failed = false;
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			n += 4;
+			dirty = true;
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			n += 6;
+			dirty = true;
+			p++;
+		} else {
+			n++;
+		}
+	}
+	if (!dirty)
+		return NULL;
+	out = malloc(n + 1);
+	if (!out) {
+		*failed = true;
+		return NULL;
+	}
+	for (o = out, p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			o += sprintf(o, "\\u00%02x", p[1]);
+			p++;
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+const char *jr_clean(struct rd *r, const char *s)
+{
+	bool failed;
+	char *e;
+
+	if (!s)
+		return NULL;
+	e = escaped(s, &failed);
+	if (failed)
+		return jr_keep(r, NULL); /* -ENOMEM */
+	return e ? jr_keep(r, e) : s;
+}
+
 char *jr_keep_str(struct rd *r, const char *s)
 {
-	return jr_keep(r, strdup(s ? s : ""));
+	bool failed;
+	char *e = escaped(s ? s : "", &failed);
+
+	if (failed)
+		return jr_keep(r, NULL);
+	return jr_keep(r, e ? e : strdup(s ? s : ""));
 }
 
 /* "FILE: AT.KEY: what is wrong"; only the first failure is kept. */
@@ -124,7 +190,10 @@ bool jr_u64(struct rd *r, json_t *o, const char *at, const char *key,
 	return true;
 }
 
-/* A number at @key, NAN when absent (the writer left it out). */
+/*
+ * A number at @key, NAN when absent (the writer left it out).  Every real
+ * a document holds is a time, a rate, a share or a count: never negative.
+ */
 double jr_num(struct rd *r, json_t *o, const char *at, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -133,6 +202,10 @@ double jr_num(struct rd *r, json_t *o, const char *at, const char *key)
 		return NAN;
 	if (!json_is_number(v)) {
 		jr_bad(r, at, key, "not a number");
+		return NAN;
+	}
+	if (json_number_value(v) < 0) {
+		jr_bad(r, at, key, "%g is negative", json_number_value(v));
 		return NAN;
 	}
 	return json_number_value(v);
@@ -149,7 +222,7 @@ const char *jr_str(struct rd *r, json_t *o, const char *at, const char *key)
 		jr_bad(r, at, key, "not a string");
 		return NULL;
 	}
-	return json_string_value(v);
+	return jr_clean(r, json_string_value(v));
 }
 
 /* The index of @s among @names (NULL-terminated), or -1 with an error. */
@@ -204,6 +277,7 @@ static void get_field(struct rd *r, json_t *o, const char *at, void *base,
 {
 	void *v = (char *)base + f->off;
 	json_t *j = json_object_get(o, f->key);
+	const char *s;
 	uint64_t u = 0;
 	int i;
 
@@ -260,14 +334,18 @@ static void get_field(struct rd *r, json_t *o, const char *at, void *base,
 		return;
 	case JK_CHARS:
 	case JK_CHARS_NULL:
-		if (!json_is_string(j))
+		if (!json_is_string(j)) {
 			jr_bad(r, at, f->key, "not a string");
-		else if (json_string_length(j) >= f->len)
+			return;
+		}
+		s = jr_clean(r, json_string_value(j));
+		if (!s)
+			return;
+		if (strlen(s) >= f->len)
 			jr_bad(r, at, f->key, "longer than %zu bytes",
 			       f->len - 1);
 		else
-			memcpy(v, json_string_value(j),
-			       json_string_length(j) + 1);
+			memcpy(v, s, strlen(s) + 1);
 		return;
 	case JK_ENUM:
 		if (!json_is_string(j)) {

@@ -62,6 +62,9 @@ static const struct jfield runload[] = {
 	R(busy_ns, JK_U64),
 	R(ours_ns, JK_U64),
 	R(steal_ns, JK_U64),
+	/* Added with the load figure's resolution (issue 14). */
+	FIELD(struct ipc_run_stats, "cpus", load_cpus, JK_UINT,
+	      JF_OPT | JF_NONZERO),
 };
 #undef R
 TABLE(js_runload, runload);

@@ -140,6 +140,7 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_PLACEMENT "placement"
 #define KEY_OTHER_CPUS "other_cpus"
 #define KEY_STEAL_CPUS "steal_cpus"
+#define KEY_RES_CPUS "resolution_cpus"
 #define KEY_LOADAVG_1M "loadavg_1m"
 #define KEY_LOADAVG "loadavg"
 #define KEY_PERF "perf"

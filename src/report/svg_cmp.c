@@ -45,7 +45,8 @@ static void bar(struct plot *p, const struct svg_bars *b, size_t g, size_t s,
 
 int svg_bars(FILE *out, const struct svg_frame *fr, const struct svg_bars *b)
 {
-	struct svg_series legend[16];
+	/* Zeroed: one series is measured as two (a legend even for one). */
+	struct svg_series legend[16] = {{.name = NULL}};
 	double lo = 0, hi = 0, a, z, d0, d1, gw, bw = 16, x, right;
 	size_t g, s, n;
 	struct plot p;

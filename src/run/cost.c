@@ -306,6 +306,9 @@ void load_diff(const struct load_snap *a, const struct load_snap *b,
 	st->ours_ns = sub(b->ours_ns, a->ours_ns);
 	st->have_load = a->ok && b->ok;
 	if (st->have_load) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		st->load_cpus = n > 0 ? (unsigned)n : 0;
 		st->busy_ns = sub(b->busy_ns, a->busy_ns);
 		st->steal_ns = sub(b->steal_ns, a->steal_ns);
 	}

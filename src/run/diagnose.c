@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipcperf/run.h"
 
@@ -195,27 +196,57 @@ static void placement(const struct ipc_result *res, const double *vals,
 	}
 }
 
+/*
+ * How far the load figures can be off, in CPUs (two standard deviations).
+ * /proc/stat does not time CPU use, it samples it: at each tick (USER_HZ,
+ * 100 a second) a CPU's counter grows by a whole tick if it was busy.
+ * Over @wall_ns a CPU sees wall / tick samples whose busy share p has a
+ * variance of (wall / tick) p (1 - p) ticks^2, at most wall / (4 tick),
+ * and each run's two ends add up to a tick more (a variance of 1/6 per
+ * end).  Worked example, 2 CPUs: 30 runs of 50 ms give +-0.13 CPUs, 30 of
+ * 10 ms +-0.39; one run of 3 ms gives +-6.0 CPUs, which is how a 2-CPU
+ * machine once read as "other processes kept 6.50 CPUs busy".
+ */
+static double load_resolution(double wall_ns, size_t nruns, long ncpus)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double tick = 1e9 / (double)(hz > 0 ? hz : 100);
+	double var = (double)ncpus * (wall_ns / (4 * tick) + (double)nruns / 3);
+
+	return 2 * tick * sqrt(var) / wall_ns;
+}
+
 /* Average CPUs kept busy by others and by the hypervisor. */
 static void load(const struct ipc_result *res, struct ipc_diag *d)
 {
+	long ncpus = 0;
 	double wall = 0, other = 0, steal = 0;
-	size_t i;
+	size_t i, n = 0;
 
 	for (i = 0; i < res->nruns; i++) {
 		const struct ipc_run_stats *r = &res->runs[i];
 
 		if (!r->have_load || !r->wall_ns)
 			continue;
+		if ((long)r->load_cpus > ncpus)
+			ncpus = (long)r->load_cpus;
 		wall += (double)r->wall_ns;
 		if (r->busy_ns > r->ours_ns)
 			other += (double)(r->busy_ns - r->ours_ns);
 		steal += (double)r->steal_ns;
+		n++;
 	}
 	if (wall <= 0)
 		return;
+	if (ncpus < 1) /* runs read back from an older document */
+		ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus < 1)
+		ncpus = 1;
 	d->have_load = true;
-	d->other_cpus = other / wall;
-	d->steal_cpus = steal / wall;
+	/* Never more CPUs than the machine has, whatever the samples say. */
+	d->other_cpus = fmin(other / wall, (double)ncpus);
+	d->steal_cpus = fmin(steal / wall, (double)ncpus);
+	d->load_res_cpus = load_resolution(wall, n, ncpus);
 }
 
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
@@ -234,6 +265,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	d->stop = stop;
 	d->half_pct = -1;
 	d->loadavg_1m = isfinite(loadavg) ? loadavg : -1;
+	d->load_res_cpus = -1;
 	vals = malloc((n ? n : 1) * sizeof(*vals));
 	if (!vals) {
 		memset(&res->metric, 0, sizeof(res->metric));
@@ -268,9 +300,16 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 		d->flags |= 1u << IPC_FLAG_BIMODAL;
 	if (d->outliers)
 		d->flags |= 1u << IPC_FLAG_OUTLIERS;
+	/*
+	 * Another load is called only when the figure can tell it: where the
+	 * runs were too short for /proc/stat's ticks, the figure that would
+	 * have been called load is said to be unknown instead.
+	 */
 	if (d->have_load && (d->other_cpus >= IPC_LOAD_OTHER_CPUS ||
 			     d->steal_cpus >= IPC_LOAD_STEAL_CPUS))
-		d->flags |= 1u << IPC_FLAG_LOAD;
+		d->flags |= 1u << (d->load_res_cpus <= IPC_LOAD_OTHER_CPUS
+					   ? IPC_FLAG_LOAD
+					   : IPC_FLAG_SHORT);
 	if (res->peer_others)
 		d->flags |= 1u << IPC_FLAG_SHARED;
 }

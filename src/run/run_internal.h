@@ -5,6 +5,9 @@
 #ifndef IPCPERF_RUN_INTERNAL_H
 #define IPCPERF_RUN_INTERNAL_H
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/resource.h>
 
 #include "ipcperf/run.h"
@@ -26,6 +29,46 @@ void run_chan_name(struct ipc_run *run, char *buf, size_t len);
 
 /* "interrupted by SIGINT", or "interrupted" (stopped by a call).  @buf. */
 char *run_stop_words(const struct ipc_run *run, char *buf, size_t len);
+
+/*
+ * A run by duration's watchdog (watchdog.c): once the client's pattern has
+ * stored the start of its measured part in start_ns (struct
+ * ipc_pctx.measuring_ns), it fires @stop at start + duration + grace, when
+ * the client should long be done; a client still waiting then waits for a
+ * peer that stalled.
+ */
+struct watchdog {
+	uint64_t start_ns; /* atomic, the pattern's; 0 while warming up */
+	uint64_t duration_ns, grace_ns;
+	uint64_t warm_ns; /* the longest the warm-up may take */
+	struct ipc_cancel *stop;
+	pthread_t t;
+	int fd;	      /* eventfd: watchdog_stop's word to the thread */
+	bool running; /* the thread was started */
+	bool fired;   /* atomic: it fired @stop */
+};
+
+/*
+ * The grace of case @cs, whose largest message is @max_msg bytes: 2 s, a
+ * quarter of the duration, and four times what one iteration must take on
+ * an emulated link or a serial line.
+ */
+uint64_t watchdog_grace_ns(const struct ipc_case *cs,
+			   const struct ipc_runopts *ro, size_t max_msg);
+
+/*
+ * The longest the warm-up before the measured part may take: 10 s, the
+ * duration and its grace, and four times the warm-up's iterations on an
+ * emulated link or a serial line.  A peer stopped before the measured
+ * part begins would otherwise keep the client warming up for ever.
+ */
+uint64_t watchdog_warm_ns(const struct ipc_case *cs,
+			  const struct ipc_runopts *ro, size_t max_msg);
+
+/* Start the thread (0 or -errno); stop it: did it fire? */
+int watchdog_start(struct watchdog *w, struct ipc_cancel *stop,
+		   uint64_t duration_ns, uint64_t grace_ns, uint64_t warm_ns);
+bool watchdog_stop(struct watchdog *w);
 
 /* The rest of the host's fingerprint (host.c), after the basic facts. */
 void host_fingerprint(struct ipc_host *h);

@@ -204,6 +204,7 @@ struct run_fail {
 	char what[200];
 	char story[176]; /* "peer: " and a pattern's 160-byte what */
 	uint64_t warm_done;
+	bool stalled; /* the deadline's watchdog ended the client's wait */
 };
 
 /*
@@ -225,6 +226,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	struct ipc_pctx pc;
 	struct cost_meter cm;
 	struct ipc_side_cost cost;
+	struct watchdog wd = {.fd = -1};
 	uint64_t timer_ns;
 	int err;
 
@@ -258,17 +260,44 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 		cs->tp->close(&ep);
 		return err;
 	}
+	if (p->ro->duration_ns) {
+		err = watchdog_start(&wd, p->client, p->ro->duration_ns,
+				     watchdog_grace_ns(cs, p->ro, tpo->max_msg),
+				     watchdog_warm_ns(cs, p->ro, tpo->max_msg));
+		if (err) {
+			snprintf(f->what, sizeof(f->what),
+				 "start the deadline's watchdog: %s",
+				 strerror(-err));
+			goto out;
+		}
+		pc.measuring_ns = &wd.start_ns;
+	}
 	timer_ns = ipc_timer_cost_ns();
 	cost_begin(&cm, p->ro->perf);
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &cost);
 	cost_add_helpers(&cost, &pc.out.helpers);
+	if (watchdog_stop(&wd) && err && !wd.start_ns) {
+		snprintf(f->what, sizeof(f->what),
+			 "the peer stalled: the warm-up did not end within "
+			 "%.1f s (peer stopped or hung)",
+			 (double)wd.warm_ns / 1e9);
+		f->stalled = true;
+	} else if (wd.fired && err) {
+		snprintf(f->what, sizeof(f->what),
+			 "the peer stalled: the client still waited %.1f s "
+			 "past the %.1f s deadline (peer stopped or hung)",
+			 (double)wd.grace_ns / 1e9,
+			 (double)p->ro->duration_ns / 1e9);
+		f->stalled = true;
+	}
 	run_stats(st, &pc.out, b->run_hist, timer_ns);
 	st->client = cost;
 	st->sock = sock;
 	f->warm_done = pc.out.warmup_done;
-	if (err)
+	if (err && !f->stalled)
 		snprintf(f->what, sizeof(f->what), "%s", pc.out.what);
+out:
 	if (!own) {
 		cs->eng->detach(&pc.io);
 		cs->tp->close(&ep);
@@ -314,8 +343,12 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	p.ch = &ch;
 	err = cs->tp->setup(&ch);
 	if (err) {
-		snprintf(f->what, sizeof(f->what), "set up the channel: %s",
-			 strerror(-err));
+		snprintf(f->what, sizeof(f->what), "set up the channel: %s%s",
+			 strerror(-err),
+			 err == -ENAMETOOLONG
+				 ? " (a socket file's path in $TMPDIR passes "
+				   "108 bytes: use a shorter TMPDIR)"
+				 : "");
 		return err;
 	}
 	if (ro->pin_client >= 0) {

@@ -3,6 +3,11 @@
  * a unique name, opens its two ends and unlinks the name before it returns,
  * so no queue outlives the descriptors on any path (a forked peer inherits
  * them).  On Linux a queue descriptor can be polled, so every engine works.
+ *
+ * Queue names are one namespace for every user of the machine: each name
+ * made here carries 64 random bits and is created with O_EXCL, so that
+ * another user can neither guess it ahead (and make the probe or the setup
+ * fail with EACCES) nor have us open a queue of theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,15 +60,36 @@ static size_t mq_max_msg(const struct ipc_tp_opts *opts)
 	return (size_t)read_long(MSGSIZE_MAX_PATH, MSGSIZE_MAX_DEFAULT);
 }
 
+/*
+ * "/ipcperf.PID.RANDOM.@what": RANDOM is 16 hex digits from getrandom (its
+ * pool is ready long before a user can run this), so that nobody can
+ * make the name before we do.
+ */
+static void queue_name(const char *what, char *name, size_t len)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r ^= (uint64_t)ipc_now_ns() * 0x9e3779b97f4a7c15ull;
+	snprintf(name, len, "/ipcperf.%d.%016llx.%s", (int)getpid(),
+		 (unsigned long long)r, what);
+}
+
+/* Tries at a fresh random name, should one be taken. */
+#define NAME_TRIES 4
+
 static int mq_probe(char *why, size_t why_len)
 {
 	struct mq_attr attr = {.mq_maxmsg = 1, .mq_msgsize = 1};
 	char name[64], err[128];
-	mqd_t q;
+	mqd_t q = (mqd_t)-1;
 
-	snprintf(name, sizeof(name), "/ipcperf.%d.%d.probe", (int)getpid(),
-		 (int)gettid());
-	q = mq_open(name, O_RDWR | O_CREAT, 0600, &attr);
+	for (int i = 0; i < NAME_TRIES && q == (mqd_t)-1; i++) {
+		queue_name("probe", name, sizeof(name));
+		q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
+		if (q == (mqd_t)-1 && errno != EEXIST)
+			break;
+	}
 	if (q == (mqd_t)-1) {
 		int rc = -errno;
 
@@ -77,23 +104,22 @@ static int mq_probe(char *why, size_t why_len)
 }
 
 /*
- * Create the queue @name with @attr and open both its ends; the name is
- * gone when this returns, whatever happened.  0 or -errno.
+ * Create a queue named after @what with @attr (O_EXCL, under a fresh
+ * random name if one is taken) and open both its ends; the name is gone
+ * when this returns, whatever happened.  0 or -errno.
  */
-static int queue_pair(const char *name, struct mq_attr *attr, int *rfd,
+static int queue_pair(const char *what, struct mq_attr *attr, int *rfd,
 		      int *wfd)
 {
-	mqd_t r, w;
+	char name[NAME_MAX];
+	mqd_t r = (mqd_t)-1, w;
 	int rc = 0;
 
-	r = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, attr);
-	if (r == (mqd_t)-1 && errno == EEXIST) {
-		/*
-		 * Our PID is in the name: this one is a dead process's, one
-		 * killed inside its setup before it could unlink.
-		 */
-		mq_unlink(name);
+	for (int i = 0; i < NAME_TRIES && r == (mqd_t)-1; i++) {
+		queue_name(what, name, sizeof(name));
 		r = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, attr);
+		if (r == (mqd_t)-1 && errno != EEXIST)
+			break;
 	}
 	if (r == (mqd_t)-1)
 		return -errno;
@@ -111,25 +137,6 @@ static int queue_pair(const char *name, struct mq_attr *attr, int *rfd,
 }
 
 /*
- * Queue names are global: "/ipcperf.PID.DIR.NAME.TAG", where DIR is the
- * last part of the channel's private directory, which no other live
- * channel's directory shares (mkdtemp), and NAME is unique among the
- * directory's channels (opts.name).  Without a directory, the thread's id
- * stands in for it.
- */
-static void queue_name(const struct ipc_tp_opts *o, const char *tag, char *name,
-		       size_t len)
-{
-	const char *dir = o->dir ? strrchr(o->dir, '/') : NULL;
-	char tid[24];
-
-	snprintf(tid, sizeof(tid), "t%d", (int)gettid());
-	dir = dir && dir[1] ? dir + 1 : o->dir && o->dir[0] ? o->dir : tid;
-	snprintf(name, len, "/ipcperf.%d.%s.%s.%s", (int)getpid(), dir,
-		 o->name ? o->name : "0", tag);
-}
-
-/*
  * Both queues hold up to msg_max messages of opts.max_msg bytes (at least
  * 1).  A user's queues share RLIMIT_MSGQUEUE (800 KiB by default): when
  * creating one fails with EMFILE for that reason, try half as deep.
@@ -138,7 +145,7 @@ static int mq_setup(struct ipc_chan *ch)
 {
 	static const char *const tags[] = {"c2s", "s2c"};
 	struct mq_attr attr = {0};
-	char name[NAME_MAX];
+	char what[NAME_MAX / 2];
 	long depth;
 	int i, rc = 0;
 
@@ -153,10 +160,11 @@ static int mq_setup(struct ipc_chan *ch)
 	for (i = 0; i < 2; i++) {
 		int r = i == 0 ? C2S_R : S2C_R, w = i == 0 ? C2S_W : S2C_W;
 
-		queue_name(&ch->opts, tags[i], name, sizeof(name));
+		snprintf(what, sizeof(what), "%.64s.%s",
+			 ch->opts.name ? ch->opts.name : "0", tags[i]);
 		for (;;) {
 			attr.mq_maxmsg = depth;
-			rc = queue_pair(name, &attr, &ch->fd[r], &ch->fd[w]);
+			rc = queue_pair(what, &attr, &ch->fd[r], &ch->fd[w]);
 			if (rc != -EMFILE || depth == 1)
 				break;
 			depth /= 2;

@@ -118,8 +118,8 @@ bad_input() { # bad_input "description" "first line names" FILE...
 bad_input "an unknown escape" "$DATA/bad-escape.log:3: unknown escape '\\q'" "$DATA/bad-escape.log"
 bad_input "an unterminated string" "$DATA/bad-quote.trace:2: the closing" "$TR/stub-multi.log" "$DATA/bad-quote.trace"
 bad_input "the stub speaks first" "$DATA/stub-first.log:1: the conversation starts with the server" "$DATA/stub-first.log"
-bad_input "a missing file" "$DATA/nope.log: No such file" "$DATA/nope.log"
-bad_input "a directory" "not a regular file" "$DATA"
+bad_input "a missing file" "$DATA/nope.log: cannot read: No such file" "$DATA/nope.log"
+bad_input "a directory" "Is a directory" "$DATA"
 bad_input "no file" "no trace file" -r 1
 bad_input "a packet limit too small" "--max-packet" "$TR/stub-multi.log" --max-packet 8
 bad_input "rr's framing" "--framing does not apply" "$TR/stub-multi.log" --framing gdb-rsp

@@ -125,6 +125,27 @@ static void test_parse_hostile(void)
 	link_bad("delay=1e3ms", "'1e3ms'", "unknown unit");
 	link_bad("delay=nan", "'nan'", "not a number");
 	link_bad("delay=inf", "'inf'", "not a number");
+	/* Beyond the review's list: items strtok passed over in silence. */
+	link_bad("delay=5ms,delay=6ms", "'delay'", "given twice");
+	link_bad("rate=1mbit,baud=9600", "'baud'", "both set the line rate");
+	link_bad("delay=5ms,", "'delay=5ms,'", "empty item");
+	link_bad(",delay=5ms", "',delay=5ms'", "empty item");
+	link_bad("wan,,delay=1ms", "'wan,,delay=1ms'", "empty item");
+}
+
+/* A preset's parameter may be changed once; a jitter beyond the delay. */
+static void test_parse_edges(void)
+{
+	struct ipc_link l;
+
+	ok(parse1("wan,delay=40ms", &l) && l.delay_ns == 40000000 &&
+		   l.jitter_ns == 1000000,
+	   "wan,delay=40ms changes the preset's delay");
+	ok(parse1("delay=1ms,jitter=2ms", &l) && l.jitter_ns == 2 * l.delay_ns,
+	   "a jitter beyond the delay is taken (the delay stops at 0, "
+	   "docs/links.md)");
+	ok(parse1("rate=0", &l) && l.relay && !l.rate_bps,
+	   "rate=0 is no rate limit");
 }
 
 static void test_carry(void)
@@ -331,6 +352,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
 	test_parse_hostile();
+	test_parse_edges();
 	test_carry();
 	test_shaper();
 	test_relay_stream();

@@ -208,6 +208,7 @@ static struct ipc_result *mk_result(const double *p50s, size_t n,
 		r->wall_ns = 10000000;
 		r->ours_ns = 8000000;
 		r->busy_ns = 8000000;
+		r->load_cpus = 2;
 		r->have_load = true;
 	}
 	return res;
@@ -281,15 +282,46 @@ static void test_diagnose(void)
 		"diagnose: others kept 18 ms of 120 busy: 0.15 CPUs");
 	ok(!(res->diag.flags & 1u << IPC_FLAG_LOAD),
 	   "diagnose: 0.15 CPUs is under the load flag's threshold");
+	/*
+	 * 0.4 CPUs of others in 12 runs of 10 ms: /proc/stat's 10 ms ticks
+	 * cannot tell that (issue 14, defect 11), in 12 runs of 1 s they can.
+	 */
 	for (i = 0; i < 12; i++)
 		res->runs[i].busy_ns = 12000000;
 	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
-	ok(res->diag.flags & 1u << IPC_FLAG_LOAD,
-	   "diagnose: 0.4 CPUs of others: load");
+	ok(!(res->diag.flags & 1u << IPC_FLAG_LOAD) &&
+		   (res->diag.flags & 1u << IPC_FLAG_SHORT),
+	   "diagnose: 0.4 CPUs over 120 ms of runs: too short to tell");
+	is_near(res->diag.load_res_cpus, 0.6236, 1e-3,
+		"diagnose: 2 CPUs, 12 runs, 120 ms: the figure is +-0.62");
+	for (i = 0; i < 12; i++) {
+		res->runs[i].wall_ns = 1000000000;
+		res->runs[i].ours_ns = 800000000;
+		res->runs[i].busy_ns = 1200000000;
+	}
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	ok((res->diag.flags & 1u << IPC_FLAG_LOAD) &&
+		   !(res->diag.flags & 1u << IPC_FLAG_SHORT),
+	   "diagnose: 0.4 CPUs of others over 12 s of runs: load");
+	for (i = 0; i < 12; i++)
+		res->runs[i].wall_ns = 10000000;
 	res->runs[0].client.valid = false;
 	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
 	ok(res->diag.client.valid && res->diag.client.user_ns == 500,
 	   "diagnose: a run without the client's cost is left out of it");
+	ipc_result_free(res);
+
+	/* One run of 3 ms and two ticks of others: never 6.67 of 2 CPUs. */
+	res = mk_result(tight, 1, NULL);
+	res->runs[0].wall_ns = 3000000;
+	res->runs[0].ours_ns = 0;
+	res->runs[0].busy_ns = 20000000;
+	ipc_result_diagnose(res, IPC_STOP_RUNS, -1);
+	is_near(res->diag.other_cpus, 2, 1e-12,
+		"diagnose: no more CPUs of others than the machine has");
+	ok((res->diag.flags & 1u << IPC_FLAG_SHORT) &&
+		   !(res->diag.flags & 1u << IPC_FLAG_LOAD),
+	   "diagnose: a 3 ms run is too short to call load");
 	ipc_result_free(res);
 
 	res = mk_result(tight, 0, NULL);

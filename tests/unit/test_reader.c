@@ -418,6 +418,24 @@ static void test_malformed(void)
 		{"no results", "\"results\": [", "\"results\": {}, \"x\": [",
 		 -EINVAL, "no results array"},
 		{"not JSON", "{", "{{", -EINVAL, "bad.json: not valid JSON"},
+		/* Issue 14, defect 3: figures that contradict the run. */
+		{"a rate of 1e308", "\"msgs_per_s\": 4",
+		 "\"msgs_per_s\": 1e308, \"y\": 4", -EINVAL,
+		 "results[0].runs[0].msgs_per_s: 1e+308 is not 2000 messages "
+		 "over 5000000 ns (400000/s)"},
+		{"a rate of 0", "\"msgs_per_s\": 4",
+		 "\"msgs_per_s\": 0, \"y\": 4", -EINVAL,
+		 "results[0].runs[0].msgs_per_s: 0 is not 2000 messages"},
+		{"a negative rate", "\"msgs_per_s\": 4",
+		 "\"msgs_per_s\": -5, \"y\": 4", -EINVAL,
+		 "results[0].runs[0].msgs_per_s: -5 is negative"},
+		{"a mean beyond the maximum", "\"mean\": 5350",
+		 "\"mean\": 1e308", -EINVAL,
+		 "results[0].runs[0].latency_ns.mean: 1e+308 is outside min "
+		 "2500 .. max 45000"},
+		{"percentiles out of order", "\"p50\": 5000,",
+		 "\"p50\": 900000,", -EINVAL,
+		 "results[0].runs[0].latency_ns: min 2500, p50 900000"},
 		{"three CPUs", "\"cpus\": 2", "\"cpus\": 3", -EINVAL,
 		 "results[0].cpus: not 1, 2 or null"},
 		{"a pinned CPU that is not one", "\"client\": 2",
@@ -459,6 +477,45 @@ static void test_malformed(void)
 	is_int(rc, "==", -ENOENT, "a missing file: -ENOENT");
 	ok(strstr(err, "/nonexistent/x.json: cannot read") != NULL,
 	   "a missing file: says so (%s)", err);
+	free(doc);
+	ipc_result_free(res);
+}
+
+/*
+ * A file's strings never reach a terminal raw (issue 14, defect 3): the
+ * reader writes control characters out, C0, DEL and C1 in UTF-8.
+ */
+static void test_escapes(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v", .command = "rr", .host = &host, .ro = &ro};
+	struct ipc_result *res = rich(&ipc_pattern_rr);
+	char *doc = render("json", &meta, &res, 1, NULL, 0), *text = NULL;
+	const char *at =
+		doc ? strstr(doc, "\"peer closed after 3 runs\"") : NULL;
+	struct ipc_doc *d = NULL;
+	char err[256] = "";
+
+	if (!ok(at != NULL, "escapes: the document has its error") ||
+	    asprintf(&text,
+		     "%.*s\"\\u001b]0;owned\\u0007\\u001b[2J\\u007f"
+		     "\xc2\x9b"
+		     "31m\"%s",
+		     (int)(at - doc), doc,
+		     at + strlen("\"peer closed after 3 "
+				 "runs\"")) < 0)
+		goto out;
+	if (!ok(!ipc_doc_parse(text, strlen(text), "esc.json", &d, err,
+			       sizeof(err)),
+		"escapes: read (%s)", err))
+		goto out;
+	is_str(d->results[0]->error,
+	       "\\x1b]0;owned\\x07\\x1b[2J\\x7f\\u009b31m",
+	       "escapes: ESC, BEL, DEL and the C1 CSI written out");
+out:
+	ipc_doc_free(d);
+	free(text);
 	free(doc);
 	ipc_result_free(res);
 }
@@ -516,6 +573,7 @@ int main(void)
 {
 	test_round_trip();
 	test_malformed();
+	test_escapes();
 	test_older();
 	return done_testing();
 }

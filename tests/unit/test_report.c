@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -910,12 +911,37 @@ static void test_full_disk(void)
 	ipc_result_free(res);
 }
 
+/* The first line of @path into @buf ("" when it cannot be read). */
+static const char *first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/* Write @text through a new outfile to @path; commit's result. */
+static int outfile_write(const char *path, const char *text)
+{
+	struct ipc_outfile of;
+	int err = ipc_outfile_open(&of, path);
+
+	if (err)
+		return err;
+	fputs(text, of.fp);
+	return ipc_outfile_commit(&of);
+}
+
 static void test_outfile(void)
 {
-	char dir[200], path[256], buf[64];
+	char dir[200], path[256], other[512], buf[64];
 	struct ipc_outfile of;
 	struct stat st;
-	FILE *f;
 	int err;
 
 	if (tmpdir_make("report", dir, sizeof(dir))) {
@@ -926,60 +952,90 @@ static void test_outfile(void)
 
 	err = ipc_outfile_open(&of, path);
 	is_int(err, "==", 0, "outfile: open");
-	ok(strstr(of.tmp, "/.out.json.") != NULL,
-	   "outfile: the temp file is .NAME.XXXXXX next to the target");
-	ok(stat(path, &st) < 0, "outfile: nothing at the target yet");
+	is_int(count_files(dir), "==", 0,
+	       "outfile: no file at all until commit (a killed run leaves "
+	       "nothing)");
 	fputs("{\"hello\": 1}\n", of.fp);
 	err = ipc_outfile_commit(&of);
 	is_int(err, "==", 0, "outfile: commit");
-	f = fopen(path, "r");
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	is_str(buf, "{\"hello\": 1}\n", "outfile: the file has it all");
+	is_str(first_line(path, buf, sizeof(buf)), "{\"hello\": 1}\n",
+	       "outfile: the file has it all");
 	is_int(count_files(dir), "==", 1, "outfile: no temp file left");
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) != 0600,
 	   "outfile: the mode is not mkstemp's 0600 (umask applies)");
 
-	err = ipc_outfile_open(&of, path);
-	is_int(err, "==", 0, "outfile: open over an existing file");
-	fputs("replaced\n", of.fp);
-	is_int(ipc_outfile_commit(&of), "==", 0, "outfile: commit again");
-	f = fopen(path, "r");
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	is_str(buf, "replaced\n", "outfile: the old file is replaced");
-	unlink(path);
+	is_int(outfile_write(path, "replaced\n"), "==", 0,
+	       "outfile: over an existing file");
+	is_str(first_line(path, buf, sizeof(buf)), "replaced\n",
+	       "outfile: the old file is replaced");
 
 	err = ipc_outfile_open(&of, path);
 	is_int(err, "==", 0, "outfile: open to abort");
 	fputs("never seen\n", of.fp);
 	ipc_outfile_abort(&of);
-	is_int(count_files(dir), "==", 0, "outfile: abort leaves nothing");
+	is_str(first_line(path, buf, sizeof(buf)), "replaced\n",
+	       "outfile: abort leaves the old file as it was");
+	is_int(count_files(dir), "==", 1, "outfile: abort leaves no file");
 
-	/* A full disk: the data goes to /dev/full instead. */
-	err = ipc_outfile_open(&of, path);
-	is_int(err, "==", 0, "outfile: open for a full disk");
-	f = fopen("/dev/full", "w");
-	if (f) {
-		fclose(of.fp);
-		of.fp = f;
-		fputs("no room\n", of.fp);
-		is_int(ipc_outfile_commit(&of), "==", -ENOSPC,
-		       "outfile: a full disk fails the commit with ENOSPC");
+	/* Issue 14, defect 1: what -o must not replace or copy. */
+	chmod(path, 04755);
+	is_int(outfile_write(path, "no setuid\n"), "==", 0,
+	       "outfile: over a setuid file");
+	ok(stat(path, &st) == 0 && (st.st_mode & 07777) == 0755,
+	   "outfile: the permissions are kept, setuid is not (%o)",
+	   (unsigned)(st.st_mode & 07777));
+	chmod(path, 0444);
+	is_int(ipc_outfile_open(&of, path), "==", -EACCES,
+	       "outfile: a write-protected file is refused at open, even "
+	       "by root");
+	is_str(first_line(path, buf, sizeof(buf)), "no setuid\n",
+	       "outfile: ... and left as it was");
+	unlink(path);
+
+	snprintf(other, sizeof(other), "%s/real.json", dir);
+	is_int(outfile_write(other, "old\n"), "==", 0, "outfile: a file");
+	ok(!symlink("real.json", path), "outfile: a link to it");
+	is_int(outfile_write(path, "through the link\n"), "==", 0,
+	       "outfile: written through the link");
+	ok(lstat(path, &st) == 0 && S_ISLNK(st.st_mode),
+	   "outfile: the link is still a link");
+	is_str(first_line(other, buf, sizeof(buf)), "through the link\n",
+	       "outfile: the file it names has the report");
+	unlink(other);
+	is_int(outfile_write(path, "made good\n"), "==", 0,
+	       "outfile: a dangling link");
+	is_str(first_line(other, buf, sizeof(buf)), "made good\n",
+	       "outfile: ... creates the file it names");
+	unlink(other);
+	unlink(path);
+
+	/* A valid 250-byte name: the temp name must not push it past 255. */
+	snprintf(other, sizeof(other), "%s/%0250d.j", dir, 0);
+	is_int(outfile_write(other, "long\n"), "==", 0,
+	       "outfile: a name of 252 bytes");
+	unlink(other);
+
+	/*
+	 * Not a regular file: written into, never replaced.  A null device
+	 * of our own (as root), so that a failure cannot break the system's.
+	 */
+	snprintf(path, sizeof(path), "%s/null", dir);
+	if (!mknod(path, S_IFCHR | 0666, makedev(1, 3))) {
+		is_int(outfile_write(path, "gone\n"), "==", 0,
+		       "outfile: a null device is written");
+		ok(stat(path, &st) == 0 && S_ISCHR(st.st_mode),
+		   "outfile: ... and is still a device");
+		unlink(path);
 	} else {
-		skip("no /dev/full");
-		ipc_outfile_abort(&of);
+		skip("mknod: %s (not root?)", strerror(errno));
 	}
+	if (stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode))
+		is_int(outfile_write("/dev/full", "no room\n"), "==", -ENOSPC,
+		       "outfile: a full device fails the commit with ENOSPC");
+	else
+		skip("no /dev/full");
 	is_int(count_files(dir), "==", 0,
-	       "outfile: a failed commit leaves nothing");
+	       "outfile: nothing left in the directory");
 
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
 	is_int(ipc_outfile_open(&of, path), "==", -ENOENT,

@@ -353,6 +353,31 @@ static void test_heatmap(void)
 	free(svg);
 }
 
+/*
+ * One link: the legend's width was measured over two series, the second
+ * one uninitialised stack (fuzz_json found a use after free through it;
+ * valgrind, make valgrind, sees the read of uninitialised memory).
+ */
+static void test_bars_one_series(void)
+{
+	static const char *const traces[] = {"a.log", "b.log"};
+	static const char *const links[] = {"wan"};
+	static const double v[] = {0.5, 0.7};
+	struct svg_bars b = {traces, 2, links, 1, v, NULL, NULL};
+	struct svg_frame fr = {"replay", "trace", "time per replay",
+			       NULL,	 fmt_s,	  0,
+			       0,	 false,	  false};
+	struct drawn d;
+	char *svg;
+
+	draw_begin(&d);
+	is_int(svg_bars(d.f, &fr, &b), "==", 0, "bars of one series drawn");
+	svg = draw_end(&d);
+	is_int(count(svg, "class=\"mark"), "==", 2, "... a bar per value");
+	ok(strstr(svg, ">wan<") != NULL, "... and its legend names the link");
+	free(svg);
+}
+
 static void test_bars(void)
 {
 	static const char *const traces[] = {"step.log", hostile};
@@ -566,6 +591,7 @@ int main(int argc, char **argv)
 	test_lines();
 	test_heatmap();
 	test_bars();
+	test_bars_one_series();
 	test_forest();
 	return done_testing();
 }

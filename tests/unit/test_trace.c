@@ -5,6 +5,9 @@
  * the cut to a smaller packet size.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "ipcperf/framing.h"
@@ -208,6 +211,62 @@ static void test_load(void)
 	ipc_trace_free(t);
 }
 
+/*
+ * Input that is not a regular file (issue 14, defect 5): a FIFO nobody
+ * writes to once hung replay in open(); now it is refused at once, a pipe
+ * with a writer is read to its end, a device is refused.
+ */
+static void test_load_pipes(void)
+{
+	static const char conv[] = "> \"+$qC#b4\"\n< \"+\"\n";
+	char dir[] = "/tmp/ipcperf-test-trace.XXXXXX", fifo[64];
+	struct ipc_trace *t = NULL;
+	int fds[2], rc, status;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	if (mkfifo(fifo, 0600)) {
+		skip("mkfifo failed");
+		rmdir(dir);
+		return;
+	}
+	rc = ipc_trace_load(fifo, &t, err, sizeof(err));
+	ok(rc == -ENODATA && !t && strstr(err, "nothing was writing"),
+	   "a FIFO without a writer is refused at once (%s)", err);
+	unlink(fifo);
+	rmdir(dir);
+
+	rc = ipc_trace_load("/dev/zero", &t, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "not a regular file or a pipe"),
+	   "/dev/zero is refused, not read forever (%s)", err);
+	rc = ipc_trace_load("/tmp", &t, err, sizeof(err));
+	is_int(rc, "==", -EISDIR, "a directory is refused");
+
+	if (pipe(fds)) {
+		skip("pipe failed");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], conv, sizeof(conv) - 1) !=
+		      (ssize_t)sizeof(conv) - 1);
+	}
+	close(fds[1]);
+	snprintf(fifo, sizeof(fifo), "/proc/self/fd/%d", fds[0]);
+	rc = ipc_trace_load(fifo, &t, err, sizeof(err));
+	ok(!rc && t && t->nunits == 2 && t->bytes_c2s == 7,
+	   "a pipe (as /dev/stdin would be) is read to its end (%s)",
+	   rc ? err : "ok");
+	ipc_trace_free(t);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+}
+
 /* Every server packet of @t decodes; their payloads, concatenated. */
 static size_t payloads(const struct ipc_trace *t, uint8_t *all, size_t cap,
 		       size_t *npk, size_t *maxbody, bool *sums_ok)
@@ -291,6 +350,46 @@ static void test_split(void)
 	ipc_trace_free(t);
 }
 
+/*
+ * Memory stays proportional to the trace (issue 14): a 20 KB request
+ * answered by 20 KB, cut at 16 bytes, is 1,250 pieces each fetched by the
+ * request again.  The repeats are sent, but the new trace stores the
+ * request once: before, each piece copied it (25 MB here, 614 MB for the
+ * review's 200 KB trace).
+ */
+static void test_split_memory(void)
+{
+	const size_t n = 20000;
+	char *text = malloc(2 * n + 64), *p = text;
+	struct ipc_trace *t, *s = NULL;
+	unsigned qs = 0, rs = 0;
+	size_t i;
+
+	p += sprintf(p, "w +$X0,0:");
+	for (i = 0; i < n; i++)
+		*p++ = 'a';
+	qs = ipc_rsp_checksum((const uint8_t *)text + 4,
+			      (size_t)(p - text) - 4);
+	p += sprintf(p, "#%02x\nr +$", qs);
+	for (i = 0; i < n; i++) {
+		*p++ = "bc"[i % 2];
+		rs += (uint8_t) "bc"[i % 2];
+	}
+	sprintf(p, "#%02x\n", rs & 0xff);
+	t = parse(text);
+	ok(t && !ipc_trace_split(t, 16, &s), "a 40 KB trace cut to 16 bytes");
+	if (s) {
+		is_int(s->bytes_c2s, ">", 1250 * n,
+		       "the request is sent again for each of 1,250 pieces");
+		is_int(s->nbytes, "<", 2 * t->nbytes + 8 * 1250,
+		       "what is stored grows by the pieces' frames, not by "
+		       "a request per piece");
+	}
+	ipc_trace_free(s);
+	ipc_trace_free(t);
+	free(text);
+}
+
 int main(void)
 {
 	test_gdb();
@@ -298,6 +397,8 @@ int main(void)
 	test_native();
 	test_escapes();
 	test_load();
+	test_load_pipes();
 	test_split();
+	test_split_memory();
 	return done_testing();
 }
