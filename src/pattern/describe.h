@@ -26,6 +26,31 @@
 		.fmt = IPC_FMT_BYTES, .flags = IPC_PARAM_PAYLOAD               \
 	}
 
+/*
+ * The load generator's threads and its loop (closed, or open at --rate),
+ * shared by load and http.
+ */
+#define PARAMS_LOAD_LOOP                                                       \
+	{.key = "threads",                                                     \
+	 .word = "threads",                                                    \
+	 .head = "threads",                                                    \
+	 .type = IPC_VT_U32,                                                   \
+	 .off = offsetof(struct ipc_case, threads),                            \
+	 .fmt = IPC_FMT_COUNT,                                                 \
+	 .dflt = 1,                                                            \
+	 .flags = IPC_PARAM_WORD_DFLT},                                        \
+		{.key = "loop",                                                \
+		 .head = "loop",                                               \
+		 .type = IPC_VT_U64,                                           \
+		 .off = offsetof(struct ipc_case, rate),                       \
+		 .fmt = IPC_FMT_LOOP,                                          \
+		 .flags = IPC_PARAM_DERIVED},                                  \
+	{                                                                      \
+		.key = "rate", .word = "rate", .type = IPC_VT_U64,             \
+		.off = offsetof(struct ipc_case, rate), .fmt = IPC_FMT_RATE,   \
+		.flags = IPC_PARAM_WORD_DFLT                                   \
+	}
+
 /* A column of a time in ns. */
 #define COL_NS(h, s)                                                           \
 	{                                                                      \
