@@ -271,6 +271,29 @@ int ipc_matrix_write(FILE *out, const struct ipc_matrix *m, const char *format);
 void ipc_matrix_free(struct ipc_matrix *m);
 
 /*
+ * Two saved matrices (report --matrix -f json) compared: every pair of
+ * hosts of every case in both, B against A by the medians of their runs'
+ * values (ipc_compare_runs: the ratio B / A with a bootstrap interval),
+ * a verdict per pair ("slower" when the interval lies beyond
+ * o->threshold_pct on the slow side, "faster", "no significant
+ * difference", "undecided" with too few runs, "failed in B"), and the
+ * pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
+ * matrix from other JSON; _parse returns 0, -EINVAL (with @err) or
+ * -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
+ * the pairs that trip o->fail_set (slower by o->fail_pct or more, or
+ * failed in B); 0 or -errno.
+ */
+struct ipc_mx_doc;
+bool ipc_mx_doc_is(const char *text, size_t len);
+int ipc_mx_doc_parse(const char *text, size_t len, const char *name,
+		     struct ipc_mx_doc **out, char *err, size_t err_len);
+void ipc_mx_doc_free(struct ipc_mx_doc *d);
+const char *ipc_mx_doc_metric(const struct ipc_mx_doc *d); /* "p50" */
+int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
+		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,
+		   const char *format, size_t *gates);
+
+/*
  * Output that appears whole or not at all.  open() checks, before anything
  * runs, that @path can be written: a regular file (or a new one) must be
  * writable and not write-protected, and its directory one where a file can

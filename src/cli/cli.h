@@ -233,6 +233,11 @@ extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
 extern const struct cli_optgroup cli_opts_matrix; /* opt_matrix.c */
 
 /* `ipcperf report --matrix M FILE...`, with the documents read. */
+/*
+ * `ipcperf compare A B` of two saved matrices: the exit status, or -1
+ * when A is not a matrix (compare then reads them as results).
+ */
+int cli_compare_matrix(const struct cli_config *cfg);
 int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,
 		      size_t n, const struct ipc_report_meta *meta);
 

@@ -92,6 +92,35 @@ for f in markdown html; do
 done
 grep -q "<table" "$out"; ok $? "html: the matrix is a table"
 
+# compare of two matrices: after, a -> b measured through an emulated
+# 100 Mb/s LAN (50 us each way; its link words dropped so that the case
+# is the same), and b -> a failing.
+run rr -t tcp -n 100 -w 5 -r 6 --link lan-100m -f json -o "$T/r4.json"
+is_rc 0 "a result through an emulated LAN"
+jq '.results |= map(.link = "none" | del(.link_params))' "$T/r4.json" >"$T/r4n.json"
+as "$T/r4n.json" a 10.9.0.2:5301 b "$T/after-a-b.json"
+as "$T/r3.json" b 10.9.0.1:5301 a "$T/after-b-a.json"
+run report --matrix p50 "$T/after-a-b.json" "$T/after-b-a.json" -f json -o "$T/after.json"
+is_rc 0 "the matrix after"
+run report --matrix p50 $files -f json -o "$T/before.json"
+run compare "$T/before.json" "$T/after.json" -f json
+is_rc 0 "compare of two matrices: exit 0"
+jqt "a -> b is slower, with its ratio's interval above 1" \
+	'.pairs[] | select(.from == "a" and .to == "b") | .verdict == "slower" and .ci.low > 1 and .ratio > 1' "$out"
+jqt "b -> a failed in B, with the reason" \
+	'.pairs[] | select(.from == "b" and .to == "a") | .verdict == "failed in B" and (.error_b | test("127.0.0.1:1"))' "$out"
+jqt "both listed, and nothing else" \
+	'[.slower_or_failed[] | .from + ">" + .to] | sort == ["a>b", "b>a"]' "$out"
+run compare "$T/before.json" "$T/after.json" --fail-if-slower 10
+is_rc 1 "compare --fail-if-slower 10: exit 1"
+grep -q "^  slower: a -> b" "$out"; ok $? "the table lists a -> b as slower"
+run compare "$T/before.json" "$T/before.json"
+is_rc 0 "a matrix against itself: exit 0"
+grep -q "0 slower, 0 failed in B" "$out"; ok $? "against itself: nothing slower"
+run report --matrix p99 $files -f json -o "$T/p99.json"
+run compare "$T/before.json" "$T/p99.json"
+is_rc 2 "matrices of p50 and p99: exit 2"
+
 run report --matrix p75 $files
 is_rc 2 "--matrix p75: exit 2"
 printf 'only-one-word\n' >"$T/bad.txt"

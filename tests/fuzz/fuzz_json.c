@@ -4,7 +4,8 @@
  * report` reads them: any bytes go to both readers; a document it
  * takes is rendered by every formatter, compared with itself by each
  * metric and printed by every formatter that prints comparisons, and
- * made into a fleet matrix of each metric in every format.  What
+ * made into a fleet matrix of each metric in every format; a saved
+ * matrix is compared with itself (nothing may be slower).  What
  * the JSON formatter writes from it must read back (the writer and the
  * reader share one schema), and a document that is refused says why.
  */
@@ -116,6 +117,28 @@ static void matrix(const struct ipc_doc *doc)
 	}
 }
 
+/* A saved matrix read back and compared with itself, both formats. */
+static void matrix_saved(const char *text, size_t len)
+{
+	const struct ipc_cmp_opts o = {.fail_set = true, .fail_pct = 5};
+	struct ipc_mx_doc *d = NULL;
+	char err[256] = "";
+	size_t gates = 0;
+	int rc;
+
+	if (!ipc_mx_doc_is(text, len))
+		return;
+	rc = ipc_mx_doc_parse(text, len, "fuzz.json", &d, err, sizeof(err));
+	if (rc) {
+		check(d == NULL && (rc == -ENOMEM || err[0]));
+		return;
+	}
+	check(ipc_mx_compare(devnull, d, d, &o, "table", &gates) != 0 ||
+	      gates == 0);
+	ipc_mx_compare(devnull, d, d, &o, "json", &gates);
+	ipc_mx_doc_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const metrics[] = {NULL, "p50", "p99", "mean",
@@ -136,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 : sv.na && sv.nb && sv.a[0][0] && sv.b[0][0]);
 	if (!rc)
 		ipc_cmp_saved_fini(&sv);
+	matrix_saved((const char *)data, size);
 	err[0] = '\0';
 	rc = ipc_doc_parse((const char *)data, size, "fuzz.json", &doc, err,
 			   sizeof(err));
