@@ -458,7 +458,8 @@ static int http_server(struct ipc_pctx *c)
 					.page_bytes = cfg->page,
 					.chunk_bytes = cfg->chunk,
 					.chunked = cfg->chunked,
-					.stop_fd = ipc_cancel_fd(c->io.cancel)};
+					.stop_fd = ipc_cancel_fd(c->io.cancel),
+					.engine = c->io.eng->name};
 	struct ipc_http_server *s;
 	struct ipc_http_serve_stats st;
 	char why[256];
@@ -499,6 +500,13 @@ static int http_check(const struct ipc_case *cs, enum ipc_placement where,
 		snprintf(why, why_len,
 			 "a URL's server is reached through the external peer, "
 			 "at its HOST:PORT");
+		return -EINVAL;
+	}
+	if (!cfg->url[0] && ipc_http_serve_engine(cs->eng->name) < 0) {
+		snprintf(why, why_len,
+			 "the built-in target waits with epoll, poll or busy, "
+			 "not %s (give a URL to drive another server with %s)",
+			 cs->eng->name, cs->eng->name);
 		return -EINVAL;
 	}
 	if (strcmp(cs->tp->name, "tcp") && strcmp(cs->tp->name, "tcp6")) {
