@@ -14,8 +14,10 @@
  *   read      the connection failed or closed before a response began
  *   length    a body cut short by the close, or not as long as the first
  *             whole body of the run (ab's "Length")
- *   protocol  bytes that are not an HTTP response (a lying Content-Length
- *             shows here: its extra bytes are no response)
+ *   protocol  bytes that are not an HTTP response: a lying Content-Length
+ *             shows here, as the response it ends when its extra bytes
+ *             come in the same read, else as the next one (the extra
+ *             bytes are no response)
  *   non-2xx   whole responses with a status outside 200-299, by class
  *   timeout   no whole response within --request-timeout of the start of
  *             its exchange: the connection is closed
@@ -274,6 +276,15 @@ static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
 		off += (size_t)r;
 		if (!done)
 			continue;
+		if (h->pending == 1 && off < len) {
+			/*
+			 * Bytes after the batch's last response, in the same
+			 * read: its Content-Length lied (or the server sent
+			 * what nobody asked for).  That response fails.
+			 */
+			fail(th, f, rec, X_F_PROTOCOL, fin);
+			return 0;
+		}
 		response(th, f, rec);
 		if (h->closing && h->pending) {
 			fail(th, f, rec, X_F_READ, fin);
