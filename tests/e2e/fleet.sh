@@ -5,8 +5,9 @@
 # against real machines: for the pairs topology every pair has a result,
 # the matrix is complete with intervals, and no ipcperf or sshd is left.
 # With FLEET_FULL=1 (make check-fleet) also the star topology, every pair
-# at once (ipcperf_parallel), and a host's data network cut mid-run: its
-# pairs are failed cells with the reason, the others complete.
+# at once (ipcperf_parallel), a host's data network cut mid-run (its
+# pairs are failed cells with the reason, the others complete), and
+# Ctrl-C on the controller (the servers stop by themselves).
 # Needs root, sshd and ansible (skipped with the reason otherwise).
 # Names start with fl- and carry the PID; everything is removed on exit.
 . "$(dirname "$0")/lib.bash"
@@ -19,7 +20,12 @@ if ! command -v ansible-playbook >/dev/null || [ ! -x /usr/sbin/sshd ] ||
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FULL=${FLEET_FULL:-0}
+# A management subnet no other bridge of this machine routes.
 N=$(($$ % 250 + 1))
+for _ in $(seq 250); do
+	[ -z "$(ip route show "10.201.$N.0/24" 2>/dev/null)" ] && break
+	N=$((N % 250 + 1))
+done
 HOSTS="h1 h2 h3"
 BM=fl-bm$$ BD=fl-bd$$
 ns() { echo "fl-$1-$$"; }
@@ -120,7 +126,9 @@ export ANSIBLE_CONFIG=$T/ansible.cfg
 playbook() {
 	local out=$T/$1
 	shift
-	ansible-playbook -i "$T/inventory.ini" "$ROOT/deploy/ansible/fleet.yml" \
+	# A background job ignores SIGINT; the Ctrl-C test needs it back.
+	env --default-signal=INT \
+		ansible-playbook -i "$T/inventory.ini" "$ROOT/deploy/ansible/fleet.yml" \
 		-e "ipcperf_local_bin=$IPCPERF_BIN" -e "ipcperf_results=$out" \
 		-e "ipcperf_port=5301 ipcperf_idle_timeout=20s ipcperf_max_duration=2m" \
 		-e "ipcperf_control_timeout=2s" \
@@ -224,6 +232,35 @@ if [ "$FULL" = 1 ]; then
 	sed 's/^/# /' "$T/cut.txt"
 	nothing_left "cut"
 	ip -n "$(ns h3)" link set d0 up
+
+	# Ctrl-C on the controller once the first pair is done: Ansible runs
+	# nothing more, the servers stop by themselves (idle 4 s here).
+	rm -rf "$T"/hosts/*/results/*
+	playbook int -e ipcperf_topology=pairs -e ipcperf_idle_timeout=4s &
+	apid=$!
+	for _ in $(seq 300); do
+		ls "$T/hosts/h1/results/h1--h2.json" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	kill -INT $(pgrep -P $apid) $apid
+	ends_within $apid 30 "Ctrl-C: the playbook ends"
+	grep -q "interrupted" "$T/ansible.log"; ok $? "Ctrl-C: Ansible says it was interrupted"
+	first=""
+	for _ in $(seq 150); do
+		left=""
+		for h in $HOSTS; do
+			for p in $(ip netns pids "$(ns $h)" 2>/dev/null); do
+				case $(readlink "/proc/$p/exe" 2>/dev/null) in
+				*/ipcperf) left="$left $p" ;;
+				esac
+			done
+		done
+		first=${first:-${left:-none}}
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	diag "Ctrl-C: servers running when the playbook had ended:$first"
+	[ -z "$left" ]; ok $? "Ctrl-C: every server stopped by itself within 15 s${left:+ ($left left)}"
 fi
 
 # sshd ends with the namespaces; nothing of ours may remain.
