@@ -333,6 +333,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	jr_summary(r, jr_obj(r, o, at, KEY_SUMMARY, false),
 		   jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
 	jr_flags(r, o, at, &res->diag);
+	jr_u64(r, o, at, KEY_REFUSED, false, &res->refused);
 	if (r->rc) {
 		ipc_result_free(res);
 		return NULL;
