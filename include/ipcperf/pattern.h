@@ -641,6 +641,9 @@ struct ipc_http_serve_opts {
 	uint32_t max_conns;	    /* open connections at most (others wait
 				       in the backlog), 0: 10000 */
 	int stop_fd;		    /* readable: stop now; -1: none */
+	const char *engine;	    /* how the loop waits, an engine's
+				       name: "epoll" (NULL too), "poll"
+				       or "busy" */
 };
 
 /* What a server did, counted since it opened. */
@@ -671,6 +674,13 @@ enum ipc_http_serve_end {
 int ipc_http_serve_open(struct ipc_http_server **out,
 			const struct ipc_http_serve_opts *o, char *why,
 			size_t why_len);
+
+/*
+ * Can the server's loop wait as engine @engine (its -e name; NULL: the
+ * default, epoll)?  0 or more if so (epoll, poll, busy), -EINVAL if not
+ * (blocking waits on one descriptor; io_uring is not built in).
+ */
+int ipc_http_serve_engine(const char *engine);
 
 /* The address it listens on, "127.0.0.1:41234" or "[::1]:41234". */
 void ipc_http_serve_addr(const struct ipc_http_server *s, char *buf,

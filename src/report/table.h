@@ -201,8 +201,11 @@ void tab_tail_init(struct tab_tail *tt, const struct ipc_pattern_ops *pat,
 /* Add the headline and its interval to @g. */
 void tab_head_cols(struct tab_tail *tt, struct grid *g);
 
-/* The headline of @res in a cell: "5.10 µs", with " ±0.8%" when @half. */
-void tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
+/*
+ * The headline of @res in a cell: "5.10 µs", with " ±0.8%" when @half and
+ * the result has an interval.  Returns whether it printed that half-width.
+ */
+bool tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
 		   bool half);
 
 /* Add the tail's columns to @g (in order: runs, cv, cost, flags...). */

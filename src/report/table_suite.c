@@ -28,6 +28,7 @@ struct suite {
 	size_t npat;
 	struct srow *rows;
 	size_t n, cap;
+	double half_level; /* of the intervals printed as ±, 0: none was */
 	int err;
 };
 
@@ -248,6 +249,8 @@ static bool is_headline(const struct ipc_column *col,
 /*
  * Which columns hold a headline and which pooled figures: "rr p50, stream
  * bandwidth: the median over the runs ...; pooled over all runs: ...".
+ * The ± is explained only when some row printed one (a case needs 6 runs
+ * at 95% for an interval).
  */
 static void suite_legend(struct tab_out *out, const struct suite *s)
 {
@@ -264,9 +267,10 @@ static void suite_legend(struct tab_out *out, const struct suite *s)
 			}
 	if (first)
 		return;
-	tab_printf(out,
-		   ": the median over the runs of each run's figure, ± the "
-		   "half-width of its 95%% interval");
+	tab_printf(out, ": the median over the runs of each run's figure");
+	if (s->half_level > 0)
+		tab_printf(out, ", ± the half-width of its %g%% interval",
+			   s->half_level * 100);
 	first = true;
 	for (size_t k = 0; k < s->npat; k++)
 		for (col = s->pat[k]->suite->cols; col->head; col++)
@@ -281,8 +285,20 @@ static void suite_legend(struct tab_out *out, const struct suite *s)
 	tab_printf(out, "\n");
 }
 
-static void suite_line(struct grid *g, const struct suite *s,
-		       const struct srow *r, bool multi, bool placed)
+/* A row's headline printed its half-width (@printed): remember the level. */
+static void note_half(struct suite *s, bool printed,
+		      const struct ipc_result *res)
+{
+	struct ipc_headline h;
+
+	if (!printed || s->half_level > 0)
+		return;
+	ipc_result_headline(res, &h);
+	s->half_level = h.level;
+}
+
+static void suite_line(struct grid *g, struct suite *s, const struct srow *r,
+		       bool multi, bool placed)
 {
 	struct grid_line *l = grid_line(g);
 	const struct ipc_place any = {.cpus = IPC_CPUS_ANY};
@@ -305,7 +321,10 @@ static void suite_line(struct grid *g, const struct suite *s,
 			if (!t || !tab_measured(t))
 				grid_set(g, &l->cell[c], "-");
 			else if (is_headline(col, &t->res))
-				tab_head_cell(g, &l->cell[c], &t->res, true);
+				note_half(s,
+					  tab_head_cell(g, &l->cell[c], &t->res,
+							true),
+					  &t->res);
 			else
 				tab_col_cell(g, &l->cell[c], col, &t->res);
 		}

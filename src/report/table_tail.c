@@ -198,26 +198,27 @@ static void half_text(double half, char *buf, size_t len)
 	snprintf(buf, len, "±%.*f%%", half < 10 ? 2 - (half >= 1) : 0, half);
 }
 
-void tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
+bool tab_head_cell(struct grid *g, char **cell, const struct ipc_result *res,
 		   bool half)
 {
 	struct ipc_headline h;
 	char v[32], pm[24];
 
 	if (!cell)
-		return;
+		return false;
 	ipc_result_headline(res, &h);
 	if (!h.valid) {
 		grid_set(g, cell, "-");
-		return;
+		return false;
 	}
 	metric_fmt(h.metric)(h.value, v, sizeof(v));
 	if (half && h.have_ci && h.half_pct >= 0) {
 		half_text(h.half_pct, pm, sizeof(pm));
 		grid_set(g, cell, "%s %s", v, pm);
-	} else {
-		grid_set(g, cell, "%s", v);
+		return true;
 	}
+	grid_set(g, cell, "%s", v);
+	return false;
 }
 
 /* The interval of the headline with its half-width: "4.80–5.02 µs ±2.3%". */

@@ -13,6 +13,17 @@ done
 check "suite says why udp skips 64 KiB" grep -qi "skipped.*udp" "$out"
 no_leftovers "quick suite"
 
+# Six runs give a 95% interval, printed as ± and explained under the
+# table; five give none: no row prints a ±, nor does the legend.
+run -q -t pipe -r 6
+is_rc 0 "the quick suite with -r 6"
+check "suite with 6 runs prints a ± in its rows" grep -qE " ±[0-9.]+%" "$out"
+check "suite legend explains the ±" grep -q "± the half-width of its 95% interval" "$out"
+run -q -t pipe -r 5
+is_rc 0 "the quick suite with -r 5"
+check "suite with 5 runs prints the legend" grep -q "the median over the runs of each run's figure" "$out"
+ok "$(! grep -q "±" "$out"; echo $?)" "suite with 5 runs prints no ± and does not explain one"
+
 # A short budget keeps this second run quick; every case still gets 5.
 run -q -f json --budget 1
 is_rc 0 "the quick suite as JSON"
