@@ -40,6 +40,8 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
+# A timeout's SIGTERM (tests/run) or Ctrl-C still removes everything.
+trap 'exit 1' TERM INT HUP
 
 if ! ip link add "$BM" type bridge 2>"$err"; then
 	echo "1..0 # skip cannot make a bridge: $(head -c 200 "$err")"
