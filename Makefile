@@ -116,7 +116,7 @@ BIN := $(BUILD)/ipcperf
 
 FLAGS_STAMP := $(BUILD)/flags
 
-.PHONY: all run check valgrind bench install uninstall lint clean fuzz FORCE
+.PHONY: all run check check-fleet valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -176,6 +176,13 @@ run: $(BIN)
 check: $(BIN) $(TEST_BIN) $(SERVER_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
+
+# The fleet test in full (tests/e2e/fleet.sh: star, pairs at once, a
+# host's network cut), about two minutes of Ansible; make check runs
+# its pairs part.
+check-fleet: $(BIN)
+	$(Q)sh scripts/deps.sh test
+	$(Q)FLEET_FULL=1 bash tests/e2e/fleet.sh
 
 valgrind: $(TEST_BIN)
 	$(Q)sh scripts/deps.sh valgrind

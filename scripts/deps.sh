@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown
+# Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet
 # Quiet and fast when everything is there (it runs on every make).
 set -u
 
@@ -29,9 +29,12 @@ fuzz)    need="clang:cmd:clang libclang-rt-14-dev:fuzzer:clang"
 browser) need="chromium:cmd:chromium python3:cmd:python3
 	fonts-dejavu-core:file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 	 want="" ;;
+# The fleet test: Ansible over SSH to sshd in network namespaces.
+fleet)   need="ansible:cmd:ansible-playbook openssh-server:file:/usr/sbin/sshd
+	openssh-client:cmd:ssh-keygen util-linux:cmd:unshare"; want="" ;;
 # The Markdown report's test renders it with GitHub's own renderer.
 markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown, fleet)" >&2
    exit 2 ;;
 esac
 

@@ -218,6 +218,82 @@ size_t ipc_comparison_gates(const struct ipc_comparison *c);
 void ipc_comparison_free(struct ipc_comparison *c);
 
 /*
+ * A fleet's results as one host x host matrix per case (ipcperf report
+ * --matrix): each result goes to the cell of the host that measured (the
+ * document's host) and the host it measured against (the remote peer's
+ * fingerprint, or its address; the same host for a local run).  A cell
+ * merges every result of its pair: latency percentiles are read from the
+ * merged histogram (never averaged), the interval is that of the median
+ * of every run's value, flags are those of any result, and a pair whose
+ * result failed is a failed cell with the reason.
+ */
+enum ipc_mx_metric {
+	IPC_MX_P50 = 0,
+	IPC_MX_P99,
+	IPC_MX_THROUGHPUT,
+};
+
+/* The metric called @word ("p50", "p99", "throughput"); false if none. */
+bool ipc_mx_metric_find(const char *word, enum ipc_mx_metric *out);
+
+struct ipc_matrix;
+
+/*
+ * The matrices of @n documents (they must outlive it) by @metric into a
+ * new *out: 0, -ENOENT when no result names a pair of hosts (nothing to
+ * put in a matrix), or -ENOMEM.
+ */
+int ipc_matrix_build(const struct ipc_doc *const *docs, size_t n,
+		     enum ipc_mx_metric metric,
+		     const struct ipc_report_meta *meta,
+		     struct ipc_matrix **out);
+
+/*
+ * Names for addresses (report --names FILE): @len bytes of @text, one
+ * "ADDRESS NAME" a line ('#' starts a comment), so that a server that
+ * never answered (no fingerprint) is named like the host it is.  0, or
+ * -EINVAL with @err saying which line is wrong, or -ENOMEM.  Call before
+ * ipc_matrix_build; the names are kept until the process ends or
+ * ipc_mx_names_clear.
+ */
+int ipc_mx_names_parse(const char *text, size_t len, char *err, size_t err_len);
+void ipc_mx_names_clear(void);
+
+/* Cells that failed (wholly or in part). */
+size_t ipc_matrix_failed(const struct ipc_matrix *m);
+
+/*
+ * Write @m to @out as @format: "table", "json", "csv", "markdown" or
+ * "html".  0, -EINVAL for another format, or -errno when writing failed.
+ */
+int ipc_matrix_write(FILE *out, const struct ipc_matrix *m, const char *format);
+
+void ipc_matrix_free(struct ipc_matrix *m);
+
+/*
+ * Two saved matrices (report --matrix -f json) compared: every pair of
+ * hosts of every case in both, B against A by the medians of their runs'
+ * values (ipc_compare_runs: the ratio B / A with a bootstrap interval),
+ * a verdict per pair ("slower" when the interval lies beyond
+ * o->threshold_pct on the slow side, "faster", "no significant
+ * difference", "undecided" with too few runs, "failed in B"), and the
+ * pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
+ * matrix from other JSON; _parse returns 0, -EINVAL (with @err) or
+ * -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
+ * the pairs that trip o->fail_set (slower by o->fail_pct or more, or
+ * failed in B); 0 or -errno.
+ */
+struct ipc_mx_doc;
+bool ipc_mx_doc_is(const char *text, size_t len);
+int ipc_mx_doc_parse(const char *text, size_t len, const char *name,
+		     struct ipc_mx_doc **out, char *err, size_t err_len);
+void ipc_mx_doc_free(struct ipc_mx_doc *d);
+const char *ipc_mx_doc_metric(const struct ipc_mx_doc *d); /* "p50" */
+int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
+		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,
+		   const char *format, size_t *gates);
+
+/*
  * Output that appears whole or not at all.  open() checks, before anything
  * runs, that @path can be written: a regular file (or a new one) must be
  * writable and not write-protected, and its directory one where a file can

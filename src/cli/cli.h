@@ -77,6 +77,9 @@ struct cli_config {
 	double cmp_threshold_pct; /* smaller changes are no difference */
 	double cmp_fail_pct;	  /* --fail-if-slower PCT */
 	bool cmp_fail_set;	  /* ... was given */
+	/* ipcperf report --matrix (opt_matrix.c) */
+	bool matrix;			  /* --matrix was given ... */
+	enum ipc_mx_metric matrix_metric; /* ... with this metric */
 
 	/* Links, framing and replay (opt_link.c). */
 	struct ipc_link links[CLI_LINKS_MAX];  /* --link, in order */
@@ -227,6 +230,16 @@ int cli_doc_error(int rc, const char *err);
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
 extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
+extern const struct cli_optgroup cli_opts_matrix; /* opt_matrix.c */
+
+/* `ipcperf report --matrix M FILE...`, with the documents read. */
+/*
+ * `ipcperf compare A B` of two saved matrices: the exit status, or -1
+ * when A is not a matrix (compare then reads them as results).
+ */
+int cli_compare_matrix(const struct cli_config *cfg);
+int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,
+		      size_t n, const struct ipc_report_meta *meta);
 
 /* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
 int cli_server(const struct cli_config *c);

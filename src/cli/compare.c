@@ -69,10 +69,14 @@ int cli_compare(const struct cli_config *cfg)
 		.version = IPCPERF_VERSION,
 	};
 	size_t n = cfg->cmp_na + cfg->cmp_nb, i;
-	struct ipc_doc **docs = calloc(n ? n : 1, sizeof(*docs));
+	struct ipc_doc **docs;
 	struct ipc_comparison *c = NULL;
-	int rc = 0, err;
+	int rc = cli_compare_matrix(cfg), err;
 
+	if (rc >= 0) /* two fleet matrices (report --matrix -f json) */
+		return rc;
+	rc = 0;
+	docs = calloc(n ? n : 1, sizeof(*docs));
 	if (!docs) {
 		cli_error("out of memory");
 		return EXIT_MEASURE;

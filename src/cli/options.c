@@ -339,10 +339,19 @@ const struct cli_optgroup cli_opts_core = {
 
 /* Every option group; a feature adds its line here. */
 static const struct cli_optgroup *const cli_optgroups[] = {
-	&cli_opts_core,	   &cli_opts_transport, &cli_opts_load,
-	&cli_opts_testing, &cli_opts_trust,	&cli_opts_compare,
-	&cli_opts_target,  &cli_opts_link,	&cli_opts_http,
-	&cli_opts_server,  &cli_opts_info,	NULL,
+	&cli_opts_core,
+	&cli_opts_transport,
+	&cli_opts_load,
+	&cli_opts_testing,
+	&cli_opts_trust,
+	&cli_opts_compare,
+	&cli_opts_target,
+	&cli_opts_link,
+	&cli_opts_http,
+	&cli_opts_server,
+	&cli_opts_info,
+	&cli_opts_matrix,
+	NULL,
 };
 
 #define MAXOPTS 128

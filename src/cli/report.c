@@ -179,6 +179,10 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 		meta.sources = src;
 		meta.nsources = n;
 	}
+	if (cfg->matrix) {
+		rc = cli_report_matrix(cfg, docs, n, &meta);
+		goto out;
+	}
 	rc = cli_output_open(cfg, &of);
 	if (rc != EXIT_OK)
 		goto out;

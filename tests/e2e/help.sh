@@ -14,8 +14,8 @@ done
 
 # Listing and accepting use one predicate (the option's command bits), so
 # what is checked here is which options each command has.
-check "report --help: -f and -o and nothing to measure with" \
-	test "$(opts report | tr '\n' ' ')" = "format help output version "
+check "report --help: -f, -o, the matrix and nothing to measure with" \
+	test "$(opts report | tr '\n' ' ')" = "format help matrix names output version "
 check "list --help: no option but help and version" \
 	test "$(opts list | tr '\n' ' ')" = "help version "
 check "rr --help: rr's options" sh -c "$(printf %q "$IPCPERF") rr --help | grep -q -- '--req SIZES'"

@@ -3,7 +3,9 @@
  * report formatters read them, and for saved comparisons as `ipcperf
  * report` reads them: any bytes go to both readers; a document it
  * takes is rendered by every formatter, compared with itself by each
- * metric and printed by every formatter that prints comparisons.  What
+ * metric and printed by every formatter that prints comparisons, and
+ * made into a fleet matrix of each metric in every format; a saved
+ * matrix is compared with itself (nothing may be slower).  What
  * the JSON formatter writes from it must read back (the writer and the
  * reader share one schema), and a document that is refused says why.
  */
@@ -91,6 +93,52 @@ static void compare(const struct ipc_doc *doc, const char *metric)
 	ipc_comparison_free(c);
 }
 
+/* The document as a fleet matrix of each metric, in every format. */
+static void matrix(const struct ipc_doc *doc)
+{
+	static const char *const formats[] = {"table", "json", "csv",
+					      "markdown", "html"};
+	struct ipc_matrix *m = NULL;
+	enum ipc_mx_metric metric;
+	int rc;
+
+	for (int k = IPC_MX_P50; k <= IPC_MX_THROUGHPUT; k++) {
+		metric = (enum ipc_mx_metric)k;
+		rc = ipc_matrix_build(&doc, 1, metric, &doc->meta, &m);
+		if (rc) {
+			check(m == NULL && (rc == -ENOENT || rc == -ENOMEM));
+			check(rc != -ENOENT || doc->nresults == 0);
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]);
+		     i++)
+			ipc_matrix_write(devnull, m, formats[i]);
+		ipc_matrix_free(m);
+	}
+}
+
+/* A saved matrix read back and compared with itself, both formats. */
+static void matrix_saved(const char *text, size_t len)
+{
+	const struct ipc_cmp_opts o = {.fail_set = true, .fail_pct = 5};
+	struct ipc_mx_doc *d = NULL;
+	char err[256] = "";
+	size_t gates = 0;
+	int rc;
+
+	if (!ipc_mx_doc_is(text, len))
+		return;
+	rc = ipc_mx_doc_parse(text, len, "fuzz.json", &d, err, sizeof(err));
+	if (rc) {
+		check(d == NULL && (rc == -ENOMEM || err[0]));
+		return;
+	}
+	check(ipc_mx_compare(devnull, d, d, &o, "table", &gates) != 0 ||
+	      gates == 0);
+	ipc_mx_compare(devnull, d, d, &o, "json", &gates);
+	ipc_mx_doc_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const metrics[] = {NULL, "p50", "p99", "mean",
@@ -111,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 : sv.na && sv.nb && sv.a[0][0] && sv.b[0][0]);
 	if (!rc)
 		ipc_cmp_saved_fini(&sv);
+	matrix_saved((const char *)data, size);
 	err[0] = '\0';
 	rc = ipc_doc_parse((const char *)data, size, "fuzz.json", &doc, err,
 			   sizeof(err));
@@ -124,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_round_trip(doc);
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
 		compare(doc, metrics[i]);
+	matrix(doc);
 	ipc_doc_free(doc);
 	return 0;
 }
