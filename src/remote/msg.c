@@ -333,6 +333,9 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 	slen = json_string_length(v);
 	switch (f->kind) {
 	case F_STR:
+		/* Empty is absent, as the encoder writes it: the default. */
+		if (!slen && (f->flags & OPT))
+			return 0;
 		if (slen >= f->size)
 			return fail(why, why_len,
 				    "'%s' is longer than %zu bytes", f->name,

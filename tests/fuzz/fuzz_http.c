@@ -101,14 +101,25 @@ static void headers(const uint8_t *data, size_t len)
 	if (n > 0) {
 		struct ipc_http_parser p;
 		bool done = false;
+		size_t off = 0;
 		ssize_t r;
 
-		/* A head that was built must parse back as one request. */
+		/*
+		 * A head that was built must parse back as one request.  A
+		 * user's "Expect: 100-continue" stops the feed after the head
+		 * (the server answers 100 first); the next feed goes on.
+		 */
 		check(ipc_http_header_check(s, why, sizeof(why)) == 0);
 		memcpy(buf + n, "abc", 3);
 		ipc_http_parser_init(&p, true);
-		r = ipc_http_feed(&p, buf, (size_t)n + 3, &done);
-		check(r == n + 3 && done && p.msg.body_bytes == 3);
+		for (int k = 0; k < 2 && !done; k++) {
+			r = ipc_http_feed(&p, buf + off, (size_t)n + 3 - off,
+					  &done);
+			check(r >= 0);
+			check(k == 0 || p.msg.expect_continue);
+			off += (size_t)r;
+		}
+		check(off == (size_t)n + 3 && done && p.msg.body_bytes == 3);
 	} else {
 		check(n == -EINVAL || n == -ENOSPC);
 	}
