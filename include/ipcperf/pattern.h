@@ -94,12 +94,16 @@ enum ipc_placement {
  * endpoints itself, through ipc_pctx.ch (crr, load).  FRAMED: it takes
  * --framing (ipc_case.framing).  TRACE: it plays a trace, one case per
  * trace.  LATE, REORDER: its loss counts late replies, reordering.
+ * ANY_CLIENT: its server accepts on the listener itself and serves any
+ * client (http: ab and wrk too), so a local run gives its connections no
+ * token (run/runner.c).
  */
 #define IPC_PAT_OWN_EP (1u << 0)
 #define IPC_PAT_FRAMED (1u << 1)
 #define IPC_PAT_TRACE (1u << 2)
 #define IPC_PAT_LATE (1u << 3)
 #define IPC_PAT_REORDER (1u << 4)
+#define IPC_PAT_ANY_CLIENT (1u << 5)
 
 /*
  * Loss on a lossy transport (IPC_TP_LOSSY), counted over the measured part
@@ -637,6 +641,9 @@ struct ipc_http_serve_opts {
 	uint32_t max_conns;	    /* open connections at most (others wait
 				       in the backlog), 0: 10000 */
 	int stop_fd;		    /* readable: stop now; -1: none */
+	const char *engine;	    /* how the loop waits, an engine's
+				       name: "epoll" (NULL too), "poll"
+				       or "busy" */
 };
 
 /* What a server did, counted since it opened. */
@@ -667,6 +674,13 @@ enum ipc_http_serve_end {
 int ipc_http_serve_open(struct ipc_http_server **out,
 			const struct ipc_http_serve_opts *o, char *why,
 			size_t why_len);
+
+/*
+ * Can the server's loop wait as engine @engine (its -e name; NULL: the
+ * default, epoll)?  0 or more if so (epoll, poll, busy), -EINVAL if not
+ * (blocking waits on one descriptor; io_uring is not built in).
+ */
+int ipc_http_serve_engine(const char *engine);
 
 /* The address it listens on, "127.0.0.1:41234" or "[::1]:41234". */
 void ipc_http_serve_addr(const struct ipc_http_server *s, char *buf,

@@ -117,6 +117,28 @@ double ipc_hist_stddev(const struct ipc_hist *h);
 void ipc_hist_summary(const struct ipc_hist *h, struct ipc_lat *out);
 
 /*
+ * The buckets that are not empty as text, "index:count" in increasing
+ * index order separated by single spaces ("3:1 300:12"; "" when empty),
+ * into @buf of @len bytes, always terminated when @len > 0.  Returns the
+ * length of the whole text as snprintf does: a result >= @len means @buf
+ * was too small.  Bucket i holds ipc_hist_bucket_low(i) ..
+ * ipc_hist_bucket_high(i); docs/json.md gives the formula, so that another
+ * tool can merge histograms by adding counts of equal indices.
+ */
+size_t ipc_hist_buckets_format(const struct ipc_hist *h, char *buf, size_t len);
+
+/*
+ * Read @text as ipc_hist_buckets_format writes it into @h's counts and
+ * total (replaced; min, max, sum, sumsq and overflow are left alone: the
+ * caller sets them).  Returns 0, or -EINVAL when the text is not that:
+ * an index out of range or not increasing, a count of 0, a total past
+ * 2^64, a stray character; *@bad_at (may be NULL) gets the offset where
+ * it went wrong, and @h is left with no samples.
+ */
+int ipc_hist_buckets_parse(struct ipc_hist *h, const char *text,
+			   size_t *bad_at);
+
+/*
  * Summaries of a set of per-run values (one number per run, such as each
  * run's p50 or throughput).
  */

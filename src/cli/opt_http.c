@@ -222,8 +222,16 @@ static int http_validate(struct cli_config *c)
 				   "measures URL",
 				   "--serve %s and the URL %s: give one",
 				   c->serve.addr, c->http_url);
-	if (c->serve_only)
+	if (c->serve_only) {
+		c->serve.engine = c->set & SET_ENGINE ? c->engines : NULL;
+		if (c->serve.engine &&
+		    ipc_http_serve_engine(c->serve.engine) < 0)
+			return usage_error("give -e epoll, poll or busy",
+					   "-e %s: the built-in target waits "
+					   "with one of epoll, poll or busy",
+					   c->serve.engine);
 		return 0;
+	}
 	if (!c->http.method[0])
 		strcpy(c->http.method, "GET");
 	if (!c->http.pipeline)

@@ -14,8 +14,10 @@
  *   read      the connection failed or closed before a response began
  *   length    a body cut short by the close, or not as long as the first
  *             whole body of the run (ab's "Length")
- *   protocol  bytes that are not an HTTP response (a lying Content-Length
- *             shows here: its extra bytes are no response)
+ *   protocol  bytes that are not an HTTP response: a lying Content-Length
+ *             shows here, as the response it ends when its extra bytes
+ *             come in the same read, else as the next one (the extra
+ *             bytes are no response)
  *   non-2xx   whole responses with a status outside 200-299, by class
  *   timeout   no whole response within --request-timeout of the start of
  *             its exchange: the connection is closed
@@ -274,6 +276,15 @@ static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
 		off += (size_t)r;
 		if (!done)
 			continue;
+		if (h->pending == 1 && off < len) {
+			/*
+			 * Bytes after the batch's last response, in the same
+			 * read: its Content-Length lied (or the server sent
+			 * what nobody asked for).  That response fails.
+			 */
+			fail(th, f, rec, X_F_PROTOCOL, fin);
+			return 0;
+		}
 		response(th, f, rec);
 		if (h->closing && h->pending) {
 			fail(th, f, rec, X_F_READ, fin);
@@ -458,7 +469,8 @@ static int http_server(struct ipc_pctx *c)
 					.page_bytes = cfg->page,
 					.chunk_bytes = cfg->chunk,
 					.chunked = cfg->chunked,
-					.stop_fd = ipc_cancel_fd(c->io.cancel)};
+					.stop_fd = ipc_cancel_fd(c->io.cancel),
+					.engine = c->io.eng->name};
 	struct ipc_http_server *s;
 	struct ipc_http_serve_stats st;
 	char why[256];
@@ -499,6 +511,13 @@ static int http_check(const struct ipc_case *cs, enum ipc_placement where,
 		snprintf(why, why_len,
 			 "a URL's server is reached through the external peer, "
 			 "at its HOST:PORT");
+		return -EINVAL;
+	}
+	if (!cfg->url[0] && ipc_http_serve_engine(cs->eng->name) < 0) {
+		snprintf(why, why_len,
+			 "the built-in target waits with epoll, poll or busy, "
+			 "not %s (give a URL to drive another server with %s)",
+			 cs->eng->name, cs->eng->name);
 		return -EINVAL;
 	}
 	if (strcmp(cs->tp->name, "tcp") && strcmp(cs->tp->name, "tcp6")) {
@@ -655,7 +674,7 @@ const struct ipc_pattern_ops ipc_pattern_http = {
 	.name = "http",
 	.help = "HTTP/1.1 load on a URL or the built-in target: requests/s, "
 		"latency, failures by reason",
-	.flags = IPC_PAT_OWN_EP,
+	.flags = IPC_PAT_OWN_EP | IPC_PAT_ANY_CLIENT,
 	.sample = "request",
 	.samples = "requests over all connections",
 	.cost_per = "request",

@@ -1,8 +1,11 @@
 /*
  * The built-in HTTP target: one page to every request, pipelined or not,
- * from one thread and one epoll set.  Built to be hit hard by clients that
- * are not ours (ab, wrk, curl) and to keep serving the others when one
- * client misbehaves.
+ * from one thread and one readiness loop.  Built to be hit hard by clients
+ * that are not ours (ab, wrk, curl) and to keep serving the others when
+ * one client misbehaves.  How the loop waits follows the engine (-e):
+ * epoll_wait(2) on an epoll set (epoll, the default), ppoll(2) over an
+ * array of every descriptor (poll), or epoll_wait with a zero timeout in a
+ * spin that never sleeps (busy).
  *
  * A connection reads requests into the parser and queues one answer per
  * request, in order; the answers are written from pieces laid out once
@@ -27,6 +30,7 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -89,7 +93,8 @@ struct conn {
 	char *stash;		 /* read, not parsed yet (queue full) */
 	uint32_t stash_off, stash_len;
 	uint64_t answered; /* requests answered on it */
-	uint32_t events;   /* what epoll watches */
+	uint32_t events;   /* what the loop watches: EPOLLIN, EPOLLOUT */
+	uint32_t slot;	   /* poll: its entry in the array */
 	bool no_more;	   /* parse nothing more (closing) */
 	bool rd_eof;	   /* the client closed its side */
 	bool linger;	   /* our side is shut; drain and close */
@@ -97,9 +102,30 @@ struct conn {
 	bool in_list;	   /* in the deadline list */
 };
 
+/* How the loop waits (the engine's way). */
+enum srv_wait {
+	W_EPOLL,
+	W_POLL,
+	W_SPIN,
+};
+
+/* One descriptor's readiness, as either way reports it. */
+struct ready {
+	void *ptr; /* a struct conn, NULL for the listening socket, or the
+		      server itself for the stop descriptor */
+	uint32_t events;
+};
+
 struct ipc_http_server {
 	struct ipc_http_serve_opts o;
 	int lfd, ep;
+	enum srv_wait how;
+	struct pollfd *pfd;  /* poll: every descriptor watched */
+	void **pptr;	     /* ... and what each one is (struct ready.ptr) */
+	uint32_t npfd, pcap; /* ... entries in use, allocated */
+	uint32_t lslot;	     /* poll: the listening socket's entry */
+	bool stop_watched;   /* the stop descriptor is watched */
+	struct ready *rdy;   /* what one wait found (EVENTS, or pcap) */
 	struct sockaddr_storage addr;
 	socklen_t addr_len;
 	char *page; /* the page */
@@ -284,20 +310,139 @@ static void touch(struct ipc_http_server *s, struct conn *c)
 	c->in_list = true;
 }
 
+/* ---- how the loop waits --------------------------------------------- */
+
+/* The slot of poll entry @ptr's owner, to update when the entry moves. */
+static uint32_t *slot_of(struct ipc_http_server *s, void *ptr)
+{
+	static uint32_t none;
+
+	if (!ptr)
+		return &s->lslot;
+	if (ptr == s)
+		return &none; /* the stop descriptor never leaves */
+	return &((struct conn *)ptr)->slot;
+}
+
+/* poll: one more entry, the array grown when full.  0 or -ENOMEM. */
+static int pl_add(struct ipc_http_server *s, int fd, void *ptr, uint32_t ev)
+{
+	if (s->npfd == s->pcap) {
+		uint32_t cap = s->pcap ? 2 * s->pcap : 64;
+		struct pollfd *p = realloc(s->pfd, cap * sizeof(*p));
+		void **q;
+		struct ready *r;
+
+		if (!p)
+			return -ENOMEM;
+		s->pfd = p;
+		q = realloc(s->pptr, cap * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		s->pptr = q;
+		r = realloc(s->rdy, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		s->rdy = r;
+		s->pcap = cap;
+	}
+	s->pfd[s->npfd] = (struct pollfd){.fd = fd, .events = (short)ev};
+	s->pptr[s->npfd] = ptr;
+	*slot_of(s, ptr) = s->npfd++;
+	return 0;
+}
+
+/* poll: entry @i leaves; the last one takes its place. */
+static void pl_del(struct ipc_http_server *s, uint32_t i)
+{
+	uint32_t last = --s->npfd;
+
+	if (i == last)
+		return;
+	s->pfd[i] = s->pfd[last];
+	s->pptr[i] = s->pptr[last];
+	*slot_of(s, s->pptr[i]) = i;
+}
+
+/*
+ * Watch @fd (@ptr: what it is, as struct ready says) for @ev, EPOLLIN
+ * and EPOLLOUT bits (poll's POLLIN and POLLOUT have the same values);
+ * @add: it is new.  0 or -errno.
+ */
+static int w_set(struct ipc_http_server *s, int fd, void *ptr, uint32_t ev,
+		 bool add)
+{
+	struct epoll_event e = {.events = ev, .data.ptr = ptr};
+
+	if (s->how == W_POLL) {
+		if (add)
+			return pl_add(s, fd, ptr, ev);
+		s->pfd[*slot_of(s, ptr)].events = (short)ev;
+		return 0;
+	}
+	return epoll_ctl(s->ep, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &e)
+		       ? -errno
+		       : 0;
+}
+
+/* Stop watching @fd (@ptr: what it is), before it is closed. */
+static void w_del(struct ipc_http_server *s, int fd, void *ptr)
+{
+	if (s->how == W_POLL)
+		pl_del(s, *slot_of(s, ptr));
+	else
+		epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/*
+ * Wait up to @ms for readiness; what is ready into s->rdy.  The count,
+ * or -errno.  busy never sleeps: its wait is always a look.
+ */
+static int w_wait(struct ipc_http_server *s, int ms)
+{
+	struct epoll_event ev[EVENTS];
+	struct timespec ts = {.tv_sec = ms / 1000,
+			      .tv_nsec = (long)(ms % 1000) * 1000000};
+	int n, k = 0;
+
+	if (s->how != W_POLL) {
+		n = epoll_wait(s->ep, ev, EVENTS, s->how == W_SPIN ? 0 : ms);
+		for (int i = 0; i < n; i++)
+			s->rdy[i] =
+				(struct ready){ev[i].data.ptr, ev[i].events};
+		return n < 0 ? -errno : n;
+	}
+	n = ppoll(s->pfd, s->npfd, &ts, NULL);
+	if (n < 0)
+		return -errno;
+	for (uint32_t i = 0; i < s->npfd && k < n; i++) {
+		short re = s->pfd[i].revents;
+
+		if (!re)
+			continue;
+		s->rdy[k++] = (struct ready){
+			s->pptr[i],
+			(uint32_t)(re & (POLLIN | POLLOUT)) |
+				(re & (POLLERR | POLLNVAL) ? EPOLLERR : 0) |
+				(re & POLLHUP ? EPOLLHUP : 0)};
+	}
+	return k;
+}
+
 static int watch(struct ipc_http_server *s, struct conn *c, uint32_t ev)
 {
-	struct epoll_event e = {.events = ev, .data.ptr = c};
-
 	if (ev == c->events)
 		return 0;
 	c->events = ev;
-	return epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &e) ? -errno : 0;
+	return w_set(s, c->fd, c, ev, false);
 }
 
 static void conn_close(struct ipc_http_server *s, struct conn *c)
 {
 	list_del(s, c);
-	close(c->fd); /* leaves the epoll set too */
+	if (s->how == W_POLL)
+		w_del(s, c->fd, c); /* (an epoll set forgets it at close) */
+	close(c->fd);
 	c->fd = -1;
 	free(c->stash);
 	c->stash = NULL;
@@ -586,7 +731,6 @@ static void on_accept(struct ipc_http_server *s)
 	const int one = 1;
 
 	for (int i = 0; i < ACCEPTS; i++) {
-		struct epoll_event e = {.events = EPOLLIN};
 		struct conn *c;
 		int fd;
 
@@ -613,9 +757,8 @@ static void on_accept(struct ipc_http_server *s)
 		c->fd = fd;
 		ipc_http_parser_init(&c->rx, true);
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		c->events = e.events;
-		e.data.ptr = c;
-		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &e)) {
+		c->events = EPOLLIN;
+		if (w_set(s, fd, c, EPOLLIN, true)) {
 			close(fd);
 			c->next = s->free;
 			s->free = c;
@@ -633,14 +776,15 @@ static int set_accepting(struct ipc_http_server *s)
 {
 	bool want =
 		s->nconns < s->o.max_conns && s->now_ns >= s->accept_retry_ns;
-	struct epoll_event e = {.events = EPOLLIN, .data.ptr = NULL};
 
 	if (want == s->accepting)
 		return 0;
 	s->accepting = want;
-	if (epoll_ctl(s->ep, want ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->lfd, &e))
-		return -errno;
-	return 0;
+	if (!want) {
+		w_del(s, s->lfd, NULL);
+		return 0;
+	}
+	return w_set(s, s->lfd, NULL, EPOLLIN, true);
 }
 
 /* Close the connections whose deadline passed. */
@@ -656,7 +800,7 @@ static void expire(struct ipc_http_server *s)
 	}
 }
 
-/* Milliseconds epoll may wait: until the next deadline of any kind. */
+/* Milliseconds the loop may wait: until the next deadline of any kind. */
 static int wait_ms(const struct ipc_http_server *s, uint64_t start)
 {
 	uint64_t next = UINT64_MAX;
@@ -680,16 +824,14 @@ static int wait_ms(const struct ipc_http_server *s, uint64_t start)
 
 int ipc_http_serve_run(struct ipc_http_server *s)
 {
-	struct epoll_event ev[EVENTS];
 	uint64_t start;
 	int rc = 0, end = -1;
 
-	if (s->o.stop_fd >= 0) {
-		struct epoll_event e = {.events = EPOLLIN, .data.ptr = s};
-
-		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->o.stop_fd, &e) &&
-		    errno != EEXIST)
-			return -errno;
+	if (s->o.stop_fd >= 0 && !s->stop_watched) {
+		rc = w_set(s, s->o.stop_fd, s, EPOLLIN, true);
+		if (rc)
+			return rc;
+		s->stop_watched = true;
 	}
 	s->now_ns = start = s->last_ns = mono_ns();
 	while (end < 0) {
@@ -698,21 +840,21 @@ int ipc_http_serve_run(struct ipc_http_server *s)
 		rc = set_accepting(s);
 		if (rc)
 			break;
-		n = epoll_wait(s->ep, ev, EVENTS, wait_ms(s, start));
-		if (n < 0 && errno != EINTR) {
-			rc = -errno;
+		n = w_wait(s, wait_ms(s, start));
+		if (n < 0 && n != -EINTR) {
+			rc = n;
 			break;
 		}
 		s->now_ns = mono_ns();
 		if (time(NULL) != s->date_s)
 			heads_date(s, time(NULL));
 		for (int i = 0; i < n; i++) {
-			if (ev[i].data.ptr == s)
+			if (s->rdy[i].ptr == s)
 				end = IPC_SERVE_STOPPED;
-			else if (!ev[i].data.ptr)
+			else if (!s->rdy[i].ptr)
 				on_accept(s);
 			else
-				on_event(s, ev[i].data.ptr, ev[i].events);
+				on_event(s, s->rdy[i].ptr, s->rdy[i].events);
 		}
 		expire(s);
 		if (end < 0 && s->o.max_duration_ns &&
@@ -809,6 +951,26 @@ static int listen_on(struct ipc_http_server *s, const char *addr, char *why,
 	return 0;
 }
 
+/* The engines the loop can wait as, by their -e names. */
+static const struct {
+	const char *engine;
+	enum srv_wait how;
+} ways[] = {
+	{"epoll", W_EPOLL},
+	{"poll", W_POLL},
+	{"busy", W_SPIN},
+};
+
+int ipc_http_serve_engine(const char *engine)
+{
+	if (!engine)
+		return W_EPOLL;
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (!strcmp(engine, ways[i].engine))
+			return (int)ways[i].how;
+	return -EINVAL;
+}
+
 int ipc_http_serve_open(struct ipc_http_server **out,
 			const struct ipc_http_serve_opts *o, char *why,
 			size_t why_len)
@@ -824,6 +986,15 @@ int ipc_http_serve_open(struct ipc_http_server **out,
 	s->o = *o;
 	s->ep = -1;
 	s->lfd = o->listen_fd;
+	rc = ipc_http_serve_engine(o->engine);
+	if (rc < 0) {
+		snprintf(why, why_len,
+			 "the built-in target waits with epoll, poll or busy, "
+			 "not %s",
+			 o->engine);
+		goto fail;
+	}
+	s->how = (enum srv_wait)rc;
 	if (!s->o.client_timeout_ns)
 		s->o.client_timeout_ns = DEF_TIMEOUT;
 	if (!s->o.max_conns)
@@ -839,9 +1010,14 @@ int ipc_http_serve_open(struct ipc_http_server **out,
 			 strerror(errno));
 		goto fail;
 	}
-	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (s->how != W_POLL) {
+		s->ep = epoll_create1(EPOLL_CLOEXEC);
+		s->rdy = malloc(EVENTS * sizeof(*s->rdy));
+	}
 	s->rbuf = malloc(RBUF);
-	rc = s->ep < 0 ? -errno : !s->rbuf ? -ENOMEM : lay_out(s);
+	rc = s->how != W_POLL && s->ep < 0	   ? -errno
+	     : !s->rbuf || (!s->rdy && s->ep >= 0) ? -ENOMEM
+						   : lay_out(s);
 	if (rc) {
 		snprintf(why, why_len, "cannot prepare the server: %s",
 			 strerror(-rc));
@@ -896,5 +1072,8 @@ void ipc_http_serve_free(struct ipc_http_server *s)
 	free(s->rbuf);
 	free(s->page);
 	free(s->enc);
+	free(s->pfd);
+	free(s->pptr);
+	free(s->rdy);
 	free(s);
 }

@@ -84,6 +84,31 @@ void jr_extras(struct rd *r, json_t *o, const char *at,
 	       const struct ipc_case *cs, struct ipc_run_stats *s,
 	       unsigned which);
 
+/*
+ * The summary's histogram from @summary (which may lack one: documents
+ * written before it had one) into res->hist, checked against its totals;
+ * the sum of squares comes from the summary's mean and sd, so read the
+ * summary first.  jh_hist_obj is the writer's side: a new object, or
+ * NULL when out of memory.
+ */
+void jr_hist(struct rd *r, json_t *summary, const char *at,
+	     struct ipc_result *res);
+json_t *jh_hist_obj(const struct ipc_hist *h);
+
+/*
+ * The result's peer, when it ran against another host (its "peer"
+ * object), into res->cs.peer (a stand-in kind flagged elsewhere),
+ * res->cs.target, res->peer_host and res->peer_others.
+ */
+void jr_peer(struct rd *r, json_t *o, const char *at, struct ipc_result *res);
+
+/*
+ * The string @key of the fingerprint a remote peer sent ("hostname"),
+ * into @buf; "" when there is none.  Returns @buf.
+ */
+char *jr_peer_host_field(const struct ipc_result *res, const char *key,
+			 char *buf, size_t len);
+
 /* The flags of a result, into @d. */
 void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
 

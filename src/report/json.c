@@ -15,6 +15,7 @@
 
 #include "ipcperf/report.h"
 #include "compare.h"
+#include "jread.h"
 #include "schema.h"
 
 /*
@@ -646,6 +647,9 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	put_table(d, o, s, &js_counts);
 	put_run_extras(d, o, &res->cs, s, false);
 	put(d, o, KEY_LATENCY, table_obj(d, &s->lat, &js_lat));
+	/* The buckets, so that runs of many files can be merged. */
+	if (res->hist && res->hist->total)
+		put(d, o, KEY_HIST, jh_hist_obj(res->hist));
 	if (res->xcount)
 		put(d, o, KEY_XLATENCY, table_obj(d, &res->xlat, &js_lat));
 	if (res->nruns >= 2)
@@ -737,6 +741,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		    table_obj(d, &res->runs[0].sock, &js_sock));
 	put(d, o, KEY_SUMMARY, summary_obj(d, res));
 	put(d, o, KEY_FLAGS, flags_arr(d, res));
+	if (res->refused)
+		put_u64(d, o, KEY_REFUSED, res->refused);
 	put_peer(d, o, res);
 	append(d, d->results, o);
 	return d->err;

@@ -330,9 +330,12 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 		jr_table(r, run, jr_at(sat, sizeof(sat), at, KEY_SOCKET),
 			 &res->runs[0].sock, &js_sock);
 	}
-	jr_summary(r, jr_obj(r, o, at, KEY_SUMMARY, false),
-		   jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
+	run = jr_obj(r, o, at, KEY_SUMMARY, false);
+	jr_summary(r, run, jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
+	jr_hist(r, run, sat, res);
 	jr_flags(r, o, at, &res->diag);
+	jr_u64(r, o, at, KEY_REFUSED, false, &res->refused);
+	jr_peer(r, o, at, res);
 	if (r->rc) {
 		ipc_result_free(res);
 		return NULL;

@@ -176,4 +176,35 @@ ends_within "$srv_pid" 5 "SIGTERM ends the server too"
 is_rc 0 "... exit status 0"
 no_leftovers "http --serve"
 
+# -e: how the server waits.  poll and busy serve ab -k as epoll does; the
+# engines it cannot wait as are refused by name.
+for e in poll busy; do
+	if have ab; then
+		serve -e $e
+		ab -k -c 4 -n 400 "$url" >"$T/ab" 2>&1
+		check "--serve -e $e: ab -k -c 4 -n 400, 0 failed" \
+			grep -Eq '^Failed requests: +0$' "$T/ab"
+		check "... keep-alive on every request" \
+			grep -Eq '^Keep-Alive requests: +400$' "$T/ab"
+		unserve "-e $e"
+	else
+		for i in 1 2 3; do ok 0 "# skip ab is not installed (apt-get install apache2-utils)"; done
+	fi
+done
+for e in io_uring blocking; do
+	run http --serve 127.0.0.1:0 -e $e
+	is_rc 2 "--serve -e $e: refused (exit 2)"
+	check "... one line naming it" grep -q -- "-e $e: the built-in target" "$err"
+	run http -e $e -n 20
+	is_rc 2 "http -e $e on the built-in target: refused (exit 2)"
+	check "... naming it" grep -q "not $e\|engine $e" "$err"
+done
+run http -e poll,busy,epoll --pin none -c 4 -n 400 -r 1 -f json
+is_rc 0 "http -e poll,busy,epoll: the built-in target with each"
+check "... three results, each ok with 400 requests and none failed" \
+	jq -e '[.results[] | select(.status == "ok" and .summary.iterations == 400 and .runs[0].failed == 0)] | length == 3' "$out"
+check "... the engines named in the results" \
+	jq -e '[.results[].engine] == ["poll", "busy", "epoll"]' "$out"
+no_leftovers "http -e"
+
 done_testing

@@ -120,6 +120,8 @@ if [ -x "$BAD" ]; then
 	counts cut '.failed == 20 and .failed_length == 20 and .iterations == 80' \
 		"20 bodies cut by the close: length"
 	counts garbage '.failed == 20 and .failed_protocol == 20' "20 not HTTP: protocol"
+	counts long '.failed == 20 and .failed_protocol == 20 and .iterations == 80' \
+		"20 lying Content-Lengths (10 bytes said, 20 sent): protocol"
 	counts bigheader '.failed == 20 and .failed_protocol == 20' "20 1 MB header lines: protocol"
 	counts reset '.failed == 20 and .failed_read == 20' "20 resets: read"
 	counts silent '.failed == 20 and .failed_read == 20' "20 closes without an answer: read"
@@ -159,6 +161,17 @@ if [ -x "$BAD" ]; then
 	unbad
 	jqt "chunked with extensions and trailers: 11 bytes each" \
 		'.results[0].runs[0] | .iterations == 50 and .failed == 0 and .body_bytes == 550'
+	# Every response a lie: none may pass as a success.
+	bad long
+	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
+	unbad
+	is_rc 1 "every Content-Length a lie: no response passes, the case fails (exit 1)"
+	jqt "... and says so" '.results[0].status == "error"'
+	bad bigbody
+	run http -c 1 -n 2 -w 0 -r 1 -f json "$url"
+	unbad
+	jqt "two 100 MB bodies: whole, every byte counted" \
+		'.results[0].runs[0] | .iterations == 2 and .failed == 0 and .body_bytes == 2 * 104857600'
 
 	# Open loop at 1000/s over 4 connections for 1000 requests; the
 	# server stops the world for 200 ms at every 500th request.  The ~200

@@ -26,6 +26,9 @@
 
 static char page[PAGE];
 
+/* The ways the server's loop waits, by engine. */
+static const char *const ways[] = {"epoll", "poll", "busy"};
+
 /* A server running in a thread. */
 struct srv {
 	struct ipc_http_server *s;
@@ -489,7 +492,7 @@ static void test_bad(struct srv *v)
 	cl_free(good);
 }
 
-static void test_slow(void)
+static void test_slow(const char *way)
 {
 	struct ipc_http_serve_opts o = opts();
 	struct ipc_http_serve_stats st;
@@ -499,6 +502,8 @@ static void test_slow(void)
 	uint64_t t0;
 	int served = 0;
 
+	diag("slow clients, the server waiting with %s", way);
+	o.engine = way;
 	o.client_timeout_ns = 1000 * 1000000ull;
 	if (!start(&v, o)) {
 		ok(0, "a server with a 1 s client timeout starts");
@@ -544,16 +549,15 @@ static void test_slow(void)
 		     (unsigned long long)st.bad, (unsigned long long)st.resets);
 }
 
-static void test_limits_and_ends(void)
+static void test_max_conns(const char *way)
 {
 	struct ipc_http_serve_opts o = opts();
 	struct srv v;
 	struct cl *a, *b, *c;
 	struct pollfd pf;
-	uint64_t t0;
-	char why[256];
-	struct ipc_http_server *s;
 
+	diag("a connection limit, the server waiting with %s", way);
+	o.engine = way;
 	o.max_conns = 2;
 	if (start(&v, o)) {
 		a = cl_new(v.port);
@@ -573,6 +577,16 @@ static void test_limits_and_ends(void)
 		is_int(stop(&v, NULL), "==", IPC_SERVE_STOPPED,
 		       "a stop through the descriptor ends the run");
 	}
+}
+
+static void test_limits_and_ends(void)
+{
+	struct ipc_http_serve_opts o = opts();
+	struct srv v;
+	struct cl *a;
+	uint64_t t0;
+	char why[256];
+	struct ipc_http_server *s;
 
 	o = opts();
 	o.max_duration_ns = 300 * 1000000ull;
@@ -618,6 +632,25 @@ static void test_limits_and_ends(void)
 	}
 }
 
+/* The engines it cannot wait as are refused with a reason. */
+static void test_engines(void)
+{
+	static const char *const no[] = {"blocking", "io_uring", "nope"};
+	struct ipc_http_serve_opts o = opts();
+	struct ipc_http_server *s;
+	char why[256];
+
+	ok(ipc_http_serve_engine(NULL) >= 0, "no engine: the default");
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		o.engine = no[i];
+		why[0] = '\0';
+		is_int(ipc_http_serve_open(&s, &o, why, sizeof(why)),
+		       "==", -EINVAL, "-e %s is refused", no[i]);
+		ok(strstr(why, no[i]) != NULL,
+		   "... and the reason names it: %s", why);
+	}
+}
+
 int main(void)
 {
 	struct srv v;
@@ -626,19 +659,31 @@ int main(void)
 	ok(!memcmp(page, "<!DOCTYPE html>", 15) &&
 		   !memcmp(page + PAGE - 21, "</pre></body></html>\n", 21),
 	   "the page is an HTML document of %d bytes", PAGE);
-	if (!start(&v, opts())) {
-		ok(0, "the server starts on 127.0.0.1:0");
-		return done_testing();
+	/* The exchanges through each way the loop can wait (-e). */
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+		struct ipc_http_serve_opts o = opts();
+		struct ipc_http_serve_stats st;
+
+		diag("the server waits with %s", ways[i]);
+		o.engine = ways[i];
+		if (!start(&v, o)) {
+			ok(0, "the server starts on 127.0.0.1:0 (%s)", ways[i]);
+			return done_testing();
+		}
+		test_keepalive(&v);
+		test_pipelined(&v);
+		test_http10(&v);
+		test_continue(&v);
+		test_bad(&v);
+		is_int(stop(&v, &st), "==", IPC_SERVE_STOPPED, "stopped (%s)",
+		       ways[i]);
 	}
-	test_keepalive(&v);
-	test_pipelined(&v);
-	test_http10(&v);
-	test_continue(&v);
-	test_bad(&v);
-	struct ipc_http_serve_stats st;
-	is_int(stop(&v, &st), "==", IPC_SERVE_STOPPED, "stopped");
+	test_engines();
 	test_chunked();
-	test_slow();
+	test_slow("epoll");
+	test_slow("poll");
+	test_max_conns("epoll");
+	test_max_conns("poll");
 	test_limits_and_ends();
 	return done_testing();
 }
