@@ -11,6 +11,11 @@
  * the way `ipcperf --pin C,S` does: the client before the fork, the
  * server in the child.  Otherwise a ratio against ipcperf would measure a
  * difference of set-up (one CPU or two, write or send), not ipcperf.
+ *
+ * With PINGPONG_WHERE set in the environment each side also says on
+ * stderr which CPU it was on when its loop began and ended ("client 0 1",
+ * "server 1 1"), as ipcperf records it for each run, so that where the
+ * scheduler put the bare loop can be set beside where it put ipcperf's.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -64,6 +69,13 @@ static void pin(long cpu)
 }
 
 static int sock; /* the descriptors are sockets: send and recv */
+
+/* PINGPONG_WHERE: "SIDE FIRST_CPU LAST_CPU" on stderr. */
+static void where(const char *side, int first)
+{
+	if (getenv("PINGPONG_WHERE"))
+		fprintf(stderr, "%s %d %d\n", side, first, sched_getcpu());
+}
 
 static ssize_t put(int fd, const char *b)
 {
@@ -159,6 +171,7 @@ int main(int argc, char **argv)
 {
 	int c[2], s[2];
 	long n, warm, ccpu = -1, scpu = -1;
+	int first;
 	uint64_t *rtt, t0;
 	char b = 'x';
 	pid_t pid;
@@ -186,11 +199,14 @@ int main(int argc, char **argv)
 		die("fork");
 	if (pid == 0) {
 		pin(scpu);
+		first = sched_getcpu();
 		for (long i = 0; i < n + warm; i++)
 			if (get(s[0], &b) != 1 || put(s[1], &b) != 1)
 				_exit(1);
+		where("server", first);
 		_exit(0);
 	}
+	first = sched_getcpu();
 	for (long i = 0; i < warm; i++)
 		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
 			die("warm-up");
@@ -200,6 +216,7 @@ int main(int argc, char **argv)
 			die("round trip");
 		rtt[i] = now_ns() - t0;
 	}
+	where("client", first);
 	waitpid(pid, NULL, 0);
 	qsort(rtt, (size_t)n, sizeof(*rtt), cmp);
 	printf("%llu\n", (unsigned long long)rtt[(n + 1) / 2 - 1]);
