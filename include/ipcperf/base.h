@@ -247,6 +247,12 @@ int ipc_wake_signal(void);
  */
 int ipc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/*
+ * @n bytes from the system's cryptographic random source (libsodium's),
+ * for names and tokens another local user must not guess.  Thread-safe.
+ */
+void ipc_random_bytes(void *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

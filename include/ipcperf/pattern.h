@@ -94,12 +94,16 @@ enum ipc_placement {
  * endpoints itself, through ipc_pctx.ch (crr, load).  FRAMED: it takes
  * --framing (ipc_case.framing).  TRACE: it plays a trace, one case per
  * trace.  LATE, REORDER: its loss counts late replies, reordering.
+ * ANY_CLIENT: its server accepts on the listener itself and serves any
+ * client (http: ab and wrk too), so a local run gives its connections no
+ * token (run/runner.c).
  */
 #define IPC_PAT_OWN_EP (1u << 0)
 #define IPC_PAT_FRAMED (1u << 1)
 #define IPC_PAT_TRACE (1u << 2)
 #define IPC_PAT_LATE (1u << 3)
 #define IPC_PAT_REORDER (1u << 4)
+#define IPC_PAT_ANY_CLIENT (1u << 5)
 
 /*
  * Loss on a lossy transport (IPC_TP_LOSSY), counted over the measured part

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "base.h" /* ipc_random_bytes */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -274,9 +276,6 @@ bool ipc_rauth_check(const struct ipc_rkey *key, enum ipc_rauth_role role,
 		     const uint8_t challenge[IPC_REMOTE_NONCE_BYTES],
 		     const uint8_t nonce[IPC_REMOTE_NONCE_BYTES],
 		     const uint8_t mac[IPC_REMOTE_MAC_BYTES]);
-
-/* @n bytes from the system's cryptographic random source. */
-void ipc_random_bytes(void *buf, size_t n);
 
 /*
  * Parse "ADDR[:PORT]", "[ADDR6]:PORT", "HOST[:PORT]" or ":PORT" into @ss

@@ -133,6 +133,7 @@ enum ipc_flag_kind {
 	IPC_FLAG_LOAD,	       /* other processes used the CPUs meanwhile */
 	IPC_FLAG_SHORT,	       /* too short to tell whether others did */
 	IPC_FLAG_SHARED,       /* the remote server ran other tests meanwhile */
+	IPC_FLAG_REFUSED,      /* another process connected to the channel */
 	IPC_FLAG_COUNT
 };
 
@@ -191,6 +192,9 @@ struct ipc_result {
 	struct ipc_hist *xhist; /* replay: every exchange's time, merged */
 	struct ipc_lat xlat;	/* replay: summary of xhist, ns */
 	uint64_t xcount;	/* replay: exchanges in xhist */
+	uint64_t refused;	/* connections to a local run's port without
+				   its token (another process's), closed, over
+				   all runs; the refused flag when not 0 */
 	/* When the other end ran on another host (the remote peer): */
 	char peer_host[1024]; /* its fingerprint, JSON text, "" otherwise */
 	uint64_t peer_others; /* most other tests it ran during one run; the

@@ -76,9 +76,12 @@ struct ipc_tp_opts {
 	/*
 	 * Connection transports (tcp, tcp6): bytes the client sends first on
 	 * every connection it opens, and the server requires before it takes
-	 * one (remote mode's per-test cookie); NULL: none.  The server closes
-	 * a connection that does not show them within preamble_wait_ns and
-	 * accepts the next, counting it in *preamble_refused (if not NULL).
+	 * one (a local run's token, remote mode's per-test cookie; at most 64
+	 * bytes); NULL: none.  The server reads the connections that came
+	 * side by side and takes the first that shows them; it closes one
+	 * that sends other bytes, ends, or is silent for preamble_wait_ns,
+	 * counting it in *preamble_refused (if not NULL; added to
+	 * atomically).
 	 */
 	const uint8_t *preamble;
 	size_t preamble_len;

@@ -674,7 +674,7 @@ const struct ipc_pattern_ops ipc_pattern_http = {
 	.name = "http",
 	.help = "HTTP/1.1 load on a URL or the built-in target: requests/s, "
 		"latency, failures by reason",
-	.flags = IPC_PAT_OWN_EP,
+	.flags = IPC_PAT_OWN_EP | IPC_PAT_ANY_CLIENT,
 	.sample = "request",
 	.samples = "requests over all connections",
 	.cost_per = "request",

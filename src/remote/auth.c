@@ -25,12 +25,6 @@ static void ready(void)
 		abort();
 }
 
-void ipc_random_bytes(void *buf, size_t n)
-{
-	ready();
-	randombytes_buf(buf, n);
-}
-
 int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 		  size_t why_len)
 {

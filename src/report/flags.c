@@ -31,6 +31,9 @@ static const struct {
 			     "the server measured other clients meanwhile: "
 			     "rerun when it is alone, or --max-clients 1 "
 			     "there"},
+	[IPC_FLAG_REFUSED] = {"refused",
+			      "find what connects to ipcperf's ports "
+			      "(ss -tnp) and rerun without it"},
 };
 
 const char *ipc_flag_name(enum ipc_flag_kind kind)
@@ -199,6 +202,15 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 			 "the server ran up to %llu other test%s during a run",
 			 (unsigned long long)res->peer_others,
 			 res->peer_others == 1 ? "" : "s");
+		break;
+	case IPC_FLAG_REFUSED:
+		snprintf(buf, len,
+			 "%llu connection%s to the measured port without the "
+			 "run's token (another process's) %s refused; the "
+			 "server's time on them may show in the figures",
+			 (unsigned long long)res->refused,
+			 res->refused == 1 ? "" : "s",
+			 res->refused == 1 ? "was" : "were");
 		break;
 	default:
 		break;

@@ -741,6 +741,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 		    table_obj(d, &res->runs[0].sock, &js_sock));
 	put(d, o, KEY_SUMMARY, summary_obj(d, res));
 	put(d, o, KEY_FLAGS, flags_arr(d, res));
+	if (res->refused)
+		put_u64(d, o, KEY_REFUSED, res->refused);
 	put_peer(d, o, res);
 	append(d, d->results, o);
 	return d->err;

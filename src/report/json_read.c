@@ -334,6 +334,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	jr_summary(r, run, jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
 	jr_hist(r, run, sat, res);
 	jr_flags(r, o, at, &res->diag);
+	jr_u64(r, o, at, KEY_REFUSED, false, &res->refused);
 	jr_peer(r, o, at, res);
 	if (r->rc) {
 		ipc_result_free(res);

@@ -91,6 +91,7 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_SOCKET "socket"
 #define KEY_SUMMARY "summary"
 #define KEY_FLAGS "flags"
+#define KEY_REFUSED "refused_connections"
 #define KEY_PEER "peer"
 #define KEY_PEER_KIND "kind"
 #define KEY_PEER_TARGET "target"

@@ -312,4 +312,6 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 					   : IPC_FLAG_SHORT);
 	if (res->peer_others)
 		d->flags |= 1u << IPC_FLAG_SHARED;
+	if (res->refused)
+		d->flags |= 1u << IPC_FLAG_REFUSED;
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -306,6 +307,62 @@ out:
 }
 
 /*
+ * Any local process can connect to a loopback port, and a server that
+ * took the first connection would serve a stranger as its peer (issue 14,
+ * defect 8).  So every connection of a local run over tcp or tcp6 starts
+ * with a token of that run, 16 random bytes, and the server takes only
+ * those that show it (the transport's preamble, remote mode's cookie
+ * mechanism); the others are counted where the forked peer can add too.
+ * Not http's: its server is for any client, ab and wrk too.
+ * The token is sent outside the timed part except in crr and load, where
+ * a connection is what is measured: there it is one more small send.
+ */
+#define RUN_TOKEN_BYTES 16
+#define RUN_TOKEN_WAIT_NS 10000000000ull /* a silent stranger's slot */
+
+struct run_token {
+	uint8_t bytes[RUN_TOKEN_BYTES];
+	uint64_t *refused; /* MAP_SHARED with a forked peer, NULL: none */
+};
+
+/* Give @tpo the token if the case's connections need one. */
+static int token_arm(struct run_token *t, const struct ipc_case *cs,
+		     const struct ipc_peer_ops *kind, struct ipc_tp_opts *tpo)
+{
+	const unsigned need = IPC_TP_CONNECT | IPC_TP_NET;
+	void *m;
+
+	t->refused = NULL;
+	/* A server elsewhere, or one for any client, has its own rules. */
+	if ((cs->tp->caps & need) != need ||
+	    (kind->flags & IPC_PEER_ELSEWHERE) ||
+	    (cs->pat->flags & IPC_PAT_ANY_CLIENT))
+		return 0;
+	m = mmap(NULL, sizeof(*t->refused), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	t->refused = m;
+	ipc_random_bytes(t->bytes, sizeof(t->bytes));
+	tpo->preamble = t->bytes;
+	tpo->preamble_len = sizeof(t->bytes);
+	tpo->preamble_wait_ns = RUN_TOKEN_WAIT_NS;
+	tpo->preamble_refused = t->refused;
+	return 0;
+}
+
+/* After the teardown: the count into @res, the token forgotten. */
+static void token_disarm(struct run_token *t, struct ipc_result *res)
+{
+	if (!t->refused)
+		return;
+	res->refused += __atomic_load_n(t->refused, __ATOMIC_RELAXED);
+	munmap(t->refused, sizeof(*t->refused));
+	t->refused = NULL;
+	memset(t->bytes, 0, sizeof(t->bytes));
+}
+
+/*
  * One run.  Returns 0 or -errno; on failure @f describes it.  @st holds
  * what was measured, even on failure (st->iterations may be 0).
  */
@@ -324,6 +381,7 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 			     .serve_arg = b};
 	struct ipc_relay *relay = NULL; /* an emulated link's, or none */
 	struct client_thread ct;
+	struct run_token token;
 	struct ipc_chan ch;
 	cpu_set_t saved;
 	char name[24], words[64];
@@ -339,10 +397,17 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	tpo.target = (kind->flags & IPC_PEER_ELSEWHERE) ? cs->target : NULL;
 	tpo.max_msg = cs->pat->max_msg(cs);
 	tpo.timeout_ns = ro->timeout_ns;
+	err = token_arm(&token, cs, kind, &tpo);
+	if (err) {
+		snprintf(f->what, sizeof(f->what), "map the token's count: %s",
+			 strerror(-err));
+		return err;
+	}
 	ipc_chan_init(&ch, cs->tp, &tpo);
 	p.ch = &ch;
 	err = cs->tp->setup(&ch);
 	if (err) {
+		token_disarm(&token, res);
 		snprintf(f->what, sizeof(f->what), "set up the channel: %s%s",
 			 strerror(-err),
 			 err == -ENAMETOOLONG
@@ -403,6 +468,7 @@ out_thread:
 	client_end(&ct, stop);
 out_teardown:
 	cs->tp->teardown(&ch);
+	token_disarm(&token, res);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	return err;

@@ -445,41 +445,6 @@ static int preamble_send(int fd, const struct ipc_tp_opts *o)
 	return 0;
 }
 
-/*
- * Does the accepted connection @fd start with the preamble, within the
- * wait?  It is read with a receive timeout, then the timeout is taken off
- * again; the comparison does not stop at the first difference.
- */
-static bool preamble_ok(int fd, const struct ipc_tp_opts *o)
-{
-	uint8_t buf[64];
-	struct timeval tv = {0, 0};
-	size_t got = 0;
-	unsigned diff = 0;
-	ssize_t n;
-
-	if (!o->preamble_len)
-		return true;
-	if (o->preamble_len > sizeof(buf))
-		return false;
-	tv.tv_sec = (time_t)(o->preamble_wait_ns / 1000000000ull);
-	tv.tv_usec = (suseconds_t)(o->preamble_wait_ns % 1000000000ull / 1000);
-	if (!tv.tv_sec && !tv.tv_usec)
-		tv.tv_sec = 1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (got < o->preamble_len) {
-		n = recv(fd, buf + got, o->preamble_len - got, 0);
-		if (n <= 0)
-			return false; /* closed, timed out or interrupted */
-		got += (size_t)n;
-	}
-	tv.tv_sec = tv.tv_usec = 0;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	for (size_t i = 0; i < got; i++)
-		diff |= buf[i] ^ o->preamble[i];
-	return diff == 0;
-}
-
 int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
 		 int type, int (*tune)(int fd, const struct ipc_tp_opts *opts),
 		 bool tune_first)
@@ -491,17 +456,12 @@ int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
 			rc = -EBADF;
 			goto out;
 		}
-		for (;;) {
-			fd = accept4(ch->fd[0], NULL, NULL, SOCK_CLOEXEC);
-			if (fd < 0) {
-				rc = -errno;
-				goto out;
-			}
-			if (preamble_ok(fd, &ch->opts))
-				break;
-			close(fd);
-			if (ch->opts.preamble_refused)
-				(*ch->opts.preamble_refused)++;
+		fd = ch->opts.preamble_len
+			     ? tp_gate_accept(ch)
+			     : accept4(ch->fd[0], NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			rc = ch->opts.preamble_len ? fd : -errno;
+			goto out;
 		}
 	} else {
 		fd = socket(ch->addr.ss_family, type | SOCK_CLOEXEC, 0);

@@ -13,6 +13,7 @@ static int tcp_setup(struct ipc_chan *ch)
 
 static void tcp_teardown(struct ipc_chan *ch)
 {
+	tp_gate_free(ch); /* connections still showing a preamble */
 	tp_chan_release(ch);
 }
 

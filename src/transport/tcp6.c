@@ -19,6 +19,7 @@ static int tcp6_setup(struct ipc_chan *ch)
 
 static void tcp6_teardown(struct ipc_chan *ch)
 {
+	tp_gate_free(ch); /* connections still showing a preamble */
 	tp_chan_release(ch);
 }
 

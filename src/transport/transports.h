@@ -100,6 +100,19 @@ int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
 		 int type, int (*tune)(int fd, const struct ipc_tp_opts *opts),
 		 bool tune_first);
 
+/* Longest preamble a connection may have to show (struct ipc_tp_opts). */
+#define TP_PREAMBLE_MAX 64
+
+/*
+ * The server side of a listening channel whose connections must start
+ * with opts.preamble (gate.c): the next connection that showed it, as a
+ * blocking descriptor, or -errno (-EINTR when a signal came).  The others
+ * are closed and counted in *opts.preamble_refused.  Connections still
+ * being read wait in ch->priv between calls: tp_gate_free closes them.
+ */
+int tp_gate_accept(struct ipc_chan *ch);
+void tp_gate_free(struct ipc_chan *ch);
+
 /*
  * Largest datagram an AF_UNIX SOCK_DGRAM or SOCK_SEQPACKET socket can be
  * made to send on this machine (see common.c for the numbers).
