@@ -161,6 +161,20 @@ static void spliced(void)
 	is_int(check(rbuf, 65536, 1000), "==", 0,
 	       "not caught: a line of the message 251 before (the "
 	       "documented limit)");
+	/*
+	 * Nor a piece of the message before, moved back by the 256 bytes
+	 * its pattern starts earlier; moved by 128 it is caught.
+	 */
+	memcpy(other, message(65536, 999), 65536);
+	message(65536, 1000);
+	memcpy(rbuf + 8, other + 8 + 256, 248);
+	is_int(check(rbuf, 65536, 1000), "==", 0,
+	       "not caught: bytes 264-511 of message 999 at 8-255 of 1000 "
+	       "(the documented limit)");
+	message(65536, 1000);
+	memcpy(rbuf + 8, other + 8 + 128, 248);
+	is_int(check(rbuf, 65536, 1000), "==", -EBADMSG,
+	       "the same piece moved by 128 bytes is caught");
 }
 
 /* A message in another's place: out of order, lost or repeated. */
