@@ -93,8 +93,10 @@ static void rtest_of(const struct ipc_peer *p, struct ipc_rtest *t)
 	rm_strlcpy(t->engine,
 		   o->server_engine ? o->server_engine : cs->eng->name,
 		   sizeof(t->engine));
-	if (cs->framing)
+	if (cs->framing) {
 		rm_strlcpy(t->framing, cs->framing->name, sizeof(t->framing));
+		t->no_ack = cs->framing_noack;
+	}
 	t->req_size = cs->req_size;
 	t->resp_size = cs->resp_size;
 	t->msg_size = cs->msg_size;

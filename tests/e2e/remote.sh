@@ -37,6 +37,15 @@ for tp in udp; do
 		'.results[0] | .status == "ok" and .summary.loss.sent > 0 and .summary.loss.received > 0'
 done
 
+# Framed: gdb-rsp with and without its '+' acks (the server must drop
+# them too: it used to answer '+' a client without acks did not expect).
+for ack in "" --no-ack; do
+	run rr --remote "$addr" --framing gdb-rsp $ack -n 200 -r 2 -q -f json
+	is_rc 0 "rr --framing gdb-rsp ${ack:-(acks)}: exit 0"
+	jqt "gdb-rsp ${ack:-(acks)}: every round trip checked" \
+		'.results[0] | .status == "ok" and all(.runs[]; .iterations == 200)'
+done
+
 rf=traces/breakpoint.log
 if [ -r "$rf" ]; then
 	run replay --remote "$addr" -r 2 -q -f json "$rf"
