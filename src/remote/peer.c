@@ -69,13 +69,6 @@ static int rp_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		snprintf(why, why_len, "a remote peer needs its HOST:PORT");
 		return -EINVAL;
 	}
-	if (cs->link && cs->link->relay) {
-		snprintf(why, why_len,
-			 "--link with --remote is not in this build: the "
-			 "link's relay would stand between the client and the "
-			 "server's cookie check");
-		return -EOPNOTSUPP;
-	}
 	o.target = cs->target;
 	return cs->tp->check ? cs->tp->check(&o, why, why_len) : 0;
 }
