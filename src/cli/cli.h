@@ -81,6 +81,7 @@ struct cli_config {
 	/* ipcperf report --matrix (opt_matrix.c) */
 	bool matrix;			  /* --matrix was given ... */
 	enum ipc_mx_metric matrix_metric; /* ... with this metric */
+	bool matrix_names;		  /* --names was given */
 
 	/* Links, framing and replay (opt_link.c). */
 	struct ipc_link links[CLI_LINKS_MAX];  /* --link, in order */
@@ -286,6 +287,12 @@ extern char cli_err[256];
  */
 int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
 	      uint64_t max, uint64_t *out);
+
+/*
+ * Option @opt's argument @a as a time of at least 1 ns and at most
+ * CLI_TIME_MAX into *ns: 0, or EXIT_USAGE after one line naming @a.
+ */
+int cli_duration(const char *opt, const char *a, uint64_t *ns);
 
 /*
  * Parse argv into @cfg (defaults applied, values validated).  Returns
