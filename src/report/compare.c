@@ -535,8 +535,7 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	 * A test that could not have found a difference (3 against 3: p is
 	 * at least 0.1) found none; that is not "no difference".
 	 */
-	if (p->cmp.na && p->cmp.nb && p->cmp.have_ratio &&
-	    p->p_min >= alpha)
+	if (p->cmp.na && p->cmp.nb && p->cmp.have_ratio && p->p_min >= alpha)
 		p->verdict = V_UNDECIDED;
 	else if (diff && beyond && p->basis == CB_RUNS)
 		p->verdict = V_UNDECIDED;
