@@ -334,6 +334,13 @@ struct ipc_server_conf {
 	unsigned max_pending;	     /* connections not yet in a test */
 	const struct ipc_rkey *key;  /* NULL: no authentication */
 	const char *software;	     /* "ipcperf v0.3", sent in welcome */
+	/*
+	 * The CPU latency request each test process holds while it serves
+	 * (ipc_pmqos_hold: microseconds, -1 for none, the default) through
+	 * pm_qos_device (NULL: IPC_PMQOS_DEVICE).
+	 */
+	int pm_qos_us;
+	const char *pm_qos_device;
 	/* Every event, in the server's main process.  May be NULL. */
 	void (*on_event)(void *arg, const struct ipc_server_event *ev);
 	void *event_arg;

@@ -62,6 +62,7 @@ struct cli_config {
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
+	int pm_qos_us;	  /* --pm-qos: the CPU latency request, -1 off [0] */
 	unsigned set;	  /* OPT_* bits of options given explicitly */
 	uint64_t flows;	  /* load: -c */
 	uint64_t threads; /* load: --threads */
@@ -241,6 +242,12 @@ extern const struct cli_optgroup cli_opts_matrix; /* opt_matrix.c */
 int cli_compare_matrix(const struct cli_config *cfg);
 int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,
 		      size_t n, const struct ipc_report_meta *meta);
+
+/*
+ * The device of --pm-qos's request: /dev/cpu_dma_latency, or for the
+ * tests a file named by IPCPERF_PM_QOS_DEVICE.
+ */
+const char *cli_pmqos_device(void);
 
 /* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
 int cli_server(const struct cli_config *c);

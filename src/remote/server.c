@@ -109,6 +109,7 @@ void ipc_server_conf_default(struct ipc_server_conf *c)
 	c->max_clients = IPC_REMOTE_MAX_CLIENTS;
 	c->max_pending = IPC_REMOTE_MAX_PENDING;
 	c->software = "ipcperf";
+	c->pm_qos_us = -1;
 }
 
 static void emit(struct ipc_server *s, struct ipc_server_event *ev)
