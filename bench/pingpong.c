@@ -16,8 +16,16 @@
  * stderr which CPU it was on when its loop began and ended ("client 0 1",
  * "server 1 1"), as ipcperf records it for each run, so that where the
  * scheduler put the bare loop can be set beside where it put ipcperf's.
+ *
+ * Like ipcperf (--pm-qos, docs/methodology.md "Idle states") it holds a
+ * CPU latency request of 0 us on /dev/cpu_dma_latency while it runs, where
+ * it may (root), so that the idle CPUs of both are kept alike:
+ * PINGPONG_PM_QOS=US asks for another bound, PINGPONG_PM_QOS=off for none.
+ * PINGPONG_WHERE also says on stderr whether it was held ("pm_qos 0",
+ * "pm_qos off", "pm_qos not held: ...").
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <netinet/in.h>
@@ -69,6 +77,35 @@ static void pin(long cpu)
 }
 
 static int sock; /* the descriptors are sockets: send and recv */
+
+/*
+ * Hold the CPU latency request of PINGPONG_PM_QOS (0 by default) for as
+ * long as the process lives: the descriptor is never closed, the kernel
+ * withdraws the request at exit.
+ */
+static void pm_qos_hold(void)
+{
+	const char *e = getenv("PINGPONG_PM_QOS");
+	int32_t us = e && *e ? (int32_t)atol(e) : 0;
+	int fd;
+
+	if (e && !strcmp(e, "off")) {
+		if (getenv("PINGPONG_WHERE"))
+			fprintf(stderr, "pm_qos off\n");
+		return;
+	}
+	fd = open("/dev/cpu_dma_latency", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || write(fd, &us, sizeof(us)) != (ssize_t)sizeof(us)) {
+		if (getenv("PINGPONG_WHERE"))
+			fprintf(stderr, "pm_qos not held: %s\n",
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (getenv("PINGPONG_WHERE"))
+		fprintf(stderr, "pm_qos %d\n", (int)us);
+}
 
 /* PINGPONG_WHERE: "SIDE FIRST_CPU LAST_CPU" on stderr. */
 static void where(const char *side, int first)
@@ -193,6 +230,7 @@ int main(int argc, char **argv)
 	memset(rtt, 0, sizeof(*rtt) * (size_t)n); /* no fault while timing */
 	sock = strcmp(argv[1], "pipe") && strcmp(argv[1], "fifo");
 	make_pair(argv[1], c, s);
+	pm_qos_hold();
 	pin(ccpu);
 	pid = fork();
 	if (pid < 0)

@@ -112,6 +112,7 @@ struct ipc_rtest {
 	char transport[IPC_RM_NAME_MAX]; /* tcp, tcp6, udp, udp6 */
 	char engine[IPC_RM_NAME_MAX];	 /* the server side's engine */
 	char framing[IPC_RM_NAME_MAX];	 /* "" for raw */
+	bool no_ack;			 /* gdb-rsp without '+' acks */
 	uint64_t req_size;		 /* rr, crr, load: bytes */
 	uint64_t resp_size;		 /* bytes */
 	uint64_t msg_size;		 /* stream: bytes per message */
@@ -333,6 +334,13 @@ struct ipc_server_conf {
 	unsigned max_pending;	     /* connections not yet in a test */
 	const struct ipc_rkey *key;  /* NULL: no authentication */
 	const char *software;	     /* "ipcperf v0.3", sent in welcome */
+	/*
+	 * The CPU latency request each test process holds while it serves
+	 * (ipc_pmqos_hold: microseconds, -1 for none, the default) through
+	 * pm_qos_device (NULL: IPC_PMQOS_DEVICE).
+	 */
+	int pm_qos_us;
+	const char *pm_qos_device;
 	/* Every event, in the server's main process.  May be NULL. */
 	void (*on_event)(void *arg, const struct ipc_server_event *ev);
 	void *event_arg;

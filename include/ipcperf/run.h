@@ -553,6 +553,55 @@ int ipc_run_plan(struct ipc_run *run, const struct ipc_case *cases,
 		 const struct ipc_runopts *ros, size_t n,
 		 const struct ipc_plan_hooks *hooks);
 
+/*
+ * The CPU latency request (PM QoS) a measurement holds: while a process
+ * keeps /dev/cpu_dma_latency open with a 32-bit value written to it, the
+ * kernel keeps every CPU in idle states whose exit latency is within that
+ * many microseconds (0: cpuidle polls instead of halting); closing it
+ * (also by exiting) withdraws the request.  The effective value is the
+ * smallest request of all holders.  docs/methodology.md says why
+ * ipcperf holds 0 by default.
+ */
+enum ipc_pmqos_state {
+	IPC_PMQOS_UNKNOWN, /* not recorded (a document from before) */
+	IPC_PMQOS_HELD,	   /* held at request_us while measuring */
+	IPC_PMQOS_OFF,	   /* not asked for (--pm-qos off): nothing opened */
+	IPC_PMQOS_DENIED,  /* the device cannot be opened for writing */
+	IPC_PMQOS_ABSENT,  /* there is no such device */
+	IPC_PMQOS_FAILED,  /* opened, but the request was not taken */
+};
+
+struct ipc_pmqos {
+	int state;	   /* enum ipc_pmqos_state */
+	int request_us;	   /* what was asked, -1 for off */
+	int64_t before_us; /* effective value before ours, -1 unknown */
+	char error[96];	   /* why it is not held (strerror), or "" */
+	int fd;		   /* the open device while held, else -1 */
+};
+
+/*
+ * Hold the request @us (microseconds, 0 or more; below 0: off, nothing is
+ * opened) through the device @path ("/dev/cpu_dma_latency") until
+ * ipc_pmqos_release.  Fills @q whatever happens and returns 0 when held
+ * or off, else -errno with @q saying why (not fatal to a measurement:
+ * the caller records it and measures with the machine's own policy).
+ * The descriptor is close-on-exec; a process forked meanwhile shares the
+ * request until it exits too.
+ */
+int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us);
+
+/* Withdraw the request of @q (a no-op when it is not held). */
+void ipc_pmqos_release(struct ipc_pmqos *q);
+
+/* "held", "off", "denied", "absent", "failed"; NULL for unknown. */
+const char *ipc_pmqos_state_name(int state);
+
+/* The device of the CPU latency request. */
+#define IPC_PMQOS_DEVICE "/dev/cpu_dma_latency"
+
+/* The kernel's default, no constraint: 2000 s in microseconds. */
+#define IPC_PMQOS_MAX_US 2000000000
+
 /* Facts about this machine recorded with every result. */
 struct ipc_host {
 	char kernel[160]; /* uname -sr */
@@ -578,6 +627,7 @@ struct ipc_host {
 	char ended[32];	      /* set by ipc_host_finish */
 	uint64_t started_ns;  /* CLOCK_MONOTONIC at the probe */
 	uint64_t ended_ns;
+	struct ipc_pmqos pm_qos; /* the CPU latency request while measuring */
 };
 
 void ipc_host_probe(struct ipc_host *h);

@@ -62,6 +62,7 @@ struct cli_config {
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
+	int pm_qos_us;	  /* --pm-qos: the CPU latency request, -1 off [0] */
 	unsigned set;	  /* OPT_* bits of options given explicitly */
 	uint64_t flows;	  /* load: -c */
 	uint64_t threads; /* load: --threads */
@@ -80,6 +81,7 @@ struct cli_config {
 	/* ipcperf report --matrix (opt_matrix.c) */
 	bool matrix;			  /* --matrix was given ... */
 	enum ipc_mx_metric matrix_metric; /* ... with this metric */
+	bool matrix_names;		  /* --names was given */
 
 	/* Links, framing and replay (opt_link.c). */
 	struct ipc_link links[CLI_LINKS_MAX];  /* --link, in order */
@@ -241,6 +243,12 @@ int cli_compare_matrix(const struct cli_config *cfg);
 int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,
 		      size_t n, const struct ipc_report_meta *meta);
 
+/*
+ * The device of --pm-qos's request: /dev/cpu_dma_latency, or for the
+ * tests a file named by IPCPERF_PM_QOS_DEVICE.
+ */
+const char *cli_pmqos_device(void);
+
 /* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
 int cli_server(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
@@ -279,6 +287,12 @@ extern char cli_err[256];
  */
 int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
 	      uint64_t max, uint64_t *out);
+
+/*
+ * Option @opt's argument @a as a time of at least 1 ns and at most
+ * CLI_TIME_MAX into *ns: 0, or EXIT_USAGE after one line naming @a.
+ */
+int cli_duration(const char *opt, const char *a, uint64_t *ns);
 
 /*
  * Parse argv into @cfg (defaults applied, values validated).  Returns

@@ -225,6 +225,11 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		return EXIT_MEASURE;
 	}
 	ipc_host_probe(&host);
+	/*
+	 * Held for every case, released after the last: not holding it is
+	 * recorded (host.pm_qos), never fatal (docs/methodology.md).
+	 */
+	ipc_pmqos_hold(&host.pm_qos, cli_pmqos_device(), cfg->pm_qos_us);
 	meta.version = IPCPERF_VERSION;
 	meta.command = cfg->cmd_name;
 	meta.argc = argc;
@@ -274,6 +279,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	signals_release(run);
 	free(ros);
 	progress_fini(&m.prog);
+	ipc_pmqos_release(&host.pm_qos);
 	ipc_host_finish(&host);
 	if (!err)
 		err = ipc_report_end(&rep);

@@ -56,17 +56,9 @@ static int set_chunked(struct cli_config *c, const char *a)
 	return 0;
 }
 
-static int set_time(const char *opt, const char *a, uint64_t *ns)
-{
-	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
-		return usage_error("give a time such as 30s, 500ms or 2m",
-				   "%s: %s", opt, cli_err);
-	return 0;
-}
-
 static int set_client_timeout(struct cli_config *c, const char *a)
 {
-	return set_time("--client-timeout", a, &c->serve.client_timeout_ns);
+	return cli_duration("--client-timeout", a, &c->serve.client_timeout_ns);
 }
 
 static int set_request_timeout(struct cli_config *c, const char *a)
@@ -81,12 +73,12 @@ static int set_request_timeout(struct cli_config *c, const char *a)
 
 static int set_max_duration(struct cli_config *c, const char *a)
 {
-	return set_time("--max-duration", a, &c->serve.max_duration_ns);
+	return cli_duration("--max-duration", a, &c->serve.max_duration_ns);
 }
 
 static int set_idle_timeout(struct cli_config *c, const char *a)
 {
-	return set_time("--idle-timeout", a, &c->serve.idle_timeout_ns);
+	return cli_duration("--idle-timeout", a, &c->serve.idle_timeout_ns);
 }
 
 static int set_max_conns(struct cli_config *c, const char *a)

@@ -24,7 +24,6 @@ static int set_names(struct cli_config *c, const char *a)
 	size_t len;
 	int rc = ipc_file_read(a, 1u << 20, &text, &len, err, sizeof(err));
 
-	(void)c;
 	if (rc)
 		return usage_error("give a file of ADDRESS NAME lines",
 				   "--names: %s", err);
@@ -37,6 +36,7 @@ static int set_names(struct cli_config *c, const char *a)
 	if (rc)
 		return usage_error("one ADDRESS NAME a line, # for comments",
 				   "--names: %s: %s", a, why);
+	c->matrix_names = true;
 	return 0;
 }
 
@@ -51,9 +51,19 @@ static const struct cli_opt matrix_opts[] = {
 	 set_names},
 };
 
+/* --names names the hosts of a matrix; alone it would do nothing. */
+static int matrix_validate(struct cli_config *c)
+{
+	if (c->matrix_names && !c->matrix)
+		return usage_error("add --matrix p50|p99|throughput",
+				   "--names: only with --matrix");
+	return 0;
+}
+
 const struct cli_optgroup cli_opts_matrix = {
 	.opts = matrix_opts,
 	.n = sizeof(matrix_opts) / sizeof(matrix_opts[0]),
+	.validate = matrix_validate,
 };
 
 int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,

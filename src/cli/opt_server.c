@@ -33,32 +33,24 @@ static int set_once(struct cli_config *c, const char *a)
 	return 0;
 }
 
-static int time_opt(const char *opt, const char *a, uint64_t *ns)
-{
-	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
-		return usage_error("give a time such as 30s, 10m or 2h",
-				   "%s: %s", opt, cli_err);
-	return 0;
-}
-
 static int set_idle(struct cli_config *c, const char *a)
 {
-	return time_opt("--idle-timeout", a, &c->idle_timeout_ns);
+	return cli_duration("--idle-timeout", a, &c->idle_timeout_ns);
 }
 
 static int set_maxdur(struct cli_config *c, const char *a)
 {
-	return time_opt("--max-duration", a, &c->max_duration_ns);
+	return cli_duration("--max-duration", a, &c->max_duration_ns);
 }
 
 static int set_ctltime(struct cli_config *c, const char *a)
 {
-	return time_opt("--control-timeout", a, &c->control_timeout_ns);
+	return cli_duration("--control-timeout", a, &c->control_timeout_ns);
 }
 
 static int set_maxtest(struct cli_config *c, const char *a)
 {
-	return time_opt("--max-test", a, &c->max_test_ns);
+	return cli_duration("--max-test", a, &c->max_test_ns);
 }
 
 static int set_maxclients(struct cli_config *c, const char *a)

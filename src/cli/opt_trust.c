@@ -1,8 +1,8 @@
 /*
  * Options of runs to a confidence target: the interval's level and target
  * width, the bounds of --runs auto (most runs, time budget), whether the
- * runs of several cases are interleaved, and whether perf counters are
- * attached to the loops.
+ * runs of several cases are interleaved, whether perf counters are
+ * attached to the loops, and the CPU latency request held meanwhile.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,6 +106,46 @@ static int set_perf(struct cli_config *c, const char *a)
 	return 0;
 }
 
+/*
+ * --pm-qos US|off: the CPU latency request (microseconds, a whole number,
+ * "us" or "µs" allowed after it) held while measuring, or none.
+ */
+static int set_pm_qos(struct cli_config *c, const char *a)
+{
+	unsigned long long v = 0;
+	const char *p = a;
+
+	if (!strcmp(a, "off")) {
+		c->pm_qos_us = -1;
+		return 0;
+	}
+	if (*p < '0' || *p > '9')
+		goto bad;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (unsigned long long)(*p - '0');
+		if (v > IPC_PMQOS_MAX_US)
+			return usage_error(
+				"give at most 2000000000 (the kernel's "
+				"default, no constraint)",
+				"--pm-qos: %s µs is more than 2000000000", a);
+	}
+	if (*p && strcmp(p, "us") && strcmp(p, "µs"))
+		goto bad;
+	c->pm_qos_us = (int)v;
+	return 0;
+bad:
+	return usage_error("give microseconds, such as 0 (CPUs never in deep "
+			   "idle while measuring), or off",
+			   "--pm-qos: bad value '%s'", a);
+}
+
+const char *cli_pmqos_device(void)
+{
+	const char *p = getenv("IPCPERF_PM_QOS_DEVICE");
+
+	return p && *p ? p : IPC_PMQOS_DEVICE;
+}
+
 static const struct cli_opt trust_opts[] = {
 	{"ci", 0, "LEVEL,PCT", MEAS,
 	 "interval level and target: half-width at most PCT% of the "
@@ -124,6 +164,11 @@ static const struct cli_opt trust_opts[] = {
 	 "count cycles and instructions per message too (perf events; they "
 	 "slow every context switch, so the latency grows)",
 	 set_perf},
+	{"pm-qos", 0, "US|off", MEAS | CMD_SERVER,
+	 "while measuring, keep the CPUs out of idle states slower than US "
+	 "µs to leave (/dev/cpu_dma_latency, as root; 0: they poll, never "
+	 "halt); off: the machine's own idle policy [0]",
+	 set_pm_qos},
 };
 
 static int trust_validate(struct cli_config *c)

@@ -190,6 +190,8 @@ int cli_server(const struct cli_config *c)
 	conf.max_test_ns = c->max_test_ns;
 	conf.max_clients = (unsigned)c->max_clients;
 	conf.software = software;
+	conf.pm_qos_us = c->pm_qos_us;
+	conf.pm_qos_device = cli_pmqos_device();
 	conf.on_event = on_event;
 	conf.event_arg = (void *)c;
 	/* Room for many idle connections before the oldest is dropped. */

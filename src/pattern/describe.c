@@ -210,7 +210,12 @@ char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 
 bool ipc_param_in_words(const struct ipc_case *cs, const struct ipc_param *p)
 {
+	const char *s;
+
 	if (!p->word || !ipc_param_at(cs, p))
+		return false;
+	/* An empty text (http's built-in target has no url) says nothing. */
+	if (!ipc_param_is_number(p) && (!(s = ipc_param_str(cs, p)) || !s[0]))
 		return false;
 	if ((p->flags & IPC_PARAM_WORD_DFLT) && ipc_param_is_number(p) &&
 	    ipc_param_u64(cs, p) == p->dflt)

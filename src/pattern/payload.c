@@ -149,8 +149,11 @@ int msg_fail(struct ipc_pctx *c, int err, const char *doing)
 		why = "peer closed the channel";
 		break;
 	case -EPIPE:
-	case -ECONNREFUSED:
 		why = "peer is gone";
+		break;
+	case -ECONNREFUSED:
+		why = "connection refused (nothing listens there, or the "
+		      "peer is gone)";
 		break;
 	case -ETIMEDOUT:
 		why = "no data within the timeout (datagram lost?)";

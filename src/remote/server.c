@@ -109,6 +109,7 @@ void ipc_server_conf_default(struct ipc_server_conf *c)
 	c->max_clients = IPC_REMOTE_MAX_CLIENTS;
 	c->max_pending = IPC_REMOTE_MAX_PENDING;
 	c->software = "ipcperf";
+	c->pm_qos_us = -1;
 }
 
 static void emit(struct ipc_server *s, struct ipc_server_event *ev)
@@ -272,6 +273,11 @@ static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 	}
 	if (t->framing[0] && !ipc_framing_find(t->framing)) {
 		snprintf(why, why_len, "unknown framing '%s'", t->framing);
+		return -EINVAL;
+	}
+	if (t->no_ack &&
+	    !(t->framing[0] && ipc_framing_find(t->framing)->acks)) {
+		snprintf(why, why_len, "no_ack without a framing that acks");
 		return -EINVAL;
 	}
 	if (test_bytes(t) > IPC_REMOTE_TEST_BYTES_MAX) {

@@ -53,6 +53,7 @@ struct tst {
 	struct ipc_case cs;	 /* the server side of the test */
 	struct ipc_runopts ro;
 	struct ipc_serve_state *srv; /* its buffers, for every run */
+	struct ipc_pmqos pm_qos;     /* held while the test lasts */
 };
 
 /* Deadline for the next control message: the timeout, within the test. */
@@ -391,7 +392,7 @@ static int one_run(struct tst *ts, uint64_t run)
  * The server's fingerprint for "bye": the host probe's figures that say
  * what machine served (those it could not read are left out).
  */
-static void host_json(char *buf, size_t len)
+static void host_json(char *buf, size_t len, const struct ipc_pmqos *q)
 {
 	struct ipc_host *h = calloc(1, sizeof(*h));
 	json_t *o = json_object();
@@ -424,6 +425,14 @@ static void host_json(char *buf, size_t len)
 		json_object_set_new(o, "loadavg_1m", json_real(h->loadavg[0]));
 	json_object_set_new(o, "timer_ns",
 			    json_integer((json_int_t)h->timer_ns));
+	/* What the test process held: the server's side of --pm-qos. */
+	if (ipc_pmqos_state_name(q->state))
+		json_object_set_new(
+			o, "pm_qos",
+			json_string(ipc_pmqos_state_name(q->state)));
+	if (q->request_us >= 0)
+		json_object_set_new(o, "pm_qos_request_us",
+				    json_integer(q->request_us));
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (text && strlen(text) < len) {
 		memcpy(buf, text, strlen(text) + 1);
@@ -517,6 +526,7 @@ static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
 				    : t->framing);
 		return -EINVAL;
 	}
+	cs->framing_noack = t->no_ack;
 	cs->req_size = t->req_size;
 	cs->resp_size = t->resp_size;
 	cs->msg_size = t->msg_size;
@@ -617,7 +627,7 @@ static int serve(struct tst *ts)
 			ts->rec.released = true;
 			memset(&m, 0, sizeof(m));
 			m.type = IPC_RM_BYE;
-			host_json(m.host, sizeof(m.host));
+			host_json(m.host, sizeof(m.host), &ts->pm_qos);
 			ipc_rwire_send(ts->ctx->ctl_fd, &m,
 				       ctl_deadline(ts, false),
 				       ts->ctx->stop_fd);
@@ -647,7 +657,17 @@ int rm_test_main(struct rm_test_ctx *ctx)
 
 	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
+	/*
+	 * The server's side is measured as the client's is: its CPU wakes
+	 * for every message, so it holds the same request (recorded in the
+	 * fingerprint), for this test only; exiting withdraws it anyway.
+	 */
+	ipc_pmqos_hold(&ts.pm_qos,
+		       ctx->conf->pm_qos_device ? ctx->conf->pm_qos_device
+						: IPC_PMQOS_DEVICE,
+		       ctx->conf->pm_qos_us);
 	serve(&ts);
+	ipc_pmqos_release(&ts.pm_qos);
 	ipc_trace_free(ts.trace);
 	ipc_serve_end(ts.srv);
 	data_close(&ts);

@@ -474,13 +474,14 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 	else if (p->basis == CB_INVOCATIONS && p->p_min >= alpha)
 		snprintf(p->note, sizeof(p->note),
 			 "too few invocations to tell (%zu and %zu: p is at "
-			 "least %.2g; 4 files a side can tell)",
-			 m->ka, m->kb, p->p_min);
+			 "least %.2g, never below %.2g; 4 files a side can "
+			 "tell)",
+			 m->ka, m->kb, p->p_min, alpha);
 	else if (p->p_min >= alpha)
 		snprintf(p->note, sizeof(p->note),
 			 "too few runs to tell (%zu and %zu: p is at least "
-			 "%.2g)",
-			 m->na, m->nb, p->p_min);
+			 "%.2g, never below %.2g)",
+			 m->na, m->nb, p->p_min, alpha);
 	else if (p->verdict == V_UNDECIDED)
 		snprintf(p->note, sizeof(p->note),
 			 "the runs differ (%+.1f%%, p %.2g), but with one file "
@@ -530,7 +531,13 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	diff = p->p < alpha && p->have_ci && (p->lo > 1 || p->hi < 1);
 	beyond = fabs(p->change_pct) >= o->threshold_pct;
 	p->verdict = V_SAME;
-	if (diff && beyond && p->basis == CB_RUNS)
+	/*
+	 * A test that could not have found a difference (3 against 3: p is
+	 * at least 0.1) found none; that is not "no difference".
+	 */
+	if (p->cmp.na && p->cmp.nb && p->cmp.have_ratio && p->p_min >= alpha)
+		p->verdict = V_UNDECIDED;
+	else if (diff && beyond && p->basis == CB_RUNS)
 		p->verdict = V_UNDECIDED;
 	else if (diff && beyond)
 		p->verdict = (p->cmp.ratio > 1) != p->metric->higher_better

@@ -235,6 +235,8 @@ static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
 			put(d, perf, KEY_PERF_NOTE, jstr(h->perf));
 	}
 	put(d, o, KEY_PERF, perf);
+	if (h->pm_qos.state != IPC_PMQOS_UNKNOWN)
+		put(d, o, KEY_PM_QOS, table_obj(d, &h->pm_qos, &js_pmqos));
 	if (h->started[0])
 		put(d, o, KEY_STARTED, jstr(h->started));
 	return o;

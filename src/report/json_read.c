@@ -15,10 +15,13 @@
 
 static void read_host(struct rd *r, json_t *o, struct ipc_host *h)
 {
-	json_t *la, *perf;
+	json_t *la, *perf, *q;
 	const char *s;
 
 	memset(h, 0, sizeof(*h));
+	h->pm_qos.fd = -1;
+	h->pm_qos.request_us = -1;
+	h->pm_qos.before_us = -1;
 	h->cores = h->packages = h->smt = -1;
 	h->loadavg[0] = h->loadavg[1] = h->loadavg[2] = -1;
 	if (!o)
@@ -40,6 +43,12 @@ static void read_host(struct rd *r, json_t *o, struct ipc_host *h)
 		h->perf_sw = json_is_true(json_object_get(perf, KEY_PERF_MIGR));
 		s = jr_str(r, perf, "host.perf", KEY_PERF_NOTE);
 		snprintf(h->perf, sizeof(h->perf), "%s", s ? s : "");
+	}
+	q = jr_obj(r, o, "host", KEY_PM_QOS, false);
+	if (q) {
+		jr_table(r, q, "host.pm_qos", &h->pm_qos, &js_pmqos);
+		if (h->pm_qos.state == IPC_PMQOS_UNKNOWN)
+			jr_bad(r, "host.pm_qos", "state", "unknown");
 	}
 	s = jr_str(r, o, "host", KEY_STARTED);
 	snprintf(h->started, sizeof(h->started), "%s", s ? s : "");

@@ -87,6 +87,22 @@ static const struct jfield host[] = {
 #undef H
 TABLE(js_host, host);
 
+/* As enum ipc_pmqos_state; "unknown" is never written (no object then). */
+static const char *const pmqos_names[] = {
+	"unknown", "held", "off", "denied", "absent", "failed", NULL,
+};
+
+/* host.pm_qos: the CPU latency request while measuring (issue 12). */
+#define Q(k, kd, fl) FIELD(struct ipc_pmqos, #k, k, kd, fl)
+static const struct jfield pmqos[] = {
+	ENUM(struct ipc_pmqos, "state", state, 0, pmqos_names),
+	Q(request_us, JK_INT_NULL, 0),
+	Q(before_us, JK_I64_OPT, JF_OPT),
+	Q(error, JK_CHARS, JF_OPT | JF_NONZERO),
+};
+#undef Q
+TABLE(js_pmqos, pmqos);
+
 /*
  * In three parts, around "runs" (0 with --runs auto) and "device" (an
  * array or null), which json.c writes.

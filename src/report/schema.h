@@ -51,6 +51,7 @@ struct jtable {
 extern const struct jtable js_lat;     /* struct ipc_lat */
 extern const struct jtable js_counts;  /* struct ipc_run_stats */
 extern const struct jtable js_host;    /* struct ipc_host */
+extern const struct jtable js_pmqos;   /* struct ipc_pmqos: host.pm_qos */
 extern const struct jtable js_config;  /* struct ipc_runopts */
 extern const struct jtable js_config1; /* ... after runs */
 extern const struct jtable js_config2; /* ... after device */
@@ -160,6 +161,7 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_PERF_MIGR "migrations"
 #define KEY_PERF_NOTE "note"
 #define KEY_STARTED "started"
+#define KEY_PM_QOS "pm_qos"
 #define KEY_ENDED "ended"
 #define KEY_CFG_RUNS "runs"	/* in config: 0 with --runs auto */
 #define KEY_CFG_DEVICE "device" /* in config: [client, server] or null */

@@ -80,6 +80,9 @@ void ipc_host_probe(struct ipc_host *h)
 	h->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	h->timer_ns = ipc_timer_cost_ns();
 	host_fingerprint(h);
+	h->pm_qos.fd = -1; /* not held until ipc_pmqos_hold */
+	h->pm_qos.request_us = -1;
+	h->pm_qos.before_us = -1;
 }
 
 void ipc_runopts_default(struct ipc_runopts *ro)

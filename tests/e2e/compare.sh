@@ -98,7 +98,9 @@ jq '.results |= map(.runs |= .[0:3])' "$d/a.json" >"$d/a3.json"
 jq '.results |= map(.runs |= .[0:3])' "$d/slow.json" >"$d/slow3.json"
 cmp "$d/a3.json" "$d/slow3.json" -f json
 is_rc 0 "3 runs each"
-jqt "3 runs each: no significant difference, too few runs" 'all(.cases[]; .verdict == "no significant difference" and (.note | test("too few runs")))'
+jqt "3 runs each: undecided, too few runs, said" 'all(.cases[]; .verdict == "undecided" and (.note | test("too few runs to tell \\(3 and 3: p is at least 0.1, never below 0.05\\)")))'
+cmp "$d/a3.json" "$d/slow3.json"
+check "3 runs each (table): undecided, not no difference" sh -c "grep -q 'undecided' $out && ! grep -q 'no significant difference' $out"
 
 # Files that differ as a whole in one parameter: that is what is compared.
 jq '.results |= map(select(.transport == "pipe"))' "$d/a.json" >"$d/pipe.json"
@@ -151,7 +153,10 @@ is_rc 0 "a 20% shift the other way (table)"
 check "the other way: faster in the table, with the files column" sh -c "grep -q 'files A/B' $out && grep -qE 'faster \(-1[0-9]\.[0-9]%\)' $out"
 check "the table says what two levels mean" grep -q "^two levels: each file is an invocation" "$out"
 cmp "$d/inv1.json" "$d/inv2.json" "$d/inv3.json" -- "$d/inv9.json" "$d/inv10.json" "$d/inv11.json" -f json
-jqt "3 files a side: too few invocations, said" 'all(.cases[]; .verdict == "no significant difference" and (.note | test("too few invocations")))'
+jqt "3 files a side: undecided, too few invocations, said" 'all(.cases[]; .verdict == "undecided" and (.note | test("too few invocations")))'
+cmp "$d/inv1.json" "$d/inv2.json" "$d/inv3.json" -- "$d/inv9.json" "$d/inv10.json" "$d/inv11.json" --fail-if-slower 5 -f json
+is_rc 0 "3 files a side, undecided: --fail-if-slower does not trip"
+
 cmp "$d/inv1.json" "$d/inv2.json" "$d/inv3.json" "$d/inv4.json" -- "$d/inv9.json" -f json
 is_rc 0 "4 files against 1"
 jqt "4 files against 1: the runs, widened by A's drift" 'all(.cases[]; .basis == "runs, widened by drift" and .drift.assumed == false and .drift.widened_by_pct > 1 and .ci.low < .ci_unwidened.low and .ci.high > .ci_unwidened.high)'

@@ -127,6 +127,9 @@ printf 'only-one-word\n' >"$T/bad.txt"
 run report --matrix p50 --names "$T/bad.txt" $files
 is_rc 2 "--names with a line that is not ADDRESS NAME: exit 2"
 grep -q "line 1" "$err"; ok $? "and it names the line"
+run report --names "$T/names.txt" $files
+is_rc 2 "--names without --matrix: exit 2, not silently ignored"
+grep -q -- "--names: only with --matrix" "$err"; ok $? "and it says why"
 rm -f "$T"/*.json "$T"/*.txt
 no_leftovers "matrix"
 done_testing

@@ -156,6 +156,8 @@ if [ -x "$BAD" ]; then
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	is_rc 1 "a URL where nothing listens: the measurement failed"
 	jqt "... and says so in the result" '.results[0].status == "error"'
+	jqt "... naming the refusal, not a vanished peer" \
+		'.results[0].error | test("connection refused")'
 	bad chunked
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	unbad

@@ -164,6 +164,9 @@ static void test_pattern(const struct ipc_pattern_ops *pat)
 	}
 	ok(!strncmp(buf, pat->name, strlen(pat->name)) && words,
 	   "%s: a case's words name its parameters: %s", pat->name, buf);
+	ok(!strstr(buf, "  ") && buf[strlen(buf) - 1] != ' ',
+	   "%s: no empty word (an unset text makes none): '%s'", pat->name,
+	   buf);
 
 	ok(cols_ok(pat, pat->cols), "%s: every column is a figure it has",
 	   pat->name);

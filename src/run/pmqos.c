@@ -1,0 +1,99 @@
+/*
+ * The CPU latency request a measurement holds while it runs: an open
+ * /dev/cpu_dma_latency with a 32-bit number of microseconds written to
+ * it, withdrawn by the kernel when the descriptor closes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipcperf/run.h"
+
+static const char *const names[] = {
+	[IPC_PMQOS_UNKNOWN] = NULL,    [IPC_PMQOS_HELD] = "held",
+	[IPC_PMQOS_OFF] = "off",       [IPC_PMQOS_DENIED] = "denied",
+	[IPC_PMQOS_ABSENT] = "absent", [IPC_PMQOS_FAILED] = "failed",
+};
+
+const char *ipc_pmqos_state_name(int state)
+{
+	if (state < 0 || (size_t)state >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[state];
+}
+
+/* Why an open of the device failed, as a state. */
+static int open_state(int err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+	case ENOTDIR:
+		return IPC_PMQOS_ABSENT;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return IPC_PMQOS_DENIED;
+	default:
+		return IPC_PMQOS_FAILED;
+	}
+}
+
+static int not_held(struct ipc_pmqos *q, int state, int err)
+{
+	q->state = state;
+	snprintf(q->error, sizeof(q->error), "%s", strerror(err));
+	return -err;
+}
+
+int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
+{
+	int32_t v = us, cur;
+	ssize_t n;
+	int fd, err;
+
+	memset(q, 0, sizeof(*q));
+	q->fd = -1;
+	q->before_us = -1;
+	q->request_us = us < 0 ? -1 : us;
+	if (us < 0) {
+		q->state = IPC_PMQOS_OFF;
+		return 0;
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return not_held(q, open_state(errno), errno);
+	/*
+	 * Reading gives the effective value: 2000000000 (2000 s) when no
+	 * process holds a request.  A regular file (the tests' stand-in)
+	 * reads as empty.
+	 */
+	do
+		n = read(fd, &cur, sizeof(cur));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(cur) && cur >= 0)
+		q->before_us = cur;
+	do
+		n = write(fd, &v, sizeof(v));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(v)) {
+		q->fd = fd;
+		q->state = IPC_PMQOS_HELD;
+		return 0;
+	}
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	return not_held(q, IPC_PMQOS_FAILED, err);
+}
+
+void ipc_pmqos_release(struct ipc_pmqos *q)
+{
+	if (q->state != IPC_PMQOS_HELD || q->fd < 0)
+		return;
+	close(q->fd);
+	q->fd = -1;
+}
