@@ -112,6 +112,7 @@ struct ipc_rtest {
 	char transport[IPC_RM_NAME_MAX]; /* tcp, tcp6, udp, udp6 */
 	char engine[IPC_RM_NAME_MAX];	 /* the server side's engine */
 	char framing[IPC_RM_NAME_MAX];	 /* "" for raw */
+	bool no_ack;			 /* gdb-rsp without '+' acks */
 	uint64_t req_size;		 /* rr, crr, load: bytes */
 	uint64_t resp_size;		 /* bytes */
 	uint64_t msg_size;		 /* stream: bytes per message */

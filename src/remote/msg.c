@@ -102,6 +102,7 @@ static const struct field test_f[] = {
 	STR("transport", test.transport, 0),
 	STR("engine", test.engine, OPT),
 	STR("framing", test.framing, OPT),
+	BOOL("no_ack", test.no_ack, OPT),
 	U64("req_size", test.req_size, OPT, SIZE_MAX_B),
 	U64("resp_size", test.resp_size, OPT, SIZE_MAX_B),
 	U64("msg_size", test.msg_size, OPT, SIZE_MAX_B),

@@ -69,13 +69,6 @@ static int rp_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		snprintf(why, why_len, "a remote peer needs its HOST:PORT");
 		return -EINVAL;
 	}
-	if (cs->link && cs->link->relay) {
-		snprintf(why, why_len,
-			 "--link with --remote is not in this build: the "
-			 "link's relay would stand between the client and the "
-			 "server's cookie check");
-		return -EOPNOTSUPP;
-	}
 	o.target = cs->target;
 	return cs->tp->check ? cs->tp->check(&o, why, why_len) : 0;
 }
@@ -93,8 +86,10 @@ static void rtest_of(const struct ipc_peer *p, struct ipc_rtest *t)
 	rm_strlcpy(t->engine,
 		   o->server_engine ? o->server_engine : cs->eng->name,
 		   sizeof(t->engine));
-	if (cs->framing)
+	if (cs->framing) {
 		rm_strlcpy(t->framing, cs->framing->name, sizeof(t->framing));
+		t->no_ack = cs->framing_noack;
+	}
 	t->req_size = cs->req_size;
 	t->resp_size = cs->resp_size;
 	t->msg_size = cs->msg_size;

@@ -275,6 +275,11 @@ static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 		snprintf(why, why_len, "unknown framing '%s'", t->framing);
 		return -EINVAL;
 	}
+	if (t->no_ack &&
+	    !(t->framing[0] && ipc_framing_find(t->framing)->acks)) {
+		snprintf(why, why_len, "no_ack without a framing that acks");
+		return -EINVAL;
+	}
 	if (test_bytes(t) > IPC_REMOTE_TEST_BYTES_MAX) {
 		snprintf(why, why_len,
 			 "the test needs %llu MiB of buffers; this server "

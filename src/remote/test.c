@@ -526,6 +526,7 @@ static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
 				    : t->framing);
 		return -EINVAL;
 	}
+	cs->framing_noack = t->no_ack;
 	cs->req_size = t->req_size;
 	cs->resp_size = t->resp_size;
 	cs->msg_size = t->msg_size;

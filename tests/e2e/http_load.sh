@@ -169,6 +169,8 @@ if [ -x "$BAD" ]; then
 	unbad
 	is_rc 1 "every Content-Length a lie: no response passes, the case fails (exit 1)"
 	jqt "... and says so" '.results[0].status == "error"'
+	jqt "... with the count by reason" \
+		'.results[0].error | test("all [0-9]+ requests failed \\([0-9]+ protocol\\)")'
 	bad bigbody
 	run http -c 1 -n 2 -w 0 -r 1 -f json "$url"
 	unbad

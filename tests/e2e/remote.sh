@@ -37,6 +37,27 @@ for tp in udp; do
 		'.results[0] | .status == "ok" and .summary.loss.sent > 0 and .summary.loss.received > 0'
 done
 
+# Framed: gdb-rsp with and without its '+' acks (the server must drop
+# them too: it used to answer '+' a client without acks did not expect).
+for ack in "" --no-ack; do
+	run rr --remote "$addr" --framing gdb-rsp $ack -n 200 -r 2 -q -f json
+	is_rc 0 "rr --framing gdb-rsp ${ack:-(acks)}: exit 0"
+	jqt "gdb-rsp ${ack:-(acks)}: every round trip checked" \
+		'.results[0] | .status == "ok" and all(.runs[]; .iterations == 200)'
+done
+
+# An emulated link in front of the network: the relay on the client's
+# host, the cookie through it; every round trip crosses the 2 ms delay
+# twice (a lower bound the link guarantees, not a speed).
+for tp in tcp udp; do
+	run rr --remote "$addr" -t $tp --link delay=2ms -n 50 -w 5 -r 2 -q -f json
+	is_rc 0 "rr over $tp through --link delay=2ms: exit 0"
+	jqt "... every round trip answered, the link recorded" \
+		'.results[0] | .status == "ok" and .link == "delay=2ms" and all(.runs[]; .iterations == 50)'
+	jqt "... none faster than the link's 4 ms" \
+		'.results[0].summary.latency_ns.min >= 4000000'
+done
+
 rf=traces/breakpoint.log
 if [ -r "$rf" ]; then
 	run replay --remote "$addr" -r 2 -q -f json "$rf"

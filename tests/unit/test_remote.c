@@ -92,6 +92,8 @@ static void test_roundtrip(void)
 	strcpy(a.test.pattern, "rr");
 	strcpy(a.test.transport, "udp6");
 	strcpy(a.test.engine, "epoll");
+	strcpy(a.test.framing, "gdb-rsp");
+	a.test.no_ack = true;
 	a.test.req_size = 64;
 	a.test.resp_size = 1 << 20;
 	a.test.flows = 100;
@@ -181,11 +183,11 @@ static void test_bad_fields(void)
 		"req_size", "resp_size",    "msg_size",	  "count",
 		"total",    "chunk_size",   "flows",	  "runs",
 		"verify",   "pin_cpu",	    "nodelay",	  "sndbuf",
-		"rcvbuf",   "busy_poll_us", "timeout_ns",
+		"rcvbuf",   "busy_poll_us", "timeout_ns", "no_ack",
 	};
 	static const char *const strs[] = {"pattern", "transport", "engine",
 					   "framing"};
-	static const char *const bools[] = {"verify", "nodelay"};
+	static const char *const bools[] = {"verify", "nodelay", "no_ack"};
 	const char *wrong_for_num[] = {
 		"\"1\"", "1.5",	      "true", "null",
 		"[1]",	 "{\"a\":1}", "-2",   "18446744073709551615"};
@@ -200,7 +202,7 @@ static void test_bad_fields(void)
 
 		for (size_t k = 0; k < 4; k++)
 			is_s |= !strcmp(fields[i], strs[k]);
-		for (size_t k = 0; k < 2; k++)
+		for (size_t k = 0; k < sizeof(bools) / sizeof(bools[0]); k++)
 			is_b |= !strcmp(fields[i], bools[k]);
 		w = is_s ? wrong_for_str : wrong_for_num;
 		nw = is_s ? sizeof(wrong_for_str) / sizeof(*w)
