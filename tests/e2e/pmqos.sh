@@ -57,6 +57,18 @@ check "table: the idle line says the request was held" grep -q "^idle: the CPUs 
 IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}"
 check "table: at 0 the CPUs polled" grep -q "^idle: the CPUs polled instead of halting while measuring" "$out"
 
+# Read back: report keeps it, in JSON and under the table.
+: >"$DEV"
+IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" --pm-qos 7 -f json -o "$T/doc.json"
+run_default report -f json "$T/doc.json"
+jqt "report -f json: host.pm_qos read back" '.host.pm_qos == {"state": "held", "request_us": 7}'
+run_default report "$T/doc.json"
+check "report: the idle line from the document" grep -q "^idle: the CPUs were kept out of idle states slower than 7 µs" "$out"
+jq '.host.pm_qos.state = "sometimes"' "$T/doc.json" >"$T/bad.json"
+run_default report "$T/bad.json"
+is_rc 2 "report: an unknown pm_qos state is refused"
+rm -f "$T/doc.json" "$T/bad.json"
+
 # off: nothing opened, nothing written, recorded as off.
 : >"$DEV"
 IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" --pm-qos off -f json

@@ -205,6 +205,29 @@ static void test_noisy(void)
 	ok(f.runs[0] + f.runs[1] == 20 && f.runs[0] >= 9 && f.runs[1] >= 9,
 	   "noisy: interleaved cases share the budget (%zu + %zu)", f.runs[0],
 	   f.runs[1]);
+	/*
+	 * One case of dear runs does not spend the others' share: 0.5 s
+	 * runs beside 0.01 s runs in 2 s.  A global deadline stopped both
+	 * at 5; by shares the dear one gets its 5 (2.5 s, over its 1 s),
+	 * the cheap one runs to --max-runs on its own 1 s.
+	 */
+	fake_init(&f, 2, 0.20);
+	f.run_ns[0] = 500000000;
+	f.run_ns[1] = 10000000;
+	ipc_schedule(2, &ro, 7, &ops, &f);
+	ok(f.runs[0] == 5 && f.stop[0] == IPC_STOP_BUDGET,
+	   "noisy: a case of dear runs gets its 5 (%zu)", f.runs[0]);
+	ok(f.runs[1] == IPC_MAX_RUNS_DEFAULT && f.stop[1] == IPC_STOP_MAX_RUNS,
+	   "noisy: ... and the cheap one its own share (%zu runs)", f.runs[1]);
+	/* What a case that finished early left goes to those still running. */
+	ro.budget_ns = 3000000000;
+	fake_init(&f, 3, 0.20);
+	f.cv[2] = 0.0005; /* meets the target at 6 runs: 0.6 of its 1 s */
+	ipc_schedule(3, &ro, 7, &ops, &f);
+	ok(f.runs[2] == 6 && f.runs[0] + f.runs[1] == 24,
+	   "noisy: a share left over is shared (%zu + %zu + %zu)", f.runs[0],
+	   f.runs[1], f.runs[2]);
+	ro.budget_ns = 2000000000;
 	ro.interleave = false;
 	fake_init(&f, 2, 0.20);
 	ipc_schedule(2, &ro, 7, &ops, &f);
