@@ -195,6 +195,32 @@ static void reordered(void)
 	       "not caught: a 1-byte message 256 late (one byte of number)");
 }
 
+/*
+ * Each vector width checks a stretch that starts and ends anywhere in the
+ * pattern (single bytes, part of a 256-byte block, whole blocks).
+ */
+static void widths(void)
+{
+	int bad = 0;
+
+	ipc_payload_fill(rbuf, 2000);
+	for (size_t from = 0; from < 600; from += 37)
+		for (size_t n = 0; n < 900; n += 61)
+			for (unsigned w = 16; w <= 64; w *= 2) {
+				bad += !msg_payload_ok_width(rbuf, from,
+							     from + n, 0, w);
+				if (!n)
+					continue;
+				rbuf[from + n / 2] ^= 1;
+				bad += msg_payload_ok_width(rbuf, from,
+							    from + n, 0, w);
+				rbuf[from + n / 2] ^= 1;
+			}
+	is_int(bad, "==", 0,
+	       "16-, 32- and 64-byte loops: stretches from anywhere in the "
+	       "pattern pass intact and fail with one bit flipped");
+}
+
 /* The rr loops' check (pattern from 0) still catches the same. */
 static void unshifted(void)
 {
@@ -231,6 +257,7 @@ int main(void)
 	shifted();
 	spliced();
 	reordered();
+	widths();
 	unshifted();
 	free(expect);
 	free(sbuf);
