@@ -369,15 +369,16 @@ enum ipc_layout {
  * What a pattern adds to the quick suite's one-row-per-transport table:
  * its columns, the line that says what it measured (the @words template,
  * or @words_same when every value in @words prints alike), and the runs
- * it takes there.
+ * it takes there: sized by time (@run_ns) or by count (@iterations).
  */
 struct ipc_suite_desc {
 	const char *words;	/* "request/response, {req_size} request,
 				   {resp_size} response" */
 	const char *words_same; /* "request/response, {req_size} each way" */
 	const struct ipc_column *cols; /* ended by a NULL head */
-	uint64_t iterations; /* runs of this many samples, 0: the suite's */
-	uint64_t warmup;     /* with this warm-up (with iterations) */
+	uint64_t run_ns;     /* runs measured this long (ns), 0: by count */
+	uint64_t iterations; /* or runs of this many samples, 0: the suite's */
+	uint64_t warmup;     /* with this warm-up, 0: the suite's */
 };
 
 /*

@@ -161,6 +161,13 @@ struct ipc_runs_stats {
  * largest k whose binomial coverage is at least @level.  With too few runs
  * for that (n < 6 at 95%) have_ci is false.
  */
+/*
+ * The fewest runs whose median has an interval at @level from
+ * ipc_runs_summarize: 6 at 95%, 5 at 90%, 8 at 99%.  0 when @level is not
+ * between 0 and 1, or needs more than 64 runs (a level above 1 - 2^-63).
+ */
+size_t ipc_runs_min_for_ci(double level);
+
 void ipc_runs_summarize(const double *x, size_t n, double level,
 			struct ipc_runs_stats *out);
 

@@ -245,8 +245,8 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	for (i = 0; !err && i < plan.nskips; i++)
 		err = ipc_report_skip(&rep, &plan.skips[i]);
 	/*
-	 * Each case's options: in the suite a pattern may ask for fewer runs
-	 * (stream: fewer, larger batches).
+	 * Each case's options: in the suite a pattern says how long its runs
+	 * are, by time or by count, and its warm-up (stream: one batch).
 	 */
 	ros = calloc(plan.ncases, sizeof(*ros));
 	if (!err && !ros)
@@ -255,9 +255,15 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
 
 		cli_case_opts(cfg, &plan.cases[i], &ros[i]);
-		if (cfg->cmd == CMD_SUITE && sd && sd->iterations) {
-			ros[i].iterations = sd->iterations;
-			ros[i].warmup = sd->warmup;
+		if (cfg->cmd == CMD_SUITE && sd) {
+			if (sd->run_ns) {
+				ros[i].duration_ns = sd->run_ns;
+				ros[i].iterations = 0;
+			} else if (sd->iterations) {
+				ros[i].iterations = sd->iterations;
+			}
+			if (sd->warmup)
+				ros[i].warmup = sd->warmup;
 		}
 	}
 	m.n = plan.ncases;

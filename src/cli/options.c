@@ -443,10 +443,10 @@ static const struct {
 	{"size", CMD_BULK, "chunk sizes [4k]"},
 	{"budget", CMD_MEASURE & ~CMD_SUITE,
 	 "--runs auto: no new run after TIME for the whole command, once "
-	 "each case has 5 [60s]"},
+	 "each case has the runs of an interval (6 at 95%) [60s]"},
 	{"budget", CMD_SUITE,
 	 "--runs auto: no new run after TIME for the whole suite, once each "
-	 "case has 5 [10s]"},
+	 "case has the runs of an interval (6 at 95%) [20s]"},
 	{"format", CMD_COMPARE, "table, json, markdown or html [table]"},
 	{"format", CMD_SERVER, "table or json, a line per event [table]"},
 	{"key",
@@ -684,8 +684,10 @@ static int core_validate(struct cli_config *c)
 	switch (c->cmd) {
 	case CMD_SUITE:
 		/*
-		 * 14 transports x 2 tests x at least 5 runs must fit in 30 s
-		 * even when a round trip takes 50 us (this VM on a bad day).
+		 * For a suite pattern whose runs are not sized by time (rr's
+		 * and stream's are: ipc_suite_desc.run_ns).  14 transports x
+		 * 2 tests x at least 5 runs must fit in 30 s even when a
+		 * round trip takes 50 us (this VM on a bad day).
 		 */
 		c->ro.iterations = 2000;
 		c->ro.warmup = 200;

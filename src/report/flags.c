@@ -109,6 +109,12 @@ static void why_unstable(const struct ipc_result *res, char *buf, size_t len)
 			 "after %zu run%s, when the budget ran out", res->nruns,
 			 s);
 		break;
+	case IPC_STOP_OUT_OF_REACH:
+		snprintf(after, sizeof(after),
+			 "after %zu run%s, too wide for %u to narrow",
+			 res->nruns, s,
+			 ro->max_runs ? ro->max_runs : IPC_MAX_RUNS_DEFAULT);
+		break;
 	default:
 		snprintf(after, sizeof(after), "from %zu run%s", res->nruns, s);
 		break;

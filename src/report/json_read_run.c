@@ -219,7 +219,8 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 		if (json_object_get(x, KEY_HALF))
 			d->half_pct = jr_num(r, x, sat, KEY_HALF);
 		s = jr_str(r, x, sat, KEY_STOP);
-		for (k = IPC_STOP_NONE + 1; s && k <= IPC_STOP_INTERRUPTED; k++)
+		for (k = IPC_STOP_NONE + 1; s && k <= IPC_STOP_OUT_OF_REACH;
+		     k++)
 			if (!strcmp(ipc_stop_name(k), s))
 				d->stop = k;
 		if (s && !d->stop)

@@ -189,9 +189,9 @@ static const struct trow *suite_ref(const struct suite *s, size_t k)
 
 /*
  * The suite's heading: where the peer ran, then one line per pattern
- * saying what it measures and how many runs of how many samples it took.
- * Those come from the results, because the suite runs fewer stream
- * batches than the options say (each batch is large).
+ * saying what it measures and how many runs of how many samples (or of
+ * how long) it took.  Those come from the results, because each suite
+ * pattern sizes its runs its own way (rr 10 ms, stream 20 ms).
  */
 static void suite_heading(struct tab_out *out,
 			  const struct ipc_report_meta *meta,
@@ -221,9 +221,16 @@ static void suite_heading(struct tab_out *out,
 			continue;
 		buf[0] = '\0';
 		if (ref->res.nruns) {
+			struct ipc_runopts rro;
+
+			if (ro) {
+				rro = *ro;
+				rro.duration_ns = ref->res.ro.duration_ns;
+			}
 			tab_appendf(buf, sizeof(buf), " — ");
-			tab_how_many(buf, sizeof(buf), ro, ref->res.nruns,
-				     ref->run_iters, p->sample, p->samples);
+			tab_how_many(buf, sizeof(buf), ro ? &rro : NULL,
+				     ref->res.nruns, ref->run_iters, p->sample,
+				     p->samples);
 		}
 		/* "1 B request, 1 B response" says less as "1 B each way". */
 		if (tab_words(words, sizeof(words), p->suite->words, p, &ref,

@@ -27,6 +27,8 @@ const char *ipc_stop_name(enum ipc_stop stop)
 		return "failed";
 	case IPC_STOP_INTERRUPTED:
 		return "interrupted";
+	case IPC_STOP_OUT_OF_REACH:
+		return "out-of-reach";
 	default:
 		return "";
 	}
@@ -293,7 +295,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	 */
 	if (n && !d->target_met &&
 	    (stop == IPC_STOP_TARGET || stop == IPC_STOP_MAX_RUNS ||
-	     stop == IPC_STOP_BUDGET ||
+	     stop == IPC_STOP_BUDGET || stop == IPC_STOP_OUT_OF_REACH ||
 	     (stop == IPC_STOP_RUNS && (ro->runs_auto || res->metric.have_ci))))
 		d->flags |= 1u << IPC_FLAG_UNSTABLE;
 	if (d->modes.bimodal)

@@ -8,6 +8,7 @@
  *                          (B met its target after round 2 and left)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,60 @@ static unsigned max_runs(const struct ipc_runopts *ro)
 	unsigned m = ro->max_runs ? ro->max_runs : IPC_MAX_RUNS_DEFAULT;
 
 	return m < min_runs(ro) ? min_runs(ro) : m;
+}
+
+static double level_of(const struct ipc_runopts *ro)
+{
+	return ro->ci_level > 0 && ro->ci_level < 1 ? ro->ci_level : 0.95;
+}
+
+/*
+ * The runs the budget never cuts a case below: the minimum, and at least
+ * as many as give an interval at all (6 at 95%).  Five runs at 95% have
+ * none, so a case the budget stopped there was `unstable` whatever its
+ * runs said: the quick suite's pty stream, 5 runs of 0.23 GB/s each.
+ */
+static unsigned floor_runs(const struct ipc_runopts *ro)
+{
+	size_t ci = ipc_runs_min_for_ci(level_of(ro));
+	unsigned f = min_runs(ro);
+
+	if (ci > f)
+		f = (unsigned)ci;
+	return f > max_runs(ro) ? max_runs(ro) : f;
+}
+
+/*
+ * Out of reach: from REACH_RUNS runs on, an interval so wide that even
+ * --max-runs runs would leave it at more than REACH_FACTOR times the
+ * target, taking the half-width to shrink as 1 / sqrt(runs) (a median's
+ * interval does, for one group of runs).  Such a case stops there and
+ * leaves the rest of its share to the others, where several cases share
+ * a budget.  The runs of the quick suite that were: tcp streams on two
+ * CPUs whose batches run at 2 or at 7 GB/s (±40% to ±75%); unix and
+ * socketpair rr on two CPUs, runs near 6.5 or near 19.5 us (±13% to
+ * ±110%); their 30 runs cost 0.5 to 0.8 s each.  10 runs keep enough
+ * for the diagnosis of two groups (IPC_MODES_MIN_RUNS); a factor of 2
+ * keeps going every case that came within ±3% by then (the two-CPU
+ * streams of a pipe or a unix socket, which more runs can still bring
+ * to the target).
+ */
+#define REACH_RUNS 10
+#define REACH_FACTOR 2.0
+
+static bool out_of_reach(const struct sched *s, const struct slot *sl,
+			 const struct ipc_runs_stats *st)
+{
+	double half, best;
+
+	if (s->n < 2 || !s->ro->budget_ns || sl->n < REACH_RUNS ||
+	    sl->n >= max_runs(s->ro))
+		return false;
+	ipc_runs_target_met(st, s->ro->ci_pct, &half);
+	if (!(half >= 0))
+		return false; /* no interval */
+	best = half * sqrt((double)sl->n / (double)max_runs(s->ro));
+	return best > REACH_FACTOR * s->ro->ci_pct;
 }
 
 /* Emit, in plan order, every case finished up to the first unfinished. */
@@ -107,18 +162,17 @@ static enum ipc_stop verdict(const struct sched *s, size_t i)
 		return sl->n >= ro->runs ? IPC_STOP_RUNS : IPC_STOP_NONE;
 	if (sl->n < min_runs(ro))
 		return IPC_STOP_NONE;
-	ipc_runs_summarize(sl->vals, sl->n,
-			   ro->ci_level > 0 && ro->ci_level < 1 ? ro->ci_level
-								: 0.95,
-			   &st);
+	ipc_runs_summarize(sl->vals, sl->n, level_of(ro), &st);
 	if (ipc_runs_target_met(&st, ro->ci_pct, NULL))
 		return IPC_STOP_TARGET;
-	return sl->n >= max_runs(ro) ? IPC_STOP_MAX_RUNS : IPC_STOP_NONE;
+	if (sl->n >= max_runs(ro))
+		return IPC_STOP_MAX_RUNS;
+	return out_of_reach(s, sl, &st) ? IPC_STOP_OUT_OF_REACH : IPC_STOP_NONE;
 }
 
 /*
  * May case @i start another run before @deadline?  Only in auto mode, and
- * never below the minimum; its next run is expected to take as long as its
+ * never below floor_runs; its next run is expected to take as long as its
  * runs so far did on average.
  */
 static bool over_budget(const struct sched *s, size_t i, uint64_t deadline)
@@ -126,7 +180,7 @@ static bool over_budget(const struct sched *s, size_t i, uint64_t deadline)
 	const struct slot *sl = &s->slots[i];
 	uint64_t now, est;
 
-	if (!s->ro->runs_auto || !s->ro->budget_ns || sl->n < min_runs(s->ro))
+	if (!s->ro->runs_auto || !s->ro->budget_ns || sl->n < floor_runs(s->ro))
 		return false;
 	now = s->ops->now_ns(s->arg);
 	est = sl->n ? sl->wall_ns / sl->n : 0;
@@ -176,9 +230,9 @@ static int finish_all(struct sched *s, enum ipc_stop stop)
  * dear runs (a pty stream: 0.5 s a run) spend the budget of all, and
  * every case would stop at the minimum of 5 runs, too few for a 95%
  * interval (the quick suite did: 46 cases, every one unstable).  A case
- * whose floor of 5 runs costs more than its share still gets them, from
- * what others left over but never from their own shares; the command
- * then takes longer than its budget.
+ * whose floor of runs (6 at 95%) costs more than its share still gets
+ * them, from what others left over but never from their own shares; the
+ * command then takes longer than its budget.
  */
 static bool over_share(const struct sched *s, size_t i, uint64_t budget_ns)
 {
@@ -187,7 +241,7 @@ static bool over_share(const struct sched *s, size_t i, uint64_t budget_ns)
 	int64_t pool = 0;
 	size_t open = 0, j;
 
-	if (!s->ro->runs_auto || !budget_ns || sl->n < min_runs(s->ro))
+	if (!s->ro->runs_auto || !budget_ns || sl->n < floor_runs(s->ro))
 		return false;
 	/* Left over by the finished cases, less what they took beyond. */
 	for (j = 0; j < s->n; j++) {

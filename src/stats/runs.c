@@ -87,6 +87,16 @@ static size_t median_ci_k(size_t n, double level)
 	return k;
 }
 
+size_t ipc_runs_min_for_ci(double level)
+{
+	size_t n;
+
+	for (n = 1; n <= 64; n++)
+		if (median_ci_k(n, level))
+			return n;
+	return 0;
+}
+
 /*
  * Mean, sample deviation and cv of the @m finite values of @x, worked on
  * x / 2^e with 2^e above the largest magnitude.  Scaling by a power of two

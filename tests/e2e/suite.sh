@@ -6,7 +6,7 @@ start=$(date +%s)
 run -q
 secs=$(($(date +%s) - start))
 is_rc 0 "the quick suite exits 0"
-diag "quick suite took ${secs}s (its budget is 10 s once every case has 5 runs)"
+diag "quick suite took ${secs}s (its budget is 20 s once every case has 6 runs)"
 for t in $(transports_ok); do
 	check "suite table has a row for $t" grep -qE "^ *$t " "$out"
 done
@@ -24,13 +24,15 @@ is_rc 0 "the quick suite with -r 5"
 check "suite with 5 runs prints the legend" grep -q "the median over the runs of each run's figure" "$out"
 ok "$(! grep -q "±" "$out"; echo $?)" "suite with 5 runs prints no ± and does not explain one"
 
-# A short budget keeps this second run quick; every case still gets 5.
+# A short budget keeps this second run quick; every case still gets the 6
+# runs of a 95% interval.
 run -q -f json --budget 1
 is_rc 0 "the quick suite as JSON"
 jqt "suite JSON has rr and stream results" '([.results[].pattern] | unique) == ["rr", "stream"]'
 jqt "suite rr uses 1-byte messages" 'all(.results[] | select(.pattern == "rr"); .req_size == 1 and .resp_size == 1)'
 jqt "suite stream uses 64 KiB messages" 'all(.results[] | select(.pattern == "stream"); .msg_size == 65536)'
-jqt "suite runs to a target, at least 5 runs each" 'all(.results[]; .summary.runs >= 5 and (.summary.target.stop | IN("target", "max-runs", "budget")))'
+jqt "suite runs to a target, at least 6 runs each" 'all(.results[]; .summary.runs >= 6 and (.summary.target.stop | IN("target", "max-runs", "budget", "out-of-reach")))'
+jqt "suite runs sized by time: rr 10 ms, stream 20 ms" 'all(.results[]; .config.duration_ns == (if .pattern == "rr" then 10000000 else 20000000 end))'
 jqt "suite budget as given" '.config.budget_ns == 1000000000'
 no_leftovers "quick suite JSON"
 

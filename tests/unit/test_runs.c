@@ -283,6 +283,35 @@ static void test_coverage(void)
 	}
 }
 
+/*
+ * The fewest runs with an interval is where ipc_runs_summarize starts to
+ * give one: checked against it at each level, and the documented counts.
+ */
+static void test_min_for_ci(void)
+{
+	static const double levels[] = {0.5, 0.8, 0.9, 0.95, 0.99, 0.999};
+	double x[64];
+	struct ipc_runs_stats s;
+	size_t i, n, m;
+
+	for (i = 0; i < 64; i++)
+		x[i] = (double)i;
+	is_uint(ipc_runs_min_for_ci(0.95), "==", 6, "min for CI: 6 at 95%%");
+	is_uint(ipc_runs_min_for_ci(0.90), "==", 5, "min for CI: 5 at 90%%");
+	is_uint(ipc_runs_min_for_ci(0.99), "==", 8, "min for CI: 8 at 99%%");
+	is_uint(ipc_runs_min_for_ci(1.0), "==", 0, "min for CI: none at 100%%");
+	is_uint(ipc_runs_min_for_ci(0), "==", 0, "min for CI: none at 0");
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		m = ipc_runs_min_for_ci(levels[i]);
+		ipc_runs_summarize(x, m - 1, levels[i], &s);
+		n = s.have_ci;
+		ipc_runs_summarize(x, m, levels[i], &s);
+		ok(m >= 2 && !n && s.have_ci,
+		   "min for CI at %g: %zu runs give an interval, %zu do not",
+		   levels[i], m, m - 1);
+	}
+}
+
 int main(void)
 {
 	test_small();
@@ -290,5 +319,6 @@ int main(void)
 	test_order_stats();
 	test_against_sort();
 	test_coverage();
+	test_min_for_ci();
 	return done_testing();
 }

@@ -1,7 +1,9 @@
 /*
  * Tests of the scheduler with made-up runs and a made-up clock: the
  * stopping rule stops tight cases early and runs noisy ones to --max-runs
- * or the budget, never below the minimum; fixed runs are exact; runs are
+ * or the budget, never below the minimum nor the runs an interval needs,
+ * and stops those out of reach where cases share a budget; fixed runs are
+ * exact; runs are
  * interleaved in shuffled rounds (or not); failures, interruptions and
  * callback errors end what they should; results come out in plan order;
  * and the interval the rule stops on still covers the true median.
@@ -21,6 +23,9 @@ struct fake {
 	size_t n;
 	double median[MAXC], cv[MAXC];
 	bool bimodal[MAXC];
+	bool three[MAXC];	/* runs at -1.5%, 0, +1.5% in turn: an
+				   interval of +-1.5% at any count, never
+				   the target, never out of reach */
 	uint64_t run_ns[MAXC];	/* each run advances the clock this much */
 	int fail_at[MAXC];	/* the run number (1-based) that fails, 0 */
 	size_t interrupt_after; /* total runs, then "Ctrl-C"; 0: never */
@@ -52,6 +57,8 @@ static int f_run(void *arg, size_t i, double *value, uint64_t *wall_ns)
 	if (f->fail_at[i] && (int)f->runs[i] + 1 == f->fail_at[i])
 		return -EPIPE;
 	v = f->median[i] * (1 + f->cv[i] * rng_normal());
+	if (f->three[i])
+		v = f->median[i] * (1 + 0.015 * ((double)(f->runs[i] % 3) - 1));
 	if (f->bimodal[i] && rng_unit() < 0.4)
 		v *= 2;
 	if (f->runs[i] < 256)
@@ -189,14 +196,25 @@ static void test_noisy(void)
 	ok(f.stop[0] == IPC_STOP_BUDGET, "noisy: stopped by the budget");
 	ok(f.now <= 1000000000, "noisy: no run ends past the budget");
 
-	/* A budget too small for the minimum still gets the minimum. */
+	/*
+	 * A budget too small for the minimum still gets every case as many
+	 * runs as give an interval: 6 at 95%, 5 at 90% (the minimum).
+	 */
 	ro.budget_ns = 150000000;
 	fake_init(&f, 2, 0.20);
 	ipc_schedule(2, &ro, 7, &ops, &f);
-	ok(f.runs[0] == 5 && f.runs[1] == 5,
-	   "noisy: a tiny budget still gives every case 5 runs");
+	ok(f.runs[0] == 6 && f.runs[1] == 6,
+	   "noisy: a tiny budget still gives every case 6 runs at 95%% "
+	   "(%zu, %zu)",
+	   f.runs[0], f.runs[1]);
 	ok(f.stop[0] == IPC_STOP_BUDGET && f.stop[1] == IPC_STOP_BUDGET,
 	   "noisy: ... and then stops them for the budget");
+	ro.ci_level = 0.90;
+	fake_init(&f, 2, 0.20);
+	ipc_schedule(2, &ro, 7, &ops, &f);
+	ok(f.runs[0] == 5 && f.runs[1] == 5, "noisy: ... 5 at 90%% (%zu, %zu)",
+	   f.runs[0], f.runs[1]);
+	ro.ci_level = 0.95;
 
 	/* Two cases share the budget: 2 s for 0.1 s runs, 20 runs. */
 	ro.budget_ns = 2000000000;
@@ -208,23 +226,26 @@ static void test_noisy(void)
 	/*
 	 * One case of dear runs does not spend the others' share: 0.5 s
 	 * runs beside 0.01 s runs in 2 s.  A global deadline stopped both
-	 * at 5; by shares the dear one gets its 5 (2.5 s, over its 1 s),
-	 * the cheap one runs to --max-runs on its own 1 s.
+	 * at 5; by shares the dear one gets its 6 (3 s, over its 1 s), the
+	 * cheap one runs to --max-runs on its own 1 s.
 	 */
 	fake_init(&f, 2, 0.20);
+	f.three[1] = true;
 	f.run_ns[0] = 500000000;
 	f.run_ns[1] = 10000000;
 	ipc_schedule(2, &ro, 7, &ops, &f);
-	ok(f.runs[0] == 5 && f.stop[0] == IPC_STOP_BUDGET,
-	   "noisy: a case of dear runs gets its 5 (%zu)", f.runs[0]);
+	ok(f.runs[0] == 6 && f.stop[0] == IPC_STOP_BUDGET,
+	   "noisy: a case of dear runs gets its 6 (%zu)", f.runs[0]);
 	ok(f.runs[1] == IPC_MAX_RUNS_DEFAULT && f.stop[1] == IPC_STOP_MAX_RUNS,
-	   "noisy: ... and the cheap one its own share (%zu runs)", f.runs[1]);
+	   "noisy: ... and the cheap one its own share (%zu runs, %s)",
+	   f.runs[1], ipc_stop_name(f.stop[1]));
 	/* What a case that finished early left goes to those still running. */
 	ro.budget_ns = 3000000000;
-	fake_init(&f, 3, 0.20);
-	f.cv[2] = 0.0005; /* meets the target at 6 runs: 0.6 of its 1 s */
+	fake_init(&f, 3, 0.0005); /* meets the target at 6 runs: 0.6 s */
+	f.three[0] = f.three[1] = true;
 	ipc_schedule(3, &ro, 7, &ops, &f);
-	ok(f.runs[2] == 6 && f.runs[0] + f.runs[1] == 24,
+	ok(f.runs[2] == 6 && f.runs[0] + f.runs[1] == 24 &&
+		   f.stop[0] == IPC_STOP_BUDGET && f.stop[1] == IPC_STOP_BUDGET,
 	   "noisy: a share left over is shared (%zu + %zu + %zu)", f.runs[0],
 	   f.runs[1], f.runs[2]);
 	ro.budget_ns = 2000000000;
@@ -234,6 +255,64 @@ static void test_noisy(void)
 	ok(f.runs[0] == 10 && f.runs[1] == 10,
 	   "noisy: one after the other, each gets half (%zu + %zu)", f.runs[0],
 	   f.runs[1]);
+}
+
+/*
+ * Out of reach: where cases share a budget, one whose interval is so wide
+ * after 10 runs that 30 would not narrow it to twice the target stops
+ * there, and what it leaves goes to the others.  Alone, or without a
+ * budget, it runs to --max-runs.
+ */
+static void test_out_of_reach(void)
+{
+	struct ipc_runopts ro = auto_ro();
+	struct fake f;
+
+	rng_state = 7;
+	ro.budget_ns = 6000000000; /* 0.1 s runs: 20 a case */
+	fake_init(&f, 3, 0.20);
+	f.three[1] = f.three[2] = true;
+	ipc_schedule(3, &ro, 7, &ops, &f);
+	ok(f.runs[0] == 10 && f.stop[0] == IPC_STOP_OUT_OF_REACH,
+	   "out of reach: a 20%% spread stops at 10 (%zu, %s)", f.runs[0],
+	   ipc_stop_name(f.stop[0]));
+	ok(f.runs[1] + f.runs[2] == 50 && f.stop[1] == IPC_STOP_BUDGET &&
+		   f.stop[2] == IPC_STOP_BUDGET,
+	   "out of reach: the others share what it left (%zu + %zu of 40 + "
+	   "10)",
+	   f.runs[1], f.runs[2]);
+	is_str(ipc_stop_name(IPC_STOP_OUT_OF_REACH), "out-of-reach",
+	       "out of reach: its name in reports");
+
+	fake_init(&f, 1, 0.20);
+	ipc_schedule(1, &ro, 7, &ops, &f);
+	ok(f.runs[0] == IPC_MAX_RUNS_DEFAULT && f.stop[0] == IPC_STOP_MAX_RUNS,
+	   "out of reach: alone, to --max-runs (%zu, %s)", f.runs[0],
+	   ipc_stop_name(f.stop[0]));
+
+	ro.budget_ns = 0;
+	fake_init(&f, 2, 0.20);
+	ipc_schedule(2, &ro, 7, &ops, &f);
+	ok(f.runs[0] == IPC_MAX_RUNS_DEFAULT &&
+		   f.runs[1] == IPC_MAX_RUNS_DEFAULT,
+	   "out of reach: without a budget, to --max-runs (%zu, %zu)",
+	   f.runs[0], f.runs[1]);
+
+	/*
+	 * An interval of +-1.5% is not out of reach: 30 runs could narrow
+	 * what 10 give to +-0.9%, what 29 give to +-1.5%, within twice the
+	 * target.
+	 */
+	ro.budget_ns = 60000000000;
+	fake_init(&f, 2, 0);
+	f.three[0] = f.three[1] = true;
+	ipc_schedule(2, &ro, 7, &ops, &f);
+	ok(f.runs[0] == IPC_MAX_RUNS_DEFAULT &&
+		   f.runs[1] == IPC_MAX_RUNS_DEFAULT &&
+		   f.stop[0] == IPC_STOP_MAX_RUNS &&
+		   f.stop[1] == IPC_STOP_MAX_RUNS,
+	   "out of reach: not +-1.5%% (%zu %s, %zu %s)", f.runs[0],
+	   ipc_stop_name(f.stop[0]), f.runs[1], ipc_stop_name(f.stop[1]));
 }
 
 static void test_fixed(void)
@@ -417,6 +496,7 @@ int main(void)
 {
 	test_tight();
 	test_noisy();
+	test_out_of_reach();
 	test_fixed();
 	test_interleave();
 	test_failures();
