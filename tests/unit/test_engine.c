@@ -370,8 +370,8 @@ static void woken_then_data(const struct ipc_engine_ops *eng,
 	if (!rc)
 		rc = -pthread_create(&t, NULL, wake_then_send, &w);
 	if (rc) {
-		is_int(rc, "==", 0, "%s on %s: set up the wake test",
-		       eng->name, tp->name);
+		is_int(rc, "==", 0, "%s on %s: set up the wake test", eng->name,
+		       tp->name);
 		goto out;
 	}
 	r = eng->recv(&io, got, sizeof(got));
