@@ -224,15 +224,27 @@ void ipc_cancel_unwatch(struct ipc_cancel *c, int w);
 
 /*
  * The wake signal: the one signal the library sends, SIGRTMIN + 8, always
- * aimed at one of its own threads (a watcher's timer) or at a peer process
- * it forked.  Its handler does nothing and is installed without
- * SA_RESTART, so that the call it lands in returns EINTR.  The library
+ * aimed at one of its own threads (a watcher's timer, the blocking
+ * engine's receive watchdog) or at a peer process it forked.  Its handler
+ * does nothing and is installed without SA_RESTART, so that the call it
+ * lands in returns EINTR.  The library
  * installs that handler once per process, the first time it needs it
  * (this is the one process-wide thing it changes), unless a handler is
  * already there: then init and watch fail with -EBUSY, since a foreign
  * handler might restart the calls it must break.
  */
 int ipc_wake_signal(void);
+
+/*
+ * A POSIX timer (CLOCK_MONOTONIC) that sends the wake signal to the
+ * calling thread, created disarmed into *@t: for a thread that bounds its
+ * own blocking calls (the blocking engine's receive watchdog).  Installs
+ * the wake signal's handler as ipc_cancel_init does.  Returns 0, or
+ * -errno (-EBUSY: a foreign handler holds the signal; timer_create's
+ * error).  The caller arms it (timer_settime) and deletes it
+ * (timer_delete) from any thread of the process.
+ */
+int ipc_wake_timer_new(timer_t *t);
 
 /*
  * Start a helper thread of the library (a peer, the link relay, load's

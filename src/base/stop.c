@@ -164,6 +164,20 @@ int ipc_cancel_watch(struct ipc_cancel *c)
 	return i;
 }
 
+int ipc_wake_timer_new(timer_t *t)
+{
+	struct sigevent sev;
+	int err = wake_ready();
+
+	if (err)
+		return err;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = ipc_wake_signal();
+	sev.sigev_notify_thread_id = gettid();
+	return timer_create(CLOCK_MONOTONIC, &sev, t) < 0 ? -errno : 0;
+}
+
 void ipc_cancel_unwatch(struct ipc_cancel *c, int w)
 {
 	if (w < 0 || w >= IPC_CANCEL_WATCHERS)

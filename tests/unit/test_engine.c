@@ -35,6 +35,9 @@ static const size_t sizes[] = {0, 1, 4095, 300000};
 /* The timeout test waits this long for nothing. */
 #define SHORT_NS 30000000ull
 
+/* A timeout that the wake test must not reach. */
+#define LONG_NS 10000000000ull
+
 /* Flows in the flow-set test. */
 #define NFLOWS 24
 
@@ -225,9 +228,28 @@ out_free:
 }
 
 /*
- * Over udp: a receive with nothing to receive times out, and a datagram
- * that arrives afterwards is received whole by the next receive (the
- * cancelled one did not swallow it).
+ * POSIX timers this process has (the "ID:" lines of /proc/self/timers), or
+ * -1 where the kernel does not list them.
+ */
+static int count_timers(void)
+{
+	FILE *f = fopen("/proc/self/timers", "r");
+	char line[128];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "ID:", 3);
+	fclose(f);
+	return n;
+}
+
+/*
+ * Over udp, and over a pipe (no socket: a timeout cannot rest on
+ * SO_RCVTIMEO there): a receive with nothing to receive times out, and a
+ * message that arrives afterwards is received whole by the next receive
+ * (the cancelled one did not swallow it).
  */
 static void timeout_then_data(const struct ipc_engine_ops *eng,
 			      const struct ipc_transport_ops *tp)
@@ -238,7 +260,7 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 	struct ipc_tp_opts o;
 	struct ipc_chan ch;
 	ssize_t r;
-	int rc;
+	int rc, timers0;
 
 	opts_for(&o, sizeof(msg));
 	o.timeout_ns = SHORT_NS;
@@ -249,6 +271,7 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 	if (!rc)
 		rc = tp->open(&ch, IPC_SERVER, &s);
 	io.timeout_ns = SHORT_NS;
+	timers0 = count_timers();
 	if (!rc)
 		rc = eng->attach(&io);
 	if (rc) {
@@ -256,6 +279,10 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 		       eng->name, tp->name);
 		goto out;
 	}
+	if (eng == ipc_engine_find("blocking") && timers0 >= 0)
+		is_int(count_timers(), "==", timers0 + 1,
+		       "blocking on %s: the receive watchdog is one timer",
+		       tp->name);
 	r = eng->recv(&io, got, sizeof(got));
 	is_int(r, "==", -ETIMEDOUT,
 	       "%s on %s: a receive with no data times out", eng->name,
@@ -269,10 +296,98 @@ static void timeout_then_data(const struct ipc_engine_ops *eng,
 	   "%s on %s: the late datagram arrives whole after the timeout",
 	   eng->name, tp->name);
 	eng->detach(&io);
+	if (timers0 >= 0)
+		is_int(count_timers(), "==", timers0,
+		       "%s on %s: detach leaves no timer behind", eng->name,
+		       tp->name);
 out:
 	tp->close(&c);
 	tp->close(&s);
 	tp->teardown(&ch);
+}
+
+/* Wakes a thread three times with the wake signal, then sends. */
+struct waker {
+	pthread_t victim;
+	const struct ipc_transport_ops *tp;
+	struct ipc_ep *ep;
+	const unsigned char *msg;
+	size_t len;
+	ssize_t sent;
+};
+
+static void *wake_then_send(void *arg)
+{
+	const struct timespec ms5 = {0, 5000000};
+	struct waker *w = arg;
+
+	for (int i = 0; i < 3; i++) {
+		nanosleep(&ms5, NULL);
+		pthread_kill(w->victim, ipc_wake_signal());
+	}
+	nanosleep(&ms5, NULL);
+	w->sent = w->tp->send(w->ep, w->msg, w->len);
+	return NULL;
+}
+
+/*
+ * A receive that the wake signal interrupts (as the blocking engine's
+ * watchdog does four times per timeout) before its message comes, and
+ * whose side was not asked to stop, goes on waiting: it returns the
+ * message, neither EINTR nor a timeout (which is 10 s here).
+ */
+static void woken_then_data(const struct ipc_engine_ops *eng,
+			    const struct ipc_transport_ops *tp)
+{
+	struct ipc_ep c = {.rfd = -1, .wfd = -1}, s = {.rfd = -1, .wfd = -1};
+	struct ipc_io io = {.eng = eng, .ep = &c, .cancel = NULL};
+	unsigned char msg[64], got[65];
+	struct waker w = {.tp = tp, .ep = &s, .msg = msg, .len = sizeof(msg)};
+	struct ipc_cancel handler; /* installs the wake signal's handler */
+	struct ipc_tp_opts o;
+	struct ipc_chan ch;
+	bool attached = false;
+	pthread_t t;
+	ssize_t r;
+	int rc;
+
+	rc = ipc_cancel_init(&handler);
+	opts_for(&o, sizeof(msg));
+	o.timeout_ns = LONG_NS;
+	ipc_chan_init(&ch, tp, &o);
+	if (!rc)
+		rc = tp->setup(&ch);
+	if (!rc)
+		rc = tp->open(&ch, IPC_CLIENT, &c);
+	if (!rc)
+		rc = tp->open(&ch, IPC_SERVER, &s);
+	io.timeout_ns = o.timeout_ns;
+	if (!rc)
+		rc = eng->attach(&io);
+	attached = !rc;
+	fill(msg, sizeof(msg), 7);
+	w.victim = pthread_self();
+	if (!rc)
+		rc = -pthread_create(&t, NULL, wake_then_send, &w);
+	if (rc) {
+		is_int(rc, "==", 0, "%s on %s: set up the wake test", eng->name,
+		       tp->name);
+		goto out;
+	}
+	r = eng->recv(&io, got, sizeof(got));
+	pthread_join(t, NULL);
+	ok(w.sent == (ssize_t)sizeof(msg) && r == (ssize_t)sizeof(msg) &&
+		   !memcmp(msg, got, sizeof(msg)),
+	   "%s on %s: a receive woken three times still gets its message "
+	   "(%zd)",
+	   eng->name, tp->name, r);
+out:
+	if (attached)
+		eng->detach(&io);
+	tp->close(&c);
+	tp->close(&s);
+	tp->teardown(&ch);
+	ipc_cancel_fini(&handler);
 }
 
 /* Both ends of one connection, opened in this thread (the server waits). */
@@ -839,8 +954,11 @@ int main(void)
 					continue;
 				round_trip(eng, tp, n);
 			}
-			if (tp->caps & IPC_TP_LOSSY)
+			if ((tp->caps & IPC_TP_LOSSY) ||
+			    !strcmp(tp->name, "pipe"))
 				timeout_then_data(eng, tp);
+			if (tp->caps & IPC_TP_LOSSY)
+				woken_then_data(eng, tp);
 			stop_wait(eng, tp);
 			if (eng->fs_new && (tp->caps & IPC_TP_CONNECT)) {
 				flowset_echo(eng, tp);
