@@ -23,6 +23,19 @@
  * PINGPONG_PM_QOS=US asks for another bound, PINGPONG_PM_QOS=off for none.
  * PINGPONG_WHERE also says on stderr whether it was held ("pm_qos 0",
  * "pm_qos off", "pm_qos not held: ...").
+ *
+ * PINGPONG_WAIT=poll makes the descriptors non-blocking and waits as
+ * ipcperf's poll engine does: poll(2) for POLLIN, then the receive; a
+ * send is tried at once and polls for POLLOUT only when it would block.
+ *
+ * PINGPONG_RUNS=N makes N runs of ITERATIONS round trips, each after its
+ * own WARMUP, and prints one line per run on stdout instead of the
+ * median: "P50_NS CLIENT_FIRST CLIENT_LAST SERVER_FIRST SERVER_LAST",
+ * the CPUs each side was on when the run's measured part began and
+ * ended.  With PINGPONG_FORK=run each run makes a fresh pair and forks a
+ * fresh server, as ipcperf does; by default (once) one pair and one
+ * server serve every run.  That tells whether the fork per run is what
+ * moves an unpinned pair between one CPU and two.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,11 +44,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -114,14 +130,49 @@ static void where(const char *side, int first)
 		fprintf(stderr, "%s %d %d\n", side, first, sched_getcpu());
 }
 
+static bool polling; /* PINGPONG_WAIT=poll: non-blocking, poll first */
+
+/* Wait until @fd is ready for @events (PINGPONG_WAIT=poll). */
+static void wait_for(int fd, short events)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			die("poll");
+}
+
 static ssize_t put(int fd, const char *b)
 {
-	return sock ? send(fd, b, 1, MSG_NOSIGNAL) : write(fd, b, 1);
+	ssize_t n;
+
+	for (;;) {
+		n = sock ? send(fd, b, 1, MSG_NOSIGNAL) : write(fd, b, 1);
+		if (n >= 0 || !polling || errno != EAGAIN)
+			return n;
+		wait_for(fd, POLLOUT);
+	}
 }
 
 static ssize_t get(int fd, char *b)
 {
-	return sock ? recv(fd, b, 1, 0) : read(fd, b, 1);
+	ssize_t n;
+
+	for (;;) {
+		if (polling)
+			wait_for(fd, POLLIN);
+		n = sock ? recv(fd, b, 1, 0) : read(fd, b, 1);
+		if (n >= 0 || !polling || errno != EAGAIN)
+			return n;
+	}
+}
+
+static void set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		die("fcntl");
 }
 
 /* Two connected descriptor pairs: cfd/sfd read and write each way. */
@@ -204,13 +255,109 @@ static void make_pair(const char *kind, int c[2], int s[2])
 	}
 }
 
+/* Where the sides were in one run: CPUs at the start and end of it. */
+struct where_run {
+	int client_first, client_last, server_first, server_last;
+};
+
+/*
+ * The server: @runs runs of @warm + @n round trips on @s, noting its CPU
+ * as each run's measured part begins and ends (into @w, shared with the
+ * client; NULL: not noted).
+ */
+static void serve(int s[2], long runs, long n, long warm, struct where_run *w)
+{
+	char b = 'x';
+
+	for (long r = 0; r < runs; r++) {
+		for (long i = 0; i < warm; i++)
+			if (get(s[0], &b) != 1 || put(s[1], &b) != 1)
+				_exit(1);
+		if (w)
+			w[r].server_first = sched_getcpu();
+		for (long i = 0; i < n; i++)
+			if (get(s[0], &b) != 1 || put(s[1], &b) != 1)
+				_exit(1);
+		if (w)
+			w[r].server_last = sched_getcpu();
+	}
+}
+
+/* The client's run: @warm round trips, then @n timed into @rtt. */
+static void client_run(int c[2], long n, long warm, uint64_t *rtt,
+		       struct where_run *w)
+{
+	char b = 'x';
+	uint64_t t0;
+
+	for (long i = 0; i < warm; i++)
+		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
+			die("warm-up");
+	if (w)
+		w->client_first = sched_getcpu();
+	for (long i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
+			die("round trip");
+		rtt[i] = now_ns() - t0;
+	}
+	if (w)
+		w->client_last = sched_getcpu();
+}
+
+/* A fresh pair (non-blocking under PINGPONG_WAIT=poll) and its server. */
+static pid_t start(const char *kind, int c[2], int s[2], long cpu, long runs,
+		   long n, long warm, struct where_run *w)
+{
+	pid_t pid;
+
+	make_pair(kind, c, s);
+	if (polling) {
+		set_nonblock(c[0]);
+		set_nonblock(c[1]);
+		set_nonblock(s[0]);
+		set_nonblock(s[1]);
+	}
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		int first;
+
+		pin(cpu);
+		first = sched_getcpu();
+		serve(s, runs, n, warm, w);
+		where("server", first);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void close_pair(int c[2], int s[2])
+{
+	close(c[0]);
+	if (c[1] != c[0])
+		close(c[1]);
+	close(s[0]);
+	if (s[1] != s[0])
+		close(s[1]);
+}
+
+static uint64_t median_of(uint64_t *rtt, long n)
+{
+	qsort(rtt, (size_t)n, sizeof(*rtt), cmp);
+	return rtt[(n + 1) / 2 - 1];
+}
+
 int main(int argc, char **argv)
 {
 	int c[2], s[2];
-	long n, warm, ccpu = -1, scpu = -1;
+	long n, warm, ccpu = -1, scpu = -1, runs = 1;
+	const char *e;
+	bool per_run = false;
+	struct where_run *w = NULL;
+	uint64_t *rtt;
 	int first;
-	uint64_t *rtt, t0;
-	char b = 'x';
 	pid_t pid;
 
 	if (argc != 4 && argc != 6) {
@@ -224,40 +371,47 @@ int main(int argc, char **argv)
 		ccpu = atol(argv[4]);
 		scpu = atol(argv[5]);
 	}
+	e = getenv("PINGPONG_WAIT");
+	polling = e && !strcmp(e, "poll");
+	e = getenv("PINGPONG_RUNS");
+	if (e && *e)
+		runs = atol(e);
+	e = getenv("PINGPONG_FORK");
+	per_run = e && !strcmp(e, "run");
 	rtt = malloc(sizeof(*rtt) * (size_t)n);
-	if (n <= 0 || warm < 0 || !rtt)
+	if (n <= 0 || warm < 0 || runs <= 0 || !rtt)
 		return 2;
 	memset(rtt, 0, sizeof(*rtt) * (size_t)n); /* no fault while timing */
+	if (getenv("PINGPONG_RUNS")) {
+		w = mmap(NULL, sizeof(*w) * (size_t)runs,
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+			 0);
+		if (w == MAP_FAILED)
+			die("mmap");
+	}
 	sock = strcmp(argv[1], "pipe") && strcmp(argv[1], "fifo");
-	make_pair(argv[1], c, s);
 	pm_qos_hold();
 	pin(ccpu);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		pin(scpu);
-		first = sched_getcpu();
-		for (long i = 0; i < n + warm; i++)
-			if (get(s[0], &b) != 1 || put(s[1], &b) != 1)
-				_exit(1);
-		where("server", first);
-		_exit(0);
-	}
 	first = sched_getcpu();
-	for (long i = 0; i < warm; i++)
-		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
-			die("warm-up");
-	for (long i = 0; i < n; i++) {
-		t0 = now_ns();
-		if (put(c[1], &b) != 1 || get(c[0], &b) != 1)
-			die("round trip");
-		rtt[i] = now_ns() - t0;
+	pid = start(argv[1], c, s, scpu, per_run ? 1 : runs, n, warm, w);
+	for (long r = 0; r < runs; r++) {
+		if (per_run && r > 0)
+			pid = start(argv[1], c, s, scpu, 1, n, warm, w + r);
+		client_run(c, n, warm, rtt, w ? w + r : NULL);
+		if (per_run || r == runs - 1) {
+			if (r == runs - 1)
+				where("client", first);
+			waitpid(pid, NULL, 0);
+			close_pair(c, s);
+		}
+		if (!w) {
+			printf("%llu\n", (unsigned long long)median_of(rtt, n));
+			continue;
+		}
+		printf("%llu %d %d %d %d\n",
+		       (unsigned long long)median_of(rtt, n), w[r].client_first,
+		       w[r].client_last, w[r].server_first, w[r].server_last);
 	}
-	where("client", first);
-	waitpid(pid, NULL, 0);
-	qsort(rtt, (size_t)n, sizeof(*rtt), cmp);
-	printf("%llu\n", (unsigned long long)rtt[(n + 1) / 2 - 1]);
 	free(rtt);
 	return 0;
 }

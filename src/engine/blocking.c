@@ -25,24 +25,35 @@
  * is made again.  So the measured path costs one increment per receive,
  * a receive times out after between 15/16 and 5/4 of the timeout (the
  * first tick comes up to a quarter after it began), and an interrupted
- * receive that then succeeds costs one more system call, four times a
- * second at most.  The timer works on every descriptor (SO_RCVTIMEO only
- * on sockets); where it cannot be made (the wake signal has a foreign
- * handler) the engine falls back to SO_RCVTIMEO on sockets.
+ * receive that then succeeds costs one more system call, four times per
+ * timeout.
+ *
+ * That suits the long timeouts a measured loop holds (--timeout, 1 s by
+ * default: four signals a second).  A short one is a pattern's wait for
+ * one answer (udp stream asks for its report with timeouts from 100 us
+ * up), where a tick every 25 us would cost more than the kernel's timer:
+ * below WATCH_MIN_NS a socket gets SO_RCVTIMEO as before.  The timer
+ * works on every descriptor, so a descriptor that is no socket is always
+ * watched; where the timer cannot be made (the wake signal has a foreign
+ * handler) sockets get SO_RCVTIMEO whatever the timeout.
  */
 #define TICKS_PER_TIMEOUT 4
+#define WATCH_MIN_NS 10000000ull
 
 struct blk {
 	uint64_t applied_ns; /* the timeout in force, 0: none */
 	uint64_t tick_ns;    /* the watchdog's period, 0: disarmed */
+	uint64_t sock_ns;    /* SO_RCVTIMEO on the socket, ~0: unknown */
 	uint64_t calls;	     /* receives begun */
 	uint64_t woken_call; /* calls when the watchdog last interrupted */
 	uint64_t woken_ns;   /* when it first interrupted that receive */
 	timer_t timer;	     /* the watchdog, aimed at the receiving thread */
-	int timer_state;     /* 0: not made yet, 1: made, -1: SO_RCVTIMEO */
+	int timer_state;     /* 0: not made yet, 1: made, -1: cannot be */
+	bool not_sock;	     /* the descriptor refuses SO_RCVTIMEO */
+	bool watching;	     /* the timeout is the watchdog's to keep */
 };
 
-static void set_rcvtimeo(int fd, uint64_t ns)
+static int set_rcvtimeo(int fd, uint64_t ns)
 {
 	struct timeval tv;
 
@@ -50,42 +61,65 @@ static void set_rcvtimeo(int fd, uint64_t ns)
 	tv.tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
 	if (ns && !tv.tv_sec && !tv.tv_usec)
 		tv.tv_usec = 1; /* 0 would mean forever */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ? -errno
+									: 0;
+}
+
+/* Tick every @tick_ns (0: stop ticking). */
+static void watch_every(struct blk *b, uint64_t tick_ns)
+{
+	struct itimerspec its = {{0, 0}, {0, 0}};
+
+	if (b->timer_state <= 0 || tick_ns == b->tick_ns)
+		return;
+	its.it_value.tv_sec = (time_t)(tick_ns / 1000000000u);
+	its.it_value.tv_nsec = (long)(tick_ns % 1000000000u);
+	its.it_interval = its.it_value;
+	timer_settime(b->timer, 0, &its, NULL);
+	b->tick_ns = tick_ns;
+	b->woken_call = b->calls - 1; /* a tick of the old period is no start */
 }
 
 /*
- * Put io->timeout_ns in force: the watchdog's period follows it (0:
- * disarmed) and the socket keeps no timeout of its own (the transport
- * sets one on lossy sockets, for callers without an engine); without a
- * watchdog, SO_RCVTIMEO.  Only when the timeout changed (a pattern
- * shortening one wait) or the endpoint is new, so the common path costs
- * nothing.
+ * Put io->timeout_ns in force, by the watchdog or by SO_RCVTIMEO (see
+ * above): the socket's is taken off while the watchdog keeps the time,
+ * and the ticks stay on through a short wait.  Only when the timeout
+ * changed (a pattern shortening one wait) or the endpoint is new, so the
+ * common path costs nothing.
  */
 static void apply_timeout(struct ipc_io *io, struct blk *b)
 {
-	uint64_t tick = io->timeout_ns / TICKS_PER_TIMEOUT;
-	struct itimerspec its = {{0, 0}, {0, 0}};
+	const uint64_t t = io->timeout_ns;
+	bool watch = t && (t >= WATCH_MIN_NS || b->not_sock);
+	uint64_t tick = t / TICKS_PER_TIMEOUT;
 
-	b->applied_ns = io->timeout_ns;
-	if (io->timeout_ns && !b->timer_state)
+	b->applied_ns = t;
+	if (watch && !b->timer_state)
 		b->timer_state = ipc_wake_timer_new(&b->timer) ? -1 : 1;
-	if (b->timer_state < 0) {
-		set_rcvtimeo(io->ep->rfd, io->timeout_ns);
+	if (b->timer_state < 0)
+		watch = false;
+	b->watching = watch;
+	if (!watch) {
+		/* A short wait leaves the ticks on: they come back with
+		 * the long timeout, and the socket's ends the wait first. */
+		if (!t)
+			watch_every(b, 0);
+		if (b->sock_ns == t)
+			return;
+		if (set_rcvtimeo(io->ep->rfd, t) == -ENOTSOCK && t &&
+		    b->timer_state >= 0) {
+			b->not_sock = true;
+			apply_timeout(io, b); /* watched, then */
+			return;
+		}
+		b->sock_ns = t;
 		return;
 	}
-	set_rcvtimeo(io->ep->rfd, 0); /* fails harmlessly on a non-socket */
-	if (!b->timer_state)
-		return; /* no timeout yet: no watchdog yet */
-	if (io->timeout_ns && !tick)
-		tick = 1;
-	if (tick == b->tick_ns)
-		return;
-	its.it_value.tv_sec = (time_t)(tick / 1000000000u);
-	its.it_value.tv_nsec = (long)(tick % 1000000000u);
-	its.it_interval = its.it_value;
-	timer_settime(b->timer, 0, &its, NULL);
-	b->tick_ns = tick;
-	b->woken_call = b->calls - 1; /* a tick of the old period is no start */
+	if (b->sock_ns) {
+		set_rcvtimeo(io->ep->rfd, 0); /* may fail: not a socket */
+		b->sock_ns = 0;
+	}
+	watch_every(b, tick ? tick : 1);
 }
 
 /*
@@ -96,8 +130,8 @@ static bool timed_out(struct blk *b)
 {
 	uint64_t now;
 
-	if (!b->tick_ns)
-		return false;
+	if (!b->watching)
+		return false; /* SO_RCVTIMEO keeps the time, or none */
 	now = ipc_now_ns();
 	if (b->woken_call != b->calls) {
 		b->woken_call = b->calls;
@@ -114,6 +148,7 @@ static int blk_attach(struct ipc_io *io)
 	if (!b)
 		return -ENOMEM;
 	io->priv = b;
+	b->sock_ns = ~0ull; /* the transport may have set one */
 	if (io->timeout_ns)
 		apply_timeout(io, b);
 	return 0;
@@ -179,15 +214,18 @@ static ssize_t blk_recv_view(struct ipc_io *io, const void **msg, size_t len)
 	}
 }
 
-/* A new connection: its socket's timeout is put in force at its first
+/* A new connection: the timeout is put in force on it at its first
  * receive. */
 static int blk_reattach(struct ipc_io *io, struct ipc_ep *ep)
 {
 	struct blk *b = io->priv;
 
 	io->ep = ep;
-	if (b)
+	if (b) {
 		b->applied_ns = 0;
+		b->sock_ns = ~0ull;
+		b->not_sock = false;
+	}
 	return 0;
 }
 

@@ -16,8 +16,10 @@ static const struct {
 			       "more runs (--max-runs, --budget), --pin, or "
 			       "a quieter machine"},
 	[IPC_FLAG_BIMODAL] = {"bimodal",
-			      "the scheduler placed the sides differently "
-			      "from run to run: --pin split or --pin same"},
+			      "unpinned, the scheduler placed the sides "
+			      "differently from run to run: --pin split or "
+			      "--pin same; pinned, the channel or the machine "
+			      "ran at two speeds: rerun, and report both"},
 	[IPC_FLAG_OUTLIERS] = {"outliers",
 			       "something ran alongside for a while: rerun, "
 			       "or find the other load"},

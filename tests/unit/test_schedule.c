@@ -248,6 +248,30 @@ static void test_noisy(void)
 		   f.stop[0] == IPC_STOP_BUDGET && f.stop[1] == IPC_STOP_BUDGET,
 	   "noisy: a share left over is shared (%zu + %zu + %zu)", f.runs[0],
 	   f.runs[1], f.runs[2]);
+	/*
+	 * A case over its share waits for what others leave later: 3 s for
+	 * three, 1 s each.  Dear runs of 0.25 s are over at their 6th (1.5
+	 * s), when only the tight case has finished (0.06 of its 1 s);
+	 * the third runs to --max-runs on 0.3 s and leaves 0.7 s more.
+	 * Then the dear one has 1 + 0.94 + 0.7 = 2.64 s: 10 runs.
+	 */
+	fake_init(&f, 3, 0.0005);
+	f.three[0] = f.three[2] = true;
+	f.run_ns[0] = 250000000;
+	f.run_ns[1] = f.run_ns[2] = 10000000;
+	ipc_schedule(3, &ro, 7, &ops, &f);
+	ok(f.runs[1] == 6 && f.stop[1] == IPC_STOP_TARGET &&
+		   f.runs[2] == IPC_MAX_RUNS_DEFAULT &&
+		   f.stop[2] == IPC_STOP_MAX_RUNS,
+	   "noisy: the others end (%zu %s, %zu %s)", f.runs[1],
+	   ipc_stop_name(f.stop[1]), f.runs[2], ipc_stop_name(f.stop[2]));
+	ok(f.runs[0] == 10 && f.stop[0] == IPC_STOP_BUDGET,
+	   "noisy: a case over its share waits for what they leave (%zu "
+	   "runs, %s)",
+	   f.runs[0], ipc_stop_name(f.stop[0]));
+	ok(f.now <= 3000000000,
+	   "noisy: ... and the budget still holds (%.2f s)",
+	   (double)f.now / 1e9);
 	ro.budget_ns = 2000000000;
 	ro.interleave = false;
 	fake_init(&f, 2, 0.20);
@@ -259,7 +283,7 @@ static void test_noisy(void)
 
 /*
  * Out of reach: where cases share a budget, one whose interval is so wide
- * after 10 runs that 30 would not narrow it to twice the target stops
+ * after 15 runs that 30 would not narrow it to twice the target stops
  * there, and what it leaves goes to the others.  Alone, or without a
  * budget, it runs to --max-runs.
  */
@@ -273,14 +297,14 @@ static void test_out_of_reach(void)
 	fake_init(&f, 3, 0.20);
 	f.three[1] = f.three[2] = true;
 	ipc_schedule(3, &ro, 7, &ops, &f);
-	ok(f.runs[0] == 10 && f.stop[0] == IPC_STOP_OUT_OF_REACH,
-	   "out of reach: a 20%% spread stops at 10 (%zu, %s)", f.runs[0],
+	ok(f.runs[0] == 15 && f.stop[0] == IPC_STOP_OUT_OF_REACH,
+	   "out of reach: a 20%% spread stops at 15 (%zu, %s)", f.runs[0],
 	   ipc_stop_name(f.stop[0]));
-	ok(f.runs[1] + f.runs[2] == 50 && f.stop[1] == IPC_STOP_BUDGET &&
+	/* 2 s each, and half of the 0.5 s it left: 22 runs of 0.1 s. */
+	ok(f.runs[1] == 22 && f.runs[2] == 22 && f.stop[1] == IPC_STOP_BUDGET &&
 		   f.stop[2] == IPC_STOP_BUDGET,
-	   "out of reach: the others share what it left (%zu + %zu of 40 + "
-	   "10)",
-	   f.runs[1], f.runs[2]);
+	   "out of reach: the others share what it left (%zu + %zu)", f.runs[1],
+	   f.runs[2]);
 	is_str(ipc_stop_name(IPC_STOP_OUT_OF_REACH), "out-of-reach",
 	       "out of reach: its name in reports");
 
@@ -300,7 +324,7 @@ static void test_out_of_reach(void)
 
 	/*
 	 * An interval of +-1.5% is not out of reach: 30 runs could narrow
-	 * what 10 give to +-0.9%, what 29 give to +-1.5%, within twice the
+	 * what 15 give to +-1.1%, what 29 give to +-1.5%, within twice the
 	 * target.
 	 */
 	ro.budget_ns = 60000000000;
