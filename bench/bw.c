@@ -19,7 +19,7 @@
  *         listen and connect; Nagle left on; the writer writes without
  *         pause.
  * Options, to take one difference at a time:
- *   sockbuf=BYTES  both sockets' buffers (tcp; 0: leave them to the kernel)
+ *   sockbuf=BYTES  tcp's buffers above at BYTES (0: left to the kernel)
  *   nodelay        TCP_NODELAY on both (as ipcperf by default, iperf3 -N)
  *   rpoll, wpoll   the reader (writer) is non-blocking and waits in poll(2)
  *                  before each read (after a full write), as an event loop
@@ -27,6 +27,8 @@
  *                  read and write, as lmbench and `ipcperf -e blocking` do.
  *   msgs           each read asks for what is left of the current SIZE-byte
  *                  message only, as ipcperf's stream server does.
+ *   shift          write k starts 256 * (k mod 251) bytes into a buffer of
+ *                  SIZE + 62.5 KiB, as ipcperf's stream client's do.
  * The CPUs are pinned as `ipcperf --pin WRITER,READER` pins its client and
  * server; a CPU of -1 leaves that side to the scheduler.
  */
@@ -53,6 +55,7 @@
 #define WARM_NS 300000000ull
 #define CHUNK_BYTES (10u << 20) /* lmbench's bytes per iteration */
 #define LMBENCH_SOCKBUF (1 << 20)
+#define SHIFT_MAX (250 * 256) /* ipcperf's stream: msg_shift */
 
 struct opts {
 	const char *kind;
@@ -61,7 +64,8 @@ struct opts {
 	int sockbuf; /* bytes; 0 leaves the kernel's */
 	bool nodelay;
 	bool rpoll, wpoll;
-	bool msgs; /* each read stops at a SIZE-byte message's end */
+	bool msgs;  /* each read stops at a SIZE-byte message's end */
+	bool shift; /* write k starts 256 * (k mod 251) bytes in */
 };
 
 struct chan {
@@ -214,13 +218,14 @@ static bool put(int fd, const char *buf, size_t len, bool use_poll)
 
 static void writer(const struct chan *ch, const struct opts *o)
 {
-	char *buf = aligned_alloc(4096, (o->size + 4095) / 4096 * 4096);
-	uint64_t todo;
+	size_t room = o->size + (o->shift ? SHIFT_MAX : 0);
+	char *buf = aligned_alloc(4096, (room + 4095) / 4096 * 4096);
+	uint64_t todo, k = 0;
 
 	pin(o->wcpu);
 	if (!buf)
 		_exit(1);
-	memset(buf, 'w', o->size);
+	memset(buf, 'w', room);
 	if (o->wpoll)
 		nonblock(ch->wfd);
 	for (;;) {
@@ -228,8 +233,9 @@ static void writer(const struct chan *ch, const struct opts *o)
 		if (ch->ctl[0] >= 0 &&
 		    read(ch->ctl[0], &todo, sizeof(todo)) != sizeof(todo))
 			_exit(0);
-		for (uint64_t done = 0; done < todo; done += o->size)
-			if (!put(ch->wfd, buf, o->size, o->wpoll))
+		for (uint64_t done = 0; done < todo; done += o->size, k++)
+			if (!put(ch->wfd, buf + (o->shift ? k % 251 * 256 : 0),
+				 o->size, o->wpoll))
 				_exit(0);
 	}
 }
@@ -314,6 +320,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->wpoll = true;
 		else if (!strcmp(argv[i], "msgs"))
 			o->msgs = true;
+		else if (!strcmp(argv[i], "shift"))
+			o->shift = true;
 		else {
 			fprintf(stderr, "bw: unknown option '%s'\n", argv[i]);
 			exit(2);
