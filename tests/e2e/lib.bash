@@ -89,11 +89,16 @@ is_rc() {
 }
 
 # The private TMPDIR holds nothing, and no process runs under our name.
+# Exiting children are given up to 3 s to be reaped (a loaded machine can
+# take longer than a moment to reap one); a leftover stays past that.
 no_leftovers() {
-	local left procs
-	sleep 0.2
-	left=$(find "$TMPDIR" -mindepth 1 2>/dev/null | head -n 5)
-	procs=$(pgrep -f "$TAG" 2>/dev/null | head -n 5)
+	local left procs i
+	for i in $(seq 30); do
+		sleep 0.1
+		left=$(find "$TMPDIR" -mindepth 1 2>/dev/null | head -n 5)
+		procs=$(pgrep -f "$TAG" 2>/dev/null | head -n 5)
+		[ -z "$left" ] && [ -z "$procs" ] && break
+	done
 	if [ -z "$left" ] && [ -z "$procs" ]; then
 		ok 0 "$1: no file or process left behind"
 	else

@@ -28,9 +28,9 @@ check "redrawn in place: \\r then clear-to-end" grep -qF "$(printf '\r\033[K[1/1
 check "erased at the end" perl -0777 -ne \
 	'my @p = split /\r\e\[K/, $_, -1; exit !(@p > 1 && $p[-1] !~ /^\[\d+\/\d+\]/)' "$tty_out"
 
-on_tty rr --pin none -t pipe,unix -n 500 -w 10 -r auto --max-runs 7 --budget 5s -o /dev/null
+on_tty rr --pin none -t pipe,unix -n 500 -w 10 -r auto --max-runs 7 --ci 95,0.001 -o /dev/null
 check "auto runs: at most N, and the target" grep -qF "run 1 of at most 7, target" "$tty_out"
-check "auto runs: the interval once there is one" grep -qE "run 7 of at most 7, .*% \(target 1%\)" "$tty_out"
+check "auto runs: the interval once there is one" grep -qE "run 7 of at most 7, .*% \(target 0.001%\)" "$tty_out"
 check "auto runs: how long at most" grep -qF "left" "$tty_out"
 
 if [ "$(nproc)" -ge 2 ]; then
