@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define TRIALS 9
 #define TRIAL_NS 200000000ull
 #define WARM_NS 300000000ull
@@ -73,37 +75,11 @@ struct chan {
 	int ctl[2];   /* unix: the reader asks the writer for bytes */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static void pin(long cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
 }
 
 static void set_int(int fd, int level, int name, int val, const char *what)

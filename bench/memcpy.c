@@ -13,16 +13,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #define TRIALS 9
 #define TRIAL_NS 100000000ull
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
