@@ -63,9 +63,9 @@ static const struct {
 	 * little; what the runs disagree about does.
 	 */
 	{IPC_FLAG_UNSTABLE, HINT_OUT_OF_REACH, "out-of-reach",
-	 "more runs would not narrow it, its runs disagree too much: see "
-	 "its bimodal or outliers flag if any, try another --pin, or rerun "
-	 "on a quiet machine"},
+	 "more runs would not bring it to the target, its runs disagree too "
+	 "much: see its bimodal or outliers flag if any, try another --pin, "
+	 "or rerun on a quiet machine"},
 	/*
 	 * The quick suite sizes its runs itself (rr 10 ms, stream 20 ms);
 	 * the load figure's resolution grows with the time of all runs.
@@ -255,15 +255,13 @@ static void why_out_of_reach(const struct ipc_result *res, const char *lvl,
 	half_word(reach, at_max, sizeof(at_max));
 	disagreement(res, what, sizeof(what));
 	n = (size_t)snprintf(buf, len,
-			     "%s CI ±%s%% after %zu runs, about ±%s%% at %u: "
-			     "the runs disagree more than more runs could "
-			     "narrow",
+			     "%s CI ±%s%% after %zu runs, about ±%s%% at %u, "
+			     "against a target of ±%g%%: the runs disagree too "
+			     "much for more runs to reach it",
 			     lvl, half, res->nruns, at_max,
-			     ipc_sched_max_runs(ro));
+			     ipc_sched_max_runs(ro), ro->ci_pct);
 	if (what[0] && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " (%s)", what);
-	if (n < len)
-		snprintf(buf + n, len - n, "; the target is ±%g%%", ro->ci_pct);
+		snprintf(buf + n, len - n, " (%s)", what);
 }
 
 static void why_unstable(const struct ipc_result *res, char *buf, size_t len)

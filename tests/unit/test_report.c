@@ -1266,9 +1266,9 @@ static void test_hints(void)
 	if (!out)
 		out = strdup("");
 	ok(strstr(out, ": unstable: 95% CI ±40% after 15 runs, about ±28% at "
-		       "30: the runs disagree more than more runs could "
-		       "narrow (in two groups, 8 near 6.50 µs and 7 near "
-		       "19.5 µs); the target is ±1%\n") != NULL,
+		       "30, against a target of ±1%: the runs disagree too "
+		       "much for more runs to reach it (in two groups, 8 "
+		       "near 6.50 µs and 7 near 19.5 µs)\n") != NULL,
 	   "hints table: why out of reach: what 30 runs would leave, and the "
 	   "groups");
 	ok(strstr(out, "rr pipe req=1 resp=1: unstable: 95% CI ±2.5% after 12 "
@@ -1278,7 +1278,7 @@ static void test_hints(void)
 		       "--pin, or a quieter machine\n") != NULL,
 	   "hints table: the general hint for the case that ran out of runs");
 	ok(strstr(out, "\nhint for unstable (out-of-reach): more runs would "
-		       "not narrow it") != NULL,
+		       "not bring it to the target") != NULL,
 	   "hints table: the out-of-reach hint, labelled beside it");
 	ok(strstr(out, "\nhint for unstable (-r N): more runs (a larger -r, "
 		       "or -r auto") != NULL,
@@ -1288,8 +1288,8 @@ static void test_hints(void)
 	out = render("table", &meta, &res[1], 1, NULL, 0, &err);
 	ok(out &&
 		   strstr(out, "\nhint for unstable: more runs would not "
-			       "narrow it, its runs disagree too much: see its "
-			       "bimodal or outliers flag") &&
+			       "bring it to the target, its runs disagree too "
+			       "much: see its bimodal or outliers flag") &&
 		   !strstr(out, "--max-runs, --budget"),
 	   "hints table: out of reach alone: one hint, unlabelled, and no "
 	   "advice to add runs");
@@ -1300,11 +1300,11 @@ static void test_hints(void)
 	res[1]->diag.flags &= ~(1u << IPC_FLAG_BIMODAL);
 	res[1]->metric.cv = 0.183;
 	ok(prints("table", &meta, &res[1], 1,
-		  "could narrow (a run-to-run CV of 18.3%)"),
+		  "to reach it (a run-to-run CV of 18.3%)\n"),
 	   "hints table: out of reach, one group: the runs' CV");
 	res[1]->diag.outliers = 2;
 	ok(prints("table", &meta, &res[1], 1,
-		  "could narrow (2 of them far from the median of"),
+		  "to reach it (2 of them far from the median of"),
 	   "hints table: out of reach, with outliers: those");
 
 	out = render("json", &meta, res, 3, NULL, 0, &err);
@@ -1312,7 +1312,7 @@ static void test_hints(void)
 	ok(root != NULL, "hints json: parses");
 	ok(strstr(json_hint(root, 0, "unstable"), "--max-runs") != NULL,
 	   "hints json: max-runs: the general hint");
-	ok(strstr(json_hint(root, 1, "unstable"), "would not narrow") &&
+	ok(strstr(json_hint(root, 1, "unstable"), "would not bring it") &&
 		   !strstr(json_hint(root, 1, "unstable"), "--max-runs"),
 	   "hints json: out of reach: more runs would not help");
 	ok(strstr(json_hint(root, 2, "unstable"), "a larger -r") != NULL,
