@@ -48,6 +48,9 @@ enum {
 	HINT_OUT_OF_REACH,   /* unstable, stopped out of reach */
 	HINT_IN_SUITE,	     /* short in the quick suite: -d is moot */
 };
+_Static_assert(
+	HINT_IN_SUITE < IPC_FLAG_HINT_IDS,
+	"a table keeps the hint ids it prints in IPC_FLAG_HINT_IDS bits");
 
 static const struct {
 	enum ipc_flag_kind kind;
