@@ -93,6 +93,7 @@ enum ipc_load_src {
 	IPC_LOAD_SRC_CPUIDLE,  /* CPUs x wall - cpuidle's idle - steal */
 	IPC_LOAD_SRC_CPUACCT,  /* the root cgroup's cpuacct.usage */
 	IPC_LOAD_SRC_MIXED,    /* a summary of runs of several (diag only) */
+	IPC_LOAD_SRC_CGROUP2,  /* cgroup v2: the root's cgroups' usage */
 };
 
 /* What one run measured. */

@@ -206,9 +206,10 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 			 d->load_src == IPC_LOAD_SRC_CPUIDLE
 				 ? "cpuidle cannot tell the idle loop's time "
 				   "from others'"
-			 : d->load_src == IPC_LOAD_SRC_CPUACCT
-				 ? "cpuacct charges a running task up to a "
-				   "tick late"
+			 : d->load_src == IPC_LOAD_SRC_CPUACCT ||
+					 d->load_src == IPC_LOAD_SRC_CGROUP2
+				 ? "the scheduler charges a running task up "
+				   "to a tick late"
 				 : "/proc/stat counts CPU time in ticks",
 			 fmax(d->other_cpus, d->steal_cpus), d->load_res_cpus);
 		break;

@@ -25,11 +25,9 @@ const char *const js_placement_names[] = {
 };
 
 const char *const js_load_src_names[] = {
-	[IPC_LOAD_SRC_STAT] = "proc-stat",
-	[IPC_LOAD_SRC_CPUIDLE] = "cpuidle",
-	[IPC_LOAD_SRC_CPUACCT] = "cpuacct",
-	[IPC_LOAD_SRC_MIXED] = "mixed",
-	NULL,
+	[IPC_LOAD_SRC_STAT] = "proc-stat",  [IPC_LOAD_SRC_CPUIDLE] = "cpuidle",
+	[IPC_LOAD_SRC_CPUACCT] = "cpuacct", [IPC_LOAD_SRC_MIXED] = "mixed",
+	[IPC_LOAD_SRC_CGROUP2] = "cgroup2", NULL,
 };
 
 static const char *const shm_wait_names[] = {

@@ -244,8 +244,9 @@ static void placement(const struct ipc_result *res, const double *vals,
  * 10 ms +-0.39; one run of 3 ms gives +-6.0 CPUs, which is how a 2-CPU
  * machine once read as "other processes kept 6.50 CPUs busy".
  *
- * cpuacct charges a task that runs through a reading up to ACCT_LAG_NS
- * late, which happens at each end on as many CPUs as others keep busy:
+ * cpuacct (and cgroup v2's cpu.stat, charged alike) charges a task that
+ * runs through a reading up to ACCT_LAG_NS late, which happens at each
+ * end on as many CPUs as others keep busy:
  * a variance of other_cpus L^2 / 3 per end.  Idle machine: nothing;
  * others on 0.25 CPUs, 2 CPUs, one run of 10 ms: +-0.33 CPUs, 10 runs
  * +-0.10.
@@ -267,6 +268,7 @@ static double run_load_var(const struct ipc_run_stats *r, long ncpus,
 
 	switch (r->load_src) {
 	case IPC_LOAD_SRC_CPUACCT:
+	case IPC_LOAD_SRC_CGROUP2:
 		return 2 * fmin(other_cpus, n) * ACCT_LAG_NS * ACCT_LAG_NS / 3 +
 		       skew + steal;
 	case IPC_LOAD_SRC_CPUIDLE:

@@ -8,7 +8,11 @@
  *    loop and steal are not in it; what a task runs but has not been
  *    charged yet (at most a tick, for a task that runs without sleeping)
  *    is charged later.
- * 2. cpuidle's idle times: each CPU's stays in its idle states, timed
+ * 2. cgroup v2, where the root cgroup holds kernel threads only (as under
+ *    systemd): the usage_usec of the cgroups under the root, every
+ *    process's runtime, charged as cpuacct's is.  (The root's own
+ *    cpu.stat is filled from /proc/stat's ticks.)
+ * 3. cpuidle's idle times: each CPU's stays in its idle states, timed
  *    with the kernel's clock, in microseconds.  Busy is what was not
  *    idle.  A stay is added only when it ends, so one that spans a
  *    reading counts in the run it ends in: exact only where stays are
@@ -19,9 +23,10 @@
  *    stay also costs the idle loop and a context switch, which are
  *    neither idle nor any task's: our own wake-ups' share is allowed for
  *    (docs/methodology.md).
- * 3. /proc/stat's busy time, sampled at each tick (USER_HZ, 100 a second):
+ * 4. /proc/stat's busy time, sampled at each tick (USER_HZ, 100 a second):
  *    over the quick suite's 10 ms runs, off by +-0.4 CPUs or more.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -203,21 +208,21 @@ int load_idle_read(const struct load_probe *p, uint64_t *idle_ns,
 	return 0;
 }
 
-int load_mountinfo_cpuacct(const char *line, char *dir, size_t len)
+int load_mountinfo_cgroup(const char *line, bool v2, char *dir, size_t len)
 {
 	char root[LOAD_PATH_MAX], mnt[LOAD_PATH_MAX], fstype[32], opts[256];
-	const char *sep = strstr(line, " - "), *o;
+	const char *sep = strstr(line, " - "), *o = NULL;
 	size_t n;
 
 	if (!sep || sscanf(line, "%*s %*s %*s %127s %127s", root, mnt) != 2 ||
 	    sscanf(sep + 3, "%31s %*s %255s", fstype, opts) != 2)
 		return -EINVAL;
-	if (strcmp(fstype, "cgroup"))
+	if (strcmp(fstype, v2 ? "cgroup2" : "cgroup"))
 		return -ENOENT;
-	for (o = opts; (o = strstr(o, "cpuacct")); o += 7)
+	for (o = opts; !v2 && (o = strstr(o, "cpuacct")); o += 7)
 		if ((o == opts || o[-1] == ',') && (o[7] == ',' || !o[7]))
 			break;
-	if (!o)
+	if (!v2 && !o)
 		return -ENOENT;
 	/* Only the hierarchy's root counts every task; no \040 escapes. */
 	if (strcmp(root, "/") || strchr(mnt, '\\'))
@@ -226,26 +231,125 @@ int load_mountinfo_cpuacct(const char *line, char *dir, size_t len)
 	return n < len ? 0 : -ENAMETOOLONG;
 }
 
-/* The root cgroup's cpuacct.usage, from @mountinfo's cpuacct mount. */
-static void acct_probe(struct load_probe *p, const char *mountinfo)
+/*
+ * The mount point of @mountinfo's first cgroup hierarchy (v1 with
+ * cpuacct, or v2) at its root, into @dir: 0 or -ENOENT.
+ */
+static int cgroup_dir(const char *mountinfo, bool v2, char *dir, size_t len)
 {
-	char line[1024], dir[LOAD_PATH_MAX];
-	uint64_t v;
+	char line[1024];
+	int err = -ENOENT;
 	FILE *f = fopen(mountinfo, "re");
 
 	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f))
+		err = load_mountinfo_cgroup(line, v2, dir, len) ? -ENOENT : 0;
+	fclose(f);
+	return err;
+}
+
+/* The root cgroup's cpuacct.usage, from @mountinfo's cpuacct mount. */
+static void acct_probe(struct load_probe *p, const char *mountinfo)
+{
+	char dir[LOAD_PATH_MAX];
+	uint64_t v;
+
+	if (cgroup_dir(mountinfo, false, dir, sizeof(dir)))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (load_mountinfo_cpuacct(line, dir, sizeof(dir)))
+	snprintf(p->acct, sizeof(p->acct), "%.*s/cpuacct.usage",
+		 (int)(sizeof(p->acct) - 16), dir);
+	if (!read_u64(p->acct, &v))
+		p->src = IPC_LOAD_SRC_CPUACCT;
+}
+
+/* Is process @pid under @proc a kernel thread (PF_KTHREAD)? */
+static bool kthread(const char *proc, long pid)
+{
+	char path[LOAD_PATH_MAX + 48], buf[512], *c;
+	unsigned long flags;
+
+	snprintf(path, sizeof(path), "%s/%ld/stat", proc, pid);
+	if (read_text(path, buf, sizeof(buf)))
+		return false;
+	/* "pid (comm) state ppid pgrp session tty tpgid flags ...". */
+	c = strrchr(buf, ')');
+	return c &&
+	       sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & 0x00200000ul);
+}
+
+int load_cgroup2_sum(const struct load_probe *p, uint64_t *ns)
+{
+	char path[2 * LOAD_PATH_MAX + 16], line[64];
+	unsigned long long us;
+	uint64_t sum = 0;
+	unsigned i;
+	bool found;
+	FILE *f;
+
+	for (i = 0; i < p->ncg; i++) {
+		snprintf(path, sizeof(path), "%s/%s/cpu.stat", p->cg2,
+			 p->cg[i]);
+		f = fopen(path, "re");
+		if (!f)
+			return -errno;
+		found = false;
+		while (!found && fgets(line, sizeof(line), f))
+			found = sscanf(line, "usage_usec %llu", &us) == 1;
+		fclose(f);
+		if (!found)
+			return -EINVAL;
+		sum += us;
+	}
+	*ns = sum * 1000;
+	return 0;
+}
+
+/*
+ * cgroup v2: every process's runtime is its cgroup's, and the cgroups
+ * under the root add up to all of them when the root itself holds only
+ * kernel threads (as under systemd).  The root's own cpu.stat is no help:
+ * the kernel fills it from /proc/stat's ticks.
+ */
+static void cg2_probe(struct load_probe *p, const char *mountinfo)
+{
+	char path[2 * LOAD_PATH_MAX + 16];
+	struct dirent *e;
+	uint64_t v;
+	long pid;
+	bool ok;
+	DIR *d;
+	FILE *f;
+
+	if (cgroup_dir(mountinfo, true, p->cg2, sizeof(p->cg2)))
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", p->cg2);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	ok = true;
+	while (ok && fscanf(f, "%ld", &pid) == 1)
+		ok = kthread(p->proc, pid);
+	fclose(f);
+	d = ok ? opendir(p->cg2) : NULL;
+	if (!d)
+		return;
+	while ((e = readdir(d)) && ok) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
 			continue;
-		snprintf(p->acct, sizeof(p->acct), "%.*s/cpuacct.usage",
-			 (int)(sizeof(p->acct) - 16), dir);
-		if (!read_u64(p->acct, &v)) {
-			p->src = IPC_LOAD_SRC_CPUACCT;
+		if (p->ncg == LOAD_CG_MAX ||
+		    strlen(e->d_name) >= sizeof(p->cg[0])) {
+			ok = false;
 			break;
 		}
+		snprintf(p->cg[p->ncg++], sizeof(p->cg[0]), "%s", e->d_name);
 	}
-	fclose(f);
+	closedir(d);
+	if (ok && p->ncg && !load_cgroup2_sum(p, &v))
+		p->src = IPC_LOAD_SRC_CGROUP2;
+	else
+		p->ncg = 0;
 }
 
 /* Is @comm a kernel thread that does work handed to it by others? */
@@ -348,22 +452,33 @@ static uint64_t kthreads_since(const struct load_kthreads *k, const char *proc)
 	return sum;
 }
 
-void load_probe(struct load_probe *p, const char *mountinfo,
-		const char *cpu_root, int qos_us)
+void load_probe(struct load_probe *p, const struct load_paths *paths,
+		int qos_us)
 {
+	const char *mountinfo;
 	/* A testing aid: the best source to try (docs/methodology.md). */
 	const char *best = getenv("IPCPERF_LOAD_SOURCE");
 	bool acct = !best || !strcmp(best, "cpuacct");
-	bool idle = acct || !strcmp(best, "cpuidle");
+	bool cg2 = acct || !strcmp(best, "cgroup2");
+	bool idle = cg2 || !strcmp(best, "cpuidle");
 
 	memset(p, 0, sizeof(*p));
 	p->src = IPC_LOAD_SRC_STAT;
-	snprintf(p->proc, sizeof(p->proc), "/proc");
+	snprintf(p->proc, sizeof(p->proc), "%s",
+		 paths && paths->proc ? paths->proc : "/proc");
+	if (!paths || !paths->mountinfo)
+		mountinfo = "/proc/self/mountinfo";
+	else
+		mountinfo = paths->mountinfo;
 	if (acct)
-		acct_probe(p, mountinfo ? mountinfo : "/proc/self/mountinfo");
+		acct_probe(p, mountinfo);
+	if (cg2 && p->src == IPC_LOAD_SRC_STAT)
+		cg2_probe(p, mountinfo);
 	if (idle && p->src == IPC_LOAD_SRC_STAT)
-		idle_probe(p, cpu_root ? cpu_root : CPU_ROOT, qos_us);
-	if (p->src != IPC_LOAD_SRC_STAT)
+		idle_probe(p, paths && paths->cpu ? paths->cpu : CPU_ROOT,
+			   qos_us);
+	/* cgroup v2's sum leaves the kernel's threads out already. */
+	if (p->src == IPC_LOAD_SRC_CPUACCT || p->src == IPC_LOAD_SRC_CPUIDLE)
 		kthreads_scan(&p->kt, p->proc);
 }
 
@@ -429,6 +544,8 @@ void load_snap(struct load_snap *s, const struct load_probe *p,
 	s->src = p ? p->src : IPC_LOAD_SRC_STAT;
 	if (s->src == IPC_LOAD_SRC_CPUACCT && read_u64(p->acct, &s->acct_ns))
 		s->src = IPC_LOAD_SRC_STAT;
+	if (s->src == IPC_LOAD_SRC_CGROUP2 && load_cgroup2_sum(p, &s->acct_ns))
+		s->src = IPC_LOAD_SRC_STAT;
 	if (s->src == IPC_LOAD_SRC_CPUIDLE &&
 	    load_idle_read(p, &s->idle_ns, &s->stays))
 		s->src = IPC_LOAD_SRC_STAT;
@@ -460,8 +577,8 @@ void load_diff(const struct load_snap *a, const struct load_snap *b,
 	if (a->src != b->src)
 		return;
 	st->kernel_ns = b->kthreads_ns;
-	if (a->src == IPC_LOAD_SRC_CPUACCT) {
-		st->load_src = IPC_LOAD_SRC_CPUACCT;
+	if (a->src == IPC_LOAD_SRC_CPUACCT || a->src == IPC_LOAD_SRC_CGROUP2) {
+		st->load_src = a->src;
 		st->busy_ns = sub(b->acct_ns, a->acct_ns);
 	} else if (a->src == IPC_LOAD_SRC_CPUIDLE && a->cpus == b->cpus) {
 		/*

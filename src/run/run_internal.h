@@ -120,23 +120,6 @@ struct load_kthreads {
 };
 
 /*
- * Where a run's load can be read from here (load.c): the root cgroup's
- * cpuacct.usage, else cpuidle's idle times of the online CPUs, else
- * /proc/stat.
- */
-struct load_probe {
-	enum ipc_load_src src;	  /* the best source found */
-	char acct[LOAD_PATH_MAX]; /* .../cpuacct.usage (CPUACCT) */
-	unsigned ncpus;		  /* CPUIDLE: the online CPUs, in cpus */
-	unsigned nstates;	  /* the most idle states a CPU has */
-	cpu_set_t cpus;
-	char root[LOAD_PATH_MAX]; /* "/sys/devices/system/cpu" */
-	char proc[LOAD_PATH_MAX]; /* "/proc" */
-	char why[96];		  /* why not cpuidle, if it was probed */
-	struct load_kthreads kt;  /* the kernel's workers (no runtimes) */
-};
-
-/*
  * The workers among @children (kthreadd's "/proc/2/task/2/children", a
  * list of PIDs), by their names under @proc ("kworker/...", but not the
  * rescuers "kworker/R-...", "ksoftirqd/...", "irq/..."), into @k->pid:
@@ -146,15 +129,45 @@ int load_kthreads_parse(const char *children, const char *proc,
 			struct load_kthreads *k);
 
 /*
- * Probe the sources: cpuacct from @mountinfo (NULL: /proc/self/mountinfo);
- * then cpuidle under @cpu_root (NULL: /sys/devices/system/cpu) while a CPU
- * latency request of @qos_us is held (-1: none), usable when every online
- * CPU may enter only polling idle states ("POLL"), the others disabled or
- * above the request.  Reads a few files per idle state.  With either,
- * lists the kernel's worker threads (a file per kernel thread).
+ * Where a run's load can be read from here (load.c): the root cgroup's
+ * cpuacct.usage (cgroup v1), else the cgroups under the root's cpu.stat
+ * (cgroup v2), else cpuidle's idle times of the online CPUs, else
+ * /proc/stat.
  */
-void load_probe(struct load_probe *p, const char *mountinfo,
-		const char *cpu_root, int qos_us);
+#define LOAD_CG_MAX 32
+struct load_probe {
+	enum ipc_load_src src;	  /* the best source found */
+	char acct[LOAD_PATH_MAX]; /* .../cpuacct.usage (CPUACCT) */
+	char cg2[LOAD_PATH_MAX];  /* CGROUP2: the hierarchy's mount */
+	char cg[LOAD_CG_MAX][64]; /* ... the cgroups under its root */
+	unsigned ncg;
+	unsigned ncpus;	  /* CPUIDLE: the online CPUs, in cpus */
+	unsigned nstates; /* the most idle states a CPU has */
+	cpu_set_t cpus;
+	char root[LOAD_PATH_MAX]; /* "/sys/devices/system/cpu" */
+	char proc[LOAD_PATH_MAX]; /* "/proc" */
+	char why[96];		  /* why not cpuidle, if it was probed */
+	struct load_kthreads kt;  /* the kernel's workers (no runtimes) */
+};
+
+/* Where load_probe looks; NULL members: the system's own. */
+struct load_paths {
+	const char *mountinfo; /* "/proc/self/mountinfo" */
+	const char *cpu;       /* "/sys/devices/system/cpu" */
+	const char *proc;      /* "/proc" */
+};
+
+/*
+ * Probe the sources, under @paths (NULL: the system's): cpuacct and
+ * cgroup v2 from the mount table; cpuidle while a CPU latency request of
+ * @qos_us is held (-1: none), usable when every online CPU may enter only
+ * polling idle states ("POLL"), the others disabled or above the request.
+ * Reads a few files per idle state or cgroup; for cpuacct and cpuidle,
+ * lists the kernel's worker threads (a file per kernel thread).  The
+ * environment's IPCPERF_LOAD_SOURCE names the best source to try.
+ */
+void load_probe(struct load_probe *p, const struct load_paths *paths,
+		int qos_us);
 
 /*
  * Every idle state's time on every CPU of @p (CPUIDLE), summed, in ns,
@@ -163,15 +176,18 @@ void load_probe(struct load_probe *p, const char *mountinfo,
 int load_idle_read(const struct load_probe *p, uint64_t *idle_ns,
 		   uint64_t *stays);
 
+/* The usage_usec of every cgroup of @p (CGROUP2), summed, in ns. */
+int load_cgroup2_sum(const struct load_probe *p, uint64_t *ns);
+
 /* A sysfs number ("12345\n") into *@v: 0 or -EINVAL. */
 int load_parse_u64(const char *s, uint64_t *v);
 
 /*
  * The mount point of a /proc/self/mountinfo @line, into @dir, if it is a
- * cgroup v1 hierarchy's root with the cpuacct controller: 0, -ENOENT if
- * it is not, -EINVAL if the line cannot be parsed.
+ * cgroup hierarchy's root: v1 with the cpuacct controller, or (@v2) v2.
+ * 0, -ENOENT if it is not, -EINVAL if the line cannot be parsed.
  */
-int load_mountinfo_cpuacct(const char *line, char *dir, size_t len);
+int load_mountinfo_cgroup(const char *line, bool v2, char *dir, size_t len);
 
 /* Machine-wide busy or idle CPU time and our own, at one moment. */
 struct load_snap {

@@ -664,7 +664,7 @@ int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 	st->cs = cs;
 	st->ro = *ro;
 	st->res = res;
-	load_probe(&st->load, NULL, NULL, ro->pm_qos_held ? ro->pm_qos_us : -1);
+	load_probe(&st->load, NULL, ro->pm_qos_held ? ro->pm_qos_us : -1);
 	err = bufs_alloc(&st->b, cs);
 	if (err) {
 		snprintf(res->error, sizeof(res->error),

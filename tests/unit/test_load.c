@@ -100,46 +100,61 @@ static void test_mountinfo(void)
 {
 	char dir[LOAD_PATH_MAX];
 
-	ok(!load_mountinfo_cpuacct("33 31 0:30 / /sys/fs/cgroup/cpuacct "
-				   "rw,relatime - cgroup cgroup rw,cpuacct\n",
-				   dir, sizeof(dir)) &&
+	ok(!load_mountinfo_cgroup("33 31 0:30 / /sys/fs/cgroup/cpuacct "
+				  "rw,relatime - cgroup cgroup rw,cpuacct\n",
+				  false, dir, sizeof(dir)) &&
 		   !strcmp(dir, "/sys/fs/cgroup/cpuacct"),
 	   "mountinfo: cgroup v1 cpuacct, at its root");
-	ok(!load_mountinfo_cpuacct("25 24 0:22 / /sys/fs/cgroup/cpu,cpuacct "
-				   "rw,nosuid shared:9 - cgroup cgroup "
-				   "rw,cpu,cpuacct",
-				   dir, sizeof(dir)) &&
+	ok(!load_mountinfo_cgroup("25 24 0:22 / /sys/fs/cgroup/cpu,cpuacct "
+				  "rw,nosuid shared:9 - cgroup cgroup "
+				  "rw,cpu,cpuacct",
+				  false, dir, sizeof(dir)) &&
 		   !strcmp(dir, "/sys/fs/cgroup/cpu,cpuacct"),
 	   "mountinfo: with cpu, and optional fields (%s)", dir);
-	is_int(load_mountinfo_cpuacct("32 31 0:29 / /sys/fs/cgroup/cpu "
-				      "rw,relatime - cgroup cgroup rw,cpu",
-				      dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("32 31 0:29 / /sys/fs/cgroup/cpu "
+				     "rw,relatime - cgroup cgroup rw,cpu",
+				     false, dir, sizeof(dir)),
 	       "==", -ENOENT, "mountinfo: cpu alone is not cpuacct");
-	is_int(load_mountinfo_cpuacct("41 31 0:38 / /sys/fs/cgroup/unified "
-				      "rw,relatime - cgroup2 cgroup2 rw",
-				      dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("41 31 0:38 / /sys/fs/cgroup/unified "
+				     "rw,relatime - cgroup2 cgroup2 rw",
+				     false, dir, sizeof(dir)),
 	       "==", -ENOENT, "mountinfo: cgroup2 has no cpuacct");
-	is_int(load_mountinfo_cpuacct("50 31 0:30 /docker/1f2e /sys/fs/cgroup/"
-				      "cpuacct rw - cgroup cgroup rw,cpuacct",
-				      dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("50 31 0:30 /docker/1f2e /sys/fs/cgroup/"
+				     "cpuacct rw - cgroup cgroup rw,cpuacct",
+				     false, dir, sizeof(dir)),
 	       "==", -ENOENT,
 	       "mountinfo: a container's cgroup is not every task's");
-	is_int(load_mountinfo_cpuacct("33 31 0:30 / /mnt/my\\040acct rw - "
-				      "cgroup cgroup rw,cpuacct",
-				      dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("33 31 0:30 / /mnt/my\\040acct rw - "
+				     "cgroup cgroup rw,cpuacct",
+				     false, dir, sizeof(dir)),
 	       "==", -ENOENT, "mountinfo: an escaped mount point is passed by");
-	is_int(load_mountinfo_cpuacct("33 31 0:30 / /x rw - cgroup cgroup "
-				      "rw,cpuacct_x",
-				      dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("33 31 0:30 / /x rw - cgroup cgroup "
+				     "rw,cpuacct_x",
+				     false, dir, sizeof(dir)),
 	       "==", -ENOENT, "mountinfo: a longer option is not cpuacct");
-	is_int(load_mountinfo_cpuacct("garbage\n", dir, sizeof(dir)),
+	is_int(load_mountinfo_cgroup("garbage\n", false, dir, sizeof(dir)),
 	       "==", -EINVAL, "mountinfo: a line without its separator");
+	ok(!load_mountinfo_cgroup("41 31 0:38 / /sys/fs/cgroup/unified "
+				  "rw,relatime - cgroup2 cgroup2 rw",
+				  true, dir, sizeof(dir)) &&
+		   !strcmp(dir, "/sys/fs/cgroup/unified"),
+	   "mountinfo: cgroup v2, at its root");
+	is_int(load_mountinfo_cgroup("33 31 0:30 / /sys/fs/cgroup/cpuacct rw - "
+				     "cgroup cgroup rw,cpuacct",
+				     true, dir, sizeof(dir)),
+	       "==", -ENOENT, "mountinfo: v1 is not v2");
+	is_int(load_mountinfo_cgroup("29 24 0:26 /user.slice /sys/fs/cgroup rw "
+				     "- cgroup2 cgroup2 rw",
+				     true, dir, sizeof(dir)),
+	       "==", -ENOENT,
+	       "mountinfo: v2 below its root is not every task's");
 }
 
 /* The probe over a tree of two CPUs, cpuacct absent. */
 static void test_cpuidle(void)
 {
 	char root[300], none[300];
+	struct load_paths at = {.mountinfo = none, .cpu = root};
 	struct load_probe p;
 	uint64_t idle, stays;
 
@@ -148,12 +163,12 @@ static void test_cpuidle(void)
 	cpu_states(0, "1000\n", "10\n", "500\n", "5\n");
 	cpu_states(1, "2000\n", "20\n", "0\n", "0\n");
 
-	load_probe(&p, none, root, -1);
+	load_probe(&p, &at, -1);
 	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
 	       "cpuidle: a CPU may halt without a request: /proc/stat");
 	ok(strstr(p.why, "may halt in state1") != NULL, "cpuidle: why (%s)",
 	   p.why);
-	load_probe(&p, none, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_CPUIDLE,
 	       "cpuidle: a 0 us request leaves only POLL: cpuidle");
 	is_uint(p.ncpus, "==", 2, "cpuidle: two CPUs");
@@ -165,20 +180,20 @@ static void test_cpuidle(void)
 
 	put("cpu/cpu0/cpuidle/state1/disable", "1\n");
 	put("cpu/cpu1/cpuidle/state1/disable", "1\n");
-	load_probe(&p, none, root, -1);
+	load_probe(&p, &at, -1);
 	is_int(p.src, "==", IPC_LOAD_SRC_CPUIDLE,
 	       "cpuidle: the halting state disabled: cpuidle without a "
 	       "request");
 
 	put("cpu/cpu1/online", "0\n");
-	load_probe(&p, none, root, 0);
+	load_probe(&p, &at, 0);
 	is_uint(p.ncpus, "==", 1, "cpuidle: an offline CPU is not read");
 	ok(!load_idle_read(&p, &idle, &stays) && idle == 1500000,
 	   "cpuidle: only the online CPU's idle time");
 	put("cpu/cpu1/online", "1\n");
 
 	/* A state that vanishes between readings: the reading fails. */
-	load_probe(&p, none, root, 0);
+	load_probe(&p, &at, 0);
 	rm_tree("cpu/cpu1/cpuidle/state0/time");
 	is_int(load_idle_read(&p, &idle, &stays), "==", -ENOENT,
 	       "cpuidle: a time that cannot be read fails the reading");
@@ -186,12 +201,12 @@ static void test_cpuidle(void)
 
 	/* No cpuidle at all (idle=poll, a container): /proc/stat. */
 	rm_tree("cpu/cpu1/cpuidle");
-	load_probe(&p, none, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
 	       "cpuidle: a CPU without cpuidle: /proc/stat");
 	ok(strstr(p.why, "cpu1") != NULL, "cpuidle: why names it (%s)", p.why);
 	rm_tree("cpu");
-	load_probe(&p, none, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_STAT, "cpuidle: no CPUs at all");
 	is_int(load_idle_read(&p, &idle, &stays), "==", -ENODEV,
 	       "cpuidle: nothing to read when not usable");
@@ -200,6 +215,7 @@ static void test_cpuidle(void)
 static void test_cpuacct(void)
 {
 	char mi[300], root[300], line[700];
+	struct load_paths at = {.mountinfo = mi, .cpu = root};
 	struct load_probe p;
 
 	snprintf(mi, sizeof(mi), "%s/mountinfo", top);
@@ -210,27 +226,94 @@ static void test_cpuacct(void)
 		 "33 31 0:30 / %s/cg/acct rw - cgroup cgroup rw,cpuacct\n",
 		 top, top);
 	put("mountinfo", line);
-	load_probe(&p, mi, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_CPUIDLE,
 	       "cpuacct: no usage file there: cpuidle instead");
 	put("cg/acct/cpuacct.usage", "64454906351138\n");
-	load_probe(&p, mi, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_CPUACCT,
 	       "cpuacct: the root cgroup's usage is preferred");
 	ok(strstr(p.acct, "/cg/acct/cpuacct.usage") != NULL,
 	   "cpuacct: its file (%s)", p.acct);
 
 	setenv("IPCPERF_LOAD_SOURCE", "cpuidle", 1);
-	load_probe(&p, mi, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_CPUIDLE,
 	       "IPCPERF_LOAD_SOURCE=cpuidle passes cpuacct by");
 	setenv("IPCPERF_LOAD_SOURCE", "proc-stat", 1);
-	load_probe(&p, mi, root, 0);
+	load_probe(&p, &at, 0);
 	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
 	       "IPCPERF_LOAD_SOURCE=proc-stat: /proc/stat alone");
 	unsetenv("IPCPERF_LOAD_SOURCE");
 	rm_tree("cpu");
 	rm_tree("cg");
+	unlink(mi);
+}
+
+/* A process under @top/proc: a kernel thread or not (stat's flags). */
+static void proc_stat_flags(int pid, const char *comm, bool kernel)
+{
+	char rel[64], text[200];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(text, sizeof(text),
+		 "%d (%s) S 2 0 0 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 5\n", pid,
+		 comm, kernel ? 0x208040ul : 0x400100ul);
+	put(rel, text);
+}
+
+static void test_cgroup2(void)
+{
+	char mi[300], line[700], none[300], proc[300];
+	struct load_paths at = {.mountinfo = mi, .cpu = none, .proc = proc};
+	struct load_probe p;
+	uint64_t ns = 0;
+
+	snprintf(mi, sizeof(mi), "%s/mountinfo", top);
+	snprintf(none, sizeof(none), "%s/no-cpus", top);
+	snprintf(proc, sizeof(proc), "%s/proc", top);
+	snprintf(line, sizeof(line),
+		 "41 31 0:38 / %s/cg2 rw,relatime - cgroup2 cgroup2 rw\n", top);
+	put("mountinfo", line);
+	proc_stat_flags(2, "kthreadd", true);
+	proc_stat_flags(3, "kworker/u8:1 (x)", true);
+	proc_stat_flags(1, "init", false);
+	put("cg2/cgroup.procs", "2\n3\n");
+	put("cg2/cpu.stat", "usage_usec 999999\n");
+	put("cg2/system.slice/cpu.stat",
+	    "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\n");
+	put("cg2/user.slice/cpu.stat", "usage_usec 250\n");
+	load_probe(&p, &at, 0);
+	is_int(p.src, "==", IPC_LOAD_SRC_CGROUP2,
+	       "cgroup2: the root holds kernel threads only: its cgroups");
+	is_uint(p.ncg, "==", 2, "cgroup2: two cgroups under the root");
+	ok(!load_cgroup2_sum(&p, &ns) && ns == 1750000,
+	   "cgroup2: their usage_usec summed, in ns, not the root's");
+	is_uint(p.kt.n, "==", 0,
+		"cgroup2: no kernel threads to read (none are in its sum)");
+
+	put("cg2/init.scope/cpu.stat", "user_usec 1\n");
+	load_probe(&p, &at, 0);
+	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
+	       "cgroup2: a cgroup without usage_usec: not used");
+	rm_tree("cg2/init.scope");
+
+	put("cg2/cgroup.procs", "2\n1\n3\n");
+	load_probe(&p, &at, 0);
+	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
+	       "cgroup2: a process in the root cgroup: not used");
+	put("cg2/cgroup.procs", "2\n3\n");
+
+	load_probe(&p, &at, 0);
+	rm_tree("cg2/user.slice");
+	is_int(load_cgroup2_sum(&p, &ns), "<", 0,
+	       "cgroup2: a cgroup gone between readings fails the reading");
+	rm_tree("cg2/system.slice");
+	load_probe(&p, &at, 0);
+	is_int(p.src, "==", IPC_LOAD_SRC_STAT,
+	       "cgroup2: no cgroup under the root: not used");
+	rm_tree("cg2");
+	rm_tree("proc");
 	unlink(mi);
 }
 
@@ -338,7 +421,7 @@ static void test_here(void)
 		skip("out of memory");
 		return;
 	}
-	load_probe(&p, NULL, NULL, -1);
+	load_probe(&p, NULL, -1);
 	ok(p.src == IPC_LOAD_SRC_STAT || p.src == IPC_LOAD_SRC_CPUIDLE ||
 		   p.src == IPC_LOAD_SRC_CPUACCT,
 	   "here: a source (%d%s%s)", (int)p.src, p.why[0] ? ", " : "", p.why);
@@ -362,6 +445,7 @@ int main(void)
 	test_mountinfo();
 	test_cpuidle();
 	test_cpuacct();
+	test_cgroup2();
 	test_kthreads();
 	test_diff();
 	test_here();
