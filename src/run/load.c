@@ -317,6 +317,7 @@ static void cg2_probe(struct load_probe *p, const char *mountinfo)
 	char path[2 * LOAD_PATH_MAX + 16];
 	struct dirent *e;
 	uint64_t v;
+	size_t n;
 	long pid;
 	bool ok;
 	DIR *d;
@@ -335,15 +336,13 @@ static void cg2_probe(struct load_probe *p, const char *mountinfo)
 	d = ok ? opendir(p->cg2) : NULL;
 	if (!d)
 		return;
-	while ((e = readdir(d)) && ok) {
+	while (ok && (e = readdir(d))) {
 		if (e->d_type != DT_DIR || e->d_name[0] == '.')
 			continue;
-		if (p->ncg == LOAD_CG_MAX ||
-		    strlen(e->d_name) >= sizeof(p->cg[0])) {
-			ok = false;
-			break;
-		}
-		snprintf(p->cg[p->ncg++], sizeof(p->cg[0]), "%s", e->d_name);
+		n = strlen(e->d_name);
+		ok = p->ncg < LOAD_CG_MAX && n < sizeof(p->cg[0]);
+		if (ok)
+			memcpy(p->cg[p->ncg++], e->d_name, n + 1);
 	}
 	closedir(d);
 	if (ok && p->ncg && !load_cgroup2_sum(p, &v))
