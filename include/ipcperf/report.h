@@ -354,6 +354,42 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		   char *buf, size_t len);
 
 /*
+ * A flag's hint as it fits one result: ipc_flag_hint is the general one
+ * (id 0), untrue for some results, which get a variant (id 1, 2, ...):
+ * `unstable` after -r N (more runs come from -r, not --max-runs) or
+ * stopped out of reach (more runs would not narrow it), `short` in the
+ * quick suite (@suite true: its runs' length is not the user's to set).
+ * ipc_flag_hint_id says which fits @res; ipc_flag_hint_text gives hint
+ * @id of @kind, NULL when there is none, and into *@label (may be NULL)
+ * a few words saying when it applies ("out-of-reach"; "" for id 0), for a
+ * table that prints several hints of one kind.  ipc_flag_hint_for is the
+ * text of the one that fits.  Static strings.
+ */
+unsigned ipc_flag_hint_id(const struct ipc_result *res, enum ipc_flag_kind kind,
+			  bool suite);
+const char *ipc_flag_hint_text(enum ipc_flag_kind kind, unsigned id,
+			       const char **label);
+const char *ipc_flag_hint_for(const struct ipc_result *res,
+			      enum ipc_flag_kind kind, bool suite);
+
+/* Hint ids are below this. */
+#define IPC_FLAG_HINT_IDS 4
+
+/*
+ * Is @res what docs/methodology.md, "unix stream rr on two CPUs", calls
+ * the kernel's early wake-up of a blocking unix stream reader: rr over
+ * unix or socketpair through the blocking engine, the sides on two CPUs
+ * (pinned so, or most runs ending so), and a side that blocked more than
+ * IPC_EARLY_WAKE_VCSW times per round trip (voluntary context switches;
+ * once is the least)?  Its runs then take about three times as long, at
+ * random; -e poll measures the socket without it.  The most of the two
+ * sides' switches into *@vcsw (may be NULL; -1 when neither counted).
+ */
+bool ipc_result_early_wake(const struct ipc_result *res, double *vcsw);
+
+#define IPC_EARLY_WAKE_VCSW 1.2
+
+/*
  * "round trip", "message" or "chunk": what CPU cost is counted per (the
  * pattern's cost_per).
  */

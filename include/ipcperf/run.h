@@ -517,7 +517,7 @@ void ipc_result_pattern_summary(struct ipc_result *res);
  *                  interval meets the target (ipc_runs_target_met), at
  *                  max_runs, or when the budget cannot fit its next run
  *                  (its mean run time so far); the budget never cuts a case
- *                  below min_runs.
+ *                  below ipc_sched_floor_runs.
  *   interleave:    rounds over the cases not yet done, in an order shuffled
  *                  anew each round (Fisher-Yates, seeded), so that a drift
  *                  in the machine's speed hits every case alike; otherwise
@@ -551,6 +551,32 @@ struct ipc_sched_ops {
  */
 int ipc_schedule(size_t n, const struct ipc_runopts *ro, uint64_t seed,
 		 const struct ipc_sched_ops *ops, void *arg);
+
+/*
+ * The scheduler's bounds on a case's runs under @ro in auto mode, for
+ * whoever reports on them (a progress line, the reason a case stopped) so
+ * that they say what the scheduler does.  ipc_sched_max_runs: the most
+ * runs a case gets, max_runs (IPC_MAX_RUNS_DEFAULT when 0) but never
+ * fewer than min_runs.  ipc_sched_floor_runs: the fewest a budget leaves
+ * it, min_runs and at least as many as give an interval at ro->ci_level
+ * (6 at 95%), at most ipc_sched_max_runs.  Pure functions of @ro.
+ */
+unsigned ipc_sched_max_runs(const struct ipc_runopts *ro);
+unsigned ipc_sched_floor_runs(const struct ipc_runopts *ro);
+
+/*
+ * The half-width, in % of the estimate, that ipc_sched_max_runs(@ro) runs
+ * would leave an interval of @half_pct after @nruns runs, taking it to
+ * shrink as 1 / sqrt(runs) (a median's interval does, for one group of
+ * runs).  A case stops out of reach (IPC_STOP_OUT_OF_REACH) when this is
+ * above IPC_REACH_FACTOR times the target from IPC_REACH_RUNS runs on,
+ * where several cases share a budget.  -1 when @half_pct < 0 or @nruns is 0.
+ */
+double ipc_sched_reach_pct(const struct ipc_runopts *ro, size_t nruns,
+			   double half_pct);
+
+#define IPC_REACH_RUNS 15
+#define IPC_REACH_FACTOR 2.0
 
 /*
  * Run a whole plan in @run: every case of @cases (@n of them, each with

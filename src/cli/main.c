@@ -58,7 +58,7 @@ static void on_started(void *arg, size_t i, const struct ipc_result *res)
 		.case_no = i + 1,
 		.ncases = m->n,
 		.run = res->nruns + 1,
-		.max_runs = ro->runs_auto ? ro->max_runs : ro->runs,
+		.max_runs = ro->runs_auto ? ipc_sched_max_runs(ro) : ro->runs,
 		.exact = !ro->runs_auto,
 		.half_pct = -1,
 		.target_pct = ro->runs_auto ? ro->ci_pct : 0,
@@ -275,12 +275,8 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	}
 	m.n = plan.ncases;
 	if (!err)
-		progress_init(
-			&m.prog, stderr, cfg->quiet, plan.ncases,
-			cfg->ro.runs_auto ? cfg->ro.min_runs : cfg->ro.runs,
-			cfg->ro.runs_auto ? cfg->ro.max_runs : cfg->ro.runs,
-			cfg->ro.runs_auto ? cfg->ro.budget_ns : 0,
-			ipc_now_ns());
+		progress_init(&m.prog, stderr, cfg->quiet, plan.ncases,
+			      &cfg->ro, ipc_now_ns());
 	if (!err) {
 		err = ipc_run_plan(run, plan.cases, ros, plan.ncases, &hooks);
 		if (err > 0) {

@@ -13,15 +13,19 @@
 #include "progress.h"
 
 int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
-		  size_t min_runs, size_t max_runs, uint64_t budget_ns,
-		  uint64_t now_ns)
+		  const struct ipc_runopts *ro, uint64_t now_ns)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = out;
 	p->ncases = ncases;
-	p->min_runs = min_runs;
-	p->max_runs = max_runs > min_runs ? max_runs : min_runs;
-	p->budget_ns = budget_ns;
+	/* What the scheduler does: ipc_schedule's rules, from its own words. */
+	if (ro->runs_auto) {
+		p->min_runs = ipc_sched_floor_runs(ro);
+		p->max_runs = ipc_sched_max_runs(ro);
+		p->budget_ns = ro->budget_ns;
+	} else {
+		p->min_runs = p->max_runs = ro->runs;
+	}
 	p->start_ns = now_ns;
 	if (quiet || !out || !isatty(fileno(out)) || !ncases)
 		return 0;

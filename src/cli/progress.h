@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipcperf/run.h"
+
 /* What the line says about the run that is starting. */
 struct progress_state {
 	const char *what; /* the case: "rr tcp req=64 resp=1024" */
@@ -33,7 +35,8 @@ struct progress {
 	bool on;	    /* a terminal and not -q: draw */
 	bool drawn;	    /* a line is on the screen now */
 	size_t ncases;	    /* cases in the plan */
-	size_t min_runs;    /* per case, at least (the budget cannot cut) */
+	size_t min_runs;    /* per case, at least: the budget cannot cut
+			       below (ipc_sched_floor_runs) */
 	size_t max_runs;    /* per case, at most */
 	uint64_t budget_ns; /* no new run after this (0: none) */
 	uint64_t start_ns;  /* when the plan started */
@@ -42,14 +45,15 @@ struct progress {
 };
 
 /*
- * Prepare @p for a plan of @ncases cases of @min_runs to @max_runs runs
- * each (-r N: both N), with @budget_ns for the whole plan (0: none),
+ * Prepare @p for a plan of @ncases cases run by the rules of @ro (what
+ * ipc_schedule gets): -r N, exactly N runs each; auto, from the floor the
+ * budget never cuts a case below (ipc_sched_floor_runs: 6 at 95%) to
+ * ipc_sched_max_runs, with ro->budget_ns for the whole plan (0: none);
  * starting at @now_ns.  The line is drawn only when @out is a terminal and
  * @quiet is false.  Returns 0 or -ENOMEM (then the line stays off).
  */
 int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
-		  size_t min_runs, size_t max_runs, uint64_t budget_ns,
-		  uint64_t now_ns);
+		  const struct ipc_runopts *ro, uint64_t now_ns);
 
 /*
  * Case @i (0-based) starts a run at @now_ns: count it, estimate the time

@@ -242,6 +242,22 @@ void tab_span_failed(struct grid *g, struct grid_line *l, const struct trow *t);
 void tab_cost_note(struct tab_out *out, const struct ipc_report_meta *meta,
 		   const struct tab_tail *tt, const char *unit);
 
+/*
+ * The hints of the flags in @flags over @rows: one line per kind, or one
+ * per variant of a kind's hint the rows need, labelled then ("hint for
+ * unstable (out-of-reach): ..."); @suite: the rows are the quick suite's.
+ */
+void tab_flag_hints(struct tab_out *out, const struct trow *const *rows,
+		    size_t n, unsigned flags, bool suite);
+
+/*
+ * One note naming the rows whose runs show a blocking unix stream reader
+ * woken early (ipc_result_early_wake), its cause and what measures the
+ * socket without it; nothing when none does.
+ */
+void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
+		   size_t n);
+
 /* Why each flagged case has its flags, then one hint per kind. */
 void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
 		    size_t n, unsigned flags);

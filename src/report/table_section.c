@@ -138,6 +138,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			tab_cost_note(out, meta, &tt,
 				      pat->cost_per ? pat->cost_per
 						    : "message");
+		tab_wake_note(out, rows, n);
 		tab_flag_notes(out, rows, n, tt.flags);
 	}
 	err = g.err;

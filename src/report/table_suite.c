@@ -114,10 +114,16 @@ static void note_status(struct suite *s, struct srow *r, const struct trow *t)
 		 res->error[0] ? res->error : "unknown error");
 }
 
-/* "rr unstable, bimodal": a measured test's flags in the row's notes. */
+/*
+ * "rr unstable, bimodal": a measured test's flags in the row's notes,
+ * "unstable (out-of-reach)" for a case that stopped so, whose hint
+ * differs.
+ */
 static void note_flags(struct suite *s, struct srow *r, const struct trow *t)
 {
-	char names[64] = "";
+	/* No why line under the suite: the stop that changes a hint, here. */
+	bool reach = t->res.diag.stop == IPC_STOP_OUT_OF_REACH;
+	char names[128] = "";
 	size_t n = 0;
 	int k;
 
@@ -126,8 +132,11 @@ static void note_flags(struct suite *s, struct srow *r, const struct trow *t)
 	for (k = 0; k < IPC_FLAG_COUNT && n < sizeof(names); k++)
 		if (t->res.diag.flags & (1u << k))
 			n += (size_t)snprintf(names + n, sizeof(names) - n,
-					      "%s%s", n ? ", " : "",
-					      ipc_flag_name(k));
+					      "%s%s%s", n ? ", " : "",
+					      ipc_flag_name(k),
+					      k == IPC_FLAG_UNSTABLE && reach
+						      ? " (out-of-reach)"
+						      : "");
 	add_note(s, r, "%s %s", tab_pat_name(t), names);
 }
 
@@ -396,7 +405,7 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	unsigned flags = 0;
 	const char *eng0 = NULL;
 	const struct trow **measured = NULL;
-	size_t i;
+	size_t i, n;
 	int err;
 
 	*nrest = 0;
@@ -428,20 +437,24 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		suite_heading(out, meta, &s, multi ? NULL : eng0);
 		tab_grid(out, &g);
 		suite_legend(out, &s);
-		if (placed && t->nrows) {
-			measured = calloc(t->nrows, sizeof(*measured));
-			for (i = 0; measured && i < t->nrows; i++)
-				measured[i] = &t->rows[i];
-			if (measured)
-				tab_place_note(out, measured, t->nrows);
-			free(measured);
-		}
+		measured = calloc(t->nrows + 1, sizeof(*measured));
+		if (!measured)
+			err = -ENOMEM;
+		for (i = 0; measured && i < t->nrows; i++)
+			measured[i] = &t->rows[i];
+		if (measured && placed && t->nrows)
+			tab_place_note(out, measured, t->nrows);
 		if (zero)
 			tab_printf(out, "%s\n", tab_zero_note);
-		for (int k = 0; k < IPC_FLAG_COUNT; k++)
-			if (flags & (1u << k))
-				tab_printf(out, "hint for %s: %s\n",
-					   ipc_flag_name(k), ipc_flag_hint(k));
+		/* The suite's own rows: the rest have their own tables. */
+		for (i = 0, n = 0; measured && i < t->nrows; i++)
+			if (pat_index(&s, t->rows[i].res.cs.pat) >= 0)
+				measured[n++] = &t->rows[i];
+		if (measured) {
+			tab_wake_note(out, measured, n);
+			tab_flag_hints(out, measured, n, flags, true);
+		}
+		free(measured);
 		*printed = true;
 	}
 	for (i = 0; i < t->nskips && !err; i++) {

@@ -384,8 +384,72 @@ void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
 	if (more)
 		tab_printf(out, "... and %zu more (-f json has them all)\n",
 			   more);
-	for (k = 0; k < IPC_FLAG_COUNT; k++)
-		if (flags & (1u << k))
-			tab_printf(out, "hint for %s: %s\n", ipc_flag_name(k),
-				   ipc_flag_hint(k));
+	tab_flag_hints(out, rows, n, flags, false);
+}
+
+void tab_flag_hints(struct tab_out *out, const struct trow *const *rows,
+		    size_t n, unsigned flags, bool suite)
+{
+	unsigned used, id, kinds;
+	const char *hint, *label;
+	size_t i;
+	int k;
+
+	for (k = 0; k < IPC_FLAG_COUNT; k++) {
+		if (!(flags & (1u << k)))
+			continue;
+		used = 0;
+		for (i = 0; i < n; i++)
+			if (tab_measured(rows[i]) &&
+			    (rows[i]->res.diag.flags & (1u << k)))
+				used |= 1u << ipc_flag_hint_id(&rows[i]->res, k,
+							       suite);
+		if (!used)
+			used = 1; /* flags said so: the general hint */
+		kinds = (unsigned)__builtin_popcount(used);
+		for (id = 0; id < IPC_FLAG_HINT_IDS; id++) {
+			if (!(used & (1u << id)))
+				continue;
+			hint = ipc_flag_hint_text(k, id, &label);
+			if (!hint)
+				hint = ipc_flag_hint(k);
+			if (kinds > 1 && label[0])
+				tab_printf(out, "hint for %s (%s): %s\n",
+					   ipc_flag_name(k), label, hint);
+			else
+				tab_printf(out, "hint for %s: %s\n",
+					   ipc_flag_name(k), hint);
+		}
+	}
+}
+
+void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
+		   size_t n)
+{
+	char what[128], cases[256] = "";
+	double most = -1, v;
+	size_t i, found = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!tab_measured(rows[i]) ||
+		    !ipc_result_early_wake(&rows[i]->res, &v))
+			continue;
+		if (found++ < 3)
+			tab_appendf(cases, sizeof(cases), "%s%s",
+				    found > 1 ? ", " : "",
+				    ipc_case_describe(&rows[i]->res.cs, what,
+						      sizeof(what)));
+		most = v > most ? v : most;
+	}
+	if (!found)
+		return;
+	if (found > 3)
+		tab_appendf(cases, sizeof(cases), " and %zu more", found - 3);
+	tab_printf(out,
+		   "note: %s: a side blocked up to %.2f times a round trip, "
+		   "not once: the kernel wakes a blocking unix stream reader "
+		   "before its data (unix_write_space), which slows runs at "
+		   "random; -e poll measures the socket without it "
+		   "(docs/methodology.md, \"unix stream rr on two CPUs\")\n",
+		   cases, most);
 }

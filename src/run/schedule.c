@@ -52,7 +52,7 @@ static unsigned min_runs(const struct ipc_runopts *ro)
 	return ro->min_runs ? ro->min_runs : IPC_MIN_RUNS;
 }
 
-static unsigned max_runs(const struct ipc_runopts *ro)
+unsigned ipc_sched_max_runs(const struct ipc_runopts *ro)
 {
 	unsigned m = ro->max_runs ? ro->max_runs : IPC_MAX_RUNS_DEFAULT;
 
@@ -70,19 +70,19 @@ static double level_of(const struct ipc_runopts *ro)
  * none, so a case the budget stopped there was `unstable` whatever its
  * runs said: the quick suite's pty stream, 5 runs of 0.23 GB/s each.
  */
-static unsigned floor_runs(const struct ipc_runopts *ro)
+unsigned ipc_sched_floor_runs(const struct ipc_runopts *ro)
 {
 	size_t ci = ipc_runs_min_for_ci(level_of(ro));
-	unsigned f = min_runs(ro);
+	unsigned f = min_runs(ro), max = ipc_sched_max_runs(ro);
 
 	if (ci > f)
 		f = (unsigned)ci;
-	return f > max_runs(ro) ? max_runs(ro) : f;
+	return f > max ? max : f;
 }
 
 /*
- * Out of reach: from REACH_RUNS runs on, an interval so wide that even
- * --max-runs runs would leave it at more than REACH_FACTOR times the
+ * Out of reach: from IPC_REACH_RUNS runs on, an interval so wide that even
+ * --max-runs runs would leave it at more than IPC_REACH_FACTOR times the
  * target, taking the half-width to shrink as 1 / sqrt(runs) (a median's
  * interval does, for one group of runs).  Such a case stops there and
  * leaves the rest of its share to the others, where several cases share
@@ -96,22 +96,27 @@ static unsigned floor_runs(const struct ipc_runopts *ro)
  * the 4th and 12th.  A factor of 2 keeps going every case within ±2.8%
  * by then.
  */
-#define REACH_RUNS 15
-#define REACH_FACTOR 2.0
+double ipc_sched_reach_pct(const struct ipc_runopts *ro, size_t nruns,
+			   double half_pct)
+{
+	if (!(half_pct >= 0) || !nruns)
+		return -1;
+	return half_pct * sqrt((double)nruns / (double)ipc_sched_max_runs(ro));
+}
 
 static bool out_of_reach(const struct sched *s, const struct slot *sl,
 			 const struct ipc_runs_stats *st)
 {
-	double half, best;
+	double half;
 
-	if (s->n < 2 || !s->ro->budget_ns || sl->n < REACH_RUNS ||
-	    sl->n >= max_runs(s->ro))
+	if (s->n < 2 || !s->ro->budget_ns || sl->n < IPC_REACH_RUNS ||
+	    sl->n >= ipc_sched_max_runs(s->ro))
 		return false;
 	ipc_runs_target_met(st, s->ro->ci_pct, &half);
 	if (!(half >= 0))
 		return false; /* no interval */
-	best = half * sqrt((double)sl->n / (double)max_runs(s->ro));
-	return best > REACH_FACTOR * s->ro->ci_pct;
+	return ipc_sched_reach_pct(s->ro, sl->n, half) >
+	       IPC_REACH_FACTOR * s->ro->ci_pct;
 }
 
 /* Emit, in plan order, every case finished up to the first unfinished. */
@@ -166,7 +171,7 @@ static enum ipc_stop verdict(const struct sched *s, size_t i)
 	ipc_runs_summarize(sl->vals, sl->n, level_of(ro), &st);
 	if (ipc_runs_target_met(&st, ro->ci_pct, NULL))
 		return IPC_STOP_TARGET;
-	if (sl->n >= max_runs(ro))
+	if (sl->n >= ipc_sched_max_runs(ro))
 		return IPC_STOP_MAX_RUNS;
 	return out_of_reach(s, sl, &st) ? IPC_STOP_OUT_OF_REACH : IPC_STOP_NONE;
 }
@@ -181,7 +186,8 @@ static bool over_budget(const struct sched *s, size_t i, uint64_t deadline)
 	const struct slot *sl = &s->slots[i];
 	uint64_t now, est;
 
-	if (!s->ro->runs_auto || !s->ro->budget_ns || sl->n < floor_runs(s->ro))
+	if (!s->ro->runs_auto || !s->ro->budget_ns ||
+	    sl->n < ipc_sched_floor_runs(s->ro))
 		return false;
 	now = s->ops->now_ns(s->arg);
 	est = sl->n ? sl->wall_ns / sl->n : 0;
@@ -242,7 +248,8 @@ static bool over_share(const struct sched *s, size_t i, uint64_t budget_ns)
 	int64_t pool = 0;
 	size_t open = 0, j;
 
-	if (!s->ro->runs_auto || !budget_ns || sl->n < floor_runs(s->ro))
+	if (!s->ro->runs_auto || !budget_ns ||
+	    sl->n < ipc_sched_floor_runs(s->ro))
 		return false;
 	/* Left over by the finished cases, less what they took beyond. */
 	for (j = 0; j < s->n; j++) {

@@ -10,9 +10,12 @@ tty_out="$T/tty.out"
 
 # on_tty ARGS...: run ipcperf with a pty as its terminal, output to tty_out.
 # The shell inside keeps the pty open a moment after ipcperf exits: script(1)
-# can lose the last bytes a child wrote just before the pty closed.
+# can lose the last bytes a child wrote just before the pty closed.  The pty
+# is 200 columns wide: at 80 the line is cut (as it should be) before its
+# last words, "at most 12s left" on a loaded machine, "<1s left" on an idle
+# one, which made the check for them depend on the machine's speed.
 on_tty() {
-	script -qec "$(printf '%q ' "$IPCPERF" "$@"); r=\$?; sleep 0.3; exit \$r" \
+	script -qec "stty cols 200 2>/dev/null; $(printf '%q ' "$IPCPERF" "$@"); r=\$?; sleep 0.3; exit \$r" \
 		/dev/null >"$tty_out" 2>&1
 	rc=$?
 }

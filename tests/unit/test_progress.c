@@ -85,6 +85,113 @@ static void test_eta(void)
 		"budget spent: the run under way");
 }
 
+/*
+ * A pty of @ws's size: its terminal end as a stream (the line's @out), its
+ * other end in *@master, read without blocking.  NULL, with a skip, when
+ * there is none to be had.
+ */
+static FILE *pty_open(const struct winsize *ws, int *master)
+{
+	int slave;
+	FILE *f;
+
+	if (openpty(master, &slave, NULL, NULL, ws)) {
+		skip("openpty: %s", strerror(errno));
+		return NULL;
+	}
+	fcntl(*master, F_SETFL, O_NONBLOCK);
+	f = fdopen(slave, "w");
+	if (!f) {
+		skip("fdopen: %s", strerror(errno));
+		close(slave);
+		close(*master);
+	}
+	return f;
+}
+
+/* -r @n: every case exactly @n runs, no budget. */
+static struct ipc_runopts fixed_ro(unsigned n)
+{
+	struct ipc_runopts ro;
+
+	ipc_runopts_default(&ro);
+	ro.runs_auto = false;
+	ro.runs = n;
+	return ro;
+}
+
+/*
+ * The time left as the plan's runs start, on a pty (the line is drawn
+ * only there): the least runs left are the scheduler's floor, the runs a
+ * budget never cuts a case below (6 at 95%, 8 at 99%), not --runs auto's
+ * minimum of 5, and a case that has its floor (and may sit rounds out,
+ * over its share) adds none.  Runs of 3 s, a budget of 1 s spent by the
+ * second run: only that floor bounds the time left.
+ */
+static void test_eta_floor(void)
+{
+	struct winsize ws = {.ws_row = 24, .ws_col = 200};
+	struct progress_state st = {"rr pipe", 1, 2, 1, 30, false, -1, 1, -1};
+	struct ipc_runopts ro;
+	struct progress p;
+	int master;
+	uint64_t t = 0;
+	char got[4096];
+	FILE *f;
+
+	f = pty_open(&ws, &master);
+	if (!f)
+		return;
+
+	ipc_runopts_default(&ro);
+	ro.budget_ns = 1 * S;
+	is_uint(ipc_sched_floor_runs(&ro), "==", 6,
+		"the scheduler's floor at 95%%: 6 runs");
+	progress_init(&p, f, false, 2, &ro, 0);
+	is_uint(p.min_runs, "==", 6, "eta: the least runs a case has: 6");
+	is_uint(p.max_runs, "==", 30, "eta: the most: 30");
+	progress_run(&p, 0, &st, t += 3 * S);
+	progress_run(&p, 1, &st, t += 3 * S);
+	/* 1 run done in 6 s... of 2 started: (5 + 5 + 1) runs of 6 s. */
+	is_near(st.eta_s, 66.0, 1e-9,
+		"eta: budget spent, 5 runs left to each case's floor of 6 "
+		"and the one starting");
+	for (int r = 0; r < 5; r++)
+		progress_run(&p, 0, &st, t += 3 * S);
+	/* 6 of case 0 started, 1 of case 1: 6 done in 21 s. */
+	is_near(st.eta_s, 3.5 * 6, 1e-9,
+		"eta: a case at its floor adds none (5 left to case 1's and "
+		"the one starting)");
+	progress_fini(&p);
+	drain(master, got, sizeof(got));
+
+	ro.ci_level = 0.99;
+	progress_init(&p, f, false, 2, &ro, 0);
+	is_uint(p.min_runs, "==", ipc_sched_floor_runs(&ro),
+		"eta at 99%%: the scheduler's floor (%zu)", p.min_runs);
+	is_uint(p.min_runs, "==", 8, "... which is 8 runs");
+	t = 0;
+	progress_run(&p, 0, &st, t += 3 * S);
+	progress_run(&p, 1, &st, t += 3 * S);
+	is_near(st.eta_s, 6.0 * (7 + 7 + 1), 1e-9,
+		"eta at 99%%: 7 runs left to each case's floor of 8");
+	progress_fini(&p);
+	drain(master, got, sizeof(got));
+
+	ro = fixed_ro(4);
+	progress_init(&p, f, false, 2, &ro, 0);
+	ok(p.min_runs == 4 && p.max_runs == 4 && !p.budget_ns,
+	   "-r 4: exactly 4 runs a case, no budget");
+	t = 0;
+	progress_run(&p, 0, &st, t += 3 * S);
+	progress_run(&p, 1, &st, t += 3 * S);
+	is_near(st.eta_s, 6.0 * (3 + 3 + 1), 1e-9, "-r 4: 3 left a case");
+	progress_fini(&p);
+	drain(master, got, sizeof(got));
+	fclose(f);
+	close(master);
+}
+
 static void test_pty(void)
 {
 	struct winsize ws = {.ws_row = 24, .ws_col = 40};
@@ -97,18 +204,17 @@ static void test_pty(void)
 				    -1,
 				    1,
 				    -1};
+	struct ipc_runopts ro;
 	struct progress p;
-	int master, slave;
+	int master;
 	char got[1024];
 	FILE *f;
 
-	if (openpty(&master, &slave, NULL, NULL, &ws)) {
-		skip("openpty: %s", strerror(errno));
+	f = pty_open(&ws, &master);
+	if (!f)
 		return;
-	}
-	fcntl(master, F_SETFL, O_NONBLOCK);
-	f = fdopen(slave, "w");
-	is_int(progress_init(&p, f, false, 2, 5, 30, 0, 0), "==", 0,
+	ro = fixed_ro(30);
+	is_int(progress_init(&p, f, false, 2, &ro, 0), "==", 0,
 	       "progress on a pty");
 	ok(p.on, "a terminal: the line is on");
 	progress_run(&p, 0, &st, 1 * S);
@@ -125,7 +231,7 @@ static void test_pty(void)
 	drain(master, got, sizeof(got));
 	is_str(got, "\r\033[K", "erased at the end");
 
-	is_int(progress_init(&p, f, true, 2, 5, 30, 0, 0), "==", 0,
+	is_int(progress_init(&p, f, true, 2, &ro, 0), "==", 0,
 	       "progress with -q");
 	ok(!p.on, "-q: off");
 	progress_run(&p, 0, &st, 1 * S);
@@ -140,6 +246,7 @@ static void test_pty(void)
 static void test_not_tty(void)
 {
 	struct progress_state st = {"rr pipe", 1, 1, 0, 0, false, -1, 1, -1};
+	struct ipc_runopts ro = fixed_ro(30);
 	struct progress p;
 	char got[256];
 	int fd[2];
@@ -151,7 +258,7 @@ static void test_not_tty(void)
 	}
 	fcntl(fd[0], F_SETFL, O_NONBLOCK);
 	f = fdopen(fd[1], "w");
-	progress_init(&p, f, false, 1, 5, 30, 0, 0);
+	progress_init(&p, f, false, 1, &ro, 0);
 	ok(!p.on, "a pipe: off");
 	progress_run(&p, 0, &st, 1 * S);
 	progress_clear(&p);
@@ -163,7 +270,7 @@ static void test_not_tty(void)
 	close(fd[0]);
 
 	f = tmpfile();
-	progress_init(&p, f, false, 1, 5, 30, 0, 0);
+	progress_init(&p, f, false, 1, &ro, 0);
 	progress_run(&p, 0, &st, 1 * S);
 	progress_fini(&p);
 	is_int(ftell(f), "==", 0, "a file: nothing written");
@@ -174,6 +281,7 @@ int main(void)
 {
 	test_format();
 	test_eta();
+	test_eta_floor();
 	test_pty();
 	test_not_tty();
 	return done_testing();

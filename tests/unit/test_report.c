@@ -1178,6 +1178,252 @@ static void test_diagnosis(void)
 	ipc_result_free(res[1]);
 }
 
+/* Does formatter @name print @what for @res (@n of them) under @meta? */
+static bool prints(const char *name, const struct ipc_report_meta *meta,
+		   struct ipc_result **res, size_t n, const char *what)
+{
+	int err;
+	char *out = render(name, meta, res, n, NULL, 0, &err);
+	bool found = out && !err && strstr(out, what);
+
+	free(out);
+	return found;
+}
+
+/* The hint of flag @flag of result @i in a JSON document @out, or "". */
+static const char *json_hint(json_t *root, size_t i, const char *flag)
+{
+	json_t *flags = json_object_get(
+		json_array_get(json_object_get(root, "results"), i), "flags");
+	size_t k;
+
+	for (k = 0; k < json_array_size(flags); k++) {
+		json_t *f = json_array_get(flags, k);
+
+		if (!strcmp(json_string_value(json_object_get(f, "flag")) ?: "",
+			    flag))
+			return json_string_value(json_object_get(f, "hint"))
+				       ?: "";
+	}
+	return "";
+}
+
+/*
+ * Issue 12: the hints say what helps for the way each case stopped.  A
+ * case out of reach (its runs disagree more than --max-runs runs could
+ * narrow) is told that more runs would not help, and why names its
+ * groups; -r N is told about -r; the quick suite's short runs about what
+ * the suite lets the user set.
+ */
+static void test_hints(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	struct ipc_result *res[3];
+	json_t *root;
+	json_error_t jerr;
+	char *out;
+	int err;
+
+	ro.runs_auto = true;
+	ro.min_runs = 5;
+	ro.max_runs = 30;
+	ro.ci_level = 0.95;
+	ro.ci_pct = 1;
+	ro.budget_ns = 20000000000ull;
+	res[0] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 12, 4910);
+	res[1] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 15, 6500);
+	res[2] = mk_rr(&tp_tcp, &eng_blocking, 1, 1, 6, 9000);
+	for (int i = 0; i < 3; i++) {
+		res[i]->ro = ro;
+		res[i]->diag.flags = 1u << IPC_FLAG_UNSTABLE;
+		res[i]->diag.half_pct = 2.5;
+	}
+	res[0]->diag.stop = IPC_STOP_MAX_RUNS;
+	res[1]->diag.stop = IPC_STOP_OUT_OF_REACH;
+	res[1]->diag.half_pct = 40;
+	res[1]->diag.flags |= 1u << IPC_FLAG_BIMODAL;
+	res[1]->diag.modes = (struct ipc_modes){.bimodal = true,
+						.nlow = 8,
+						.nhigh = 7,
+						.low = 6500,
+						.high = 19500,
+						.cut = 10000};
+	res[1]->cs.place = (struct ipc_place){
+		.cpus = IPC_CPUS_TWO, .client_cpu = 0, .server_cpu = 1};
+	/* -r 6: a fixed number of runs, no target to run to. */
+	res[2]->ro.runs_auto = false;
+	res[2]->ro.runs = 6;
+	res[2]->diag.stop = IPC_STOP_RUNS;
+
+	out = render("table", &meta, res, 3, NULL, 0, &err);
+	is_int(err, "==", 0, "hints table: no error");
+	if (!out)
+		out = strdup("");
+	ok(strstr(out, ": unstable: 95% CI ±40% after 15 runs, about ±28% at "
+		       "30, against a target of ±1%: the runs disagree too "
+		       "much for more runs to reach it (in two groups, 8 "
+		       "near 6.50 µs and 7 near 19.5 µs)\n") != NULL,
+	   "hints table: why out of reach: what 30 runs would leave, and the "
+	   "groups");
+	ok(strstr(out, "rr pipe req=1 resp=1: unstable: 95% CI ±2.5% after 12 "
+		       "runs (--max-runs); the target is ±1%\n") != NULL,
+	   "hints table: why max-runs, as before");
+	ok(strstr(out, "\nhint for unstable: more runs (--max-runs, --budget), "
+		       "--pin, or a quieter machine\n") != NULL,
+	   "hints table: the general hint for the case that ran out of runs");
+	ok(strstr(out, "\nhint for unstable (out-of-reach): more runs would "
+		       "not bring it to the target") != NULL,
+	   "hints table: the out-of-reach hint, labelled beside it");
+	ok(strstr(out, "\nhint for unstable (-r N): more runs (a larger -r, "
+		       "or -r auto") != NULL,
+	   "hints table: the -r N hint, labelled");
+	free(out);
+
+	out = render("table", &meta, &res[1], 1, NULL, 0, &err);
+	ok(out &&
+		   strstr(out, "\nhint for unstable: more runs would not "
+			       "bring it to the target, its runs disagree too "
+			       "much: see its bimodal or outliers flag") &&
+		   !strstr(out, "--max-runs, --budget"),
+	   "hints table: out of reach alone: one hint, unlabelled, and no "
+	   "advice to add runs");
+	free(out);
+
+	/* No groups: the spread is named instead. */
+	res[1]->diag.modes.bimodal = false;
+	res[1]->diag.flags &= ~(1u << IPC_FLAG_BIMODAL);
+	res[1]->metric.cv = 0.183;
+	ok(prints("table", &meta, &res[1], 1,
+		  "to reach it (a run-to-run CV of 18.3%)\n"),
+	   "hints table: out of reach, one group: the runs' CV");
+	res[1]->diag.outliers = 2;
+	ok(prints("table", &meta, &res[1], 1,
+		  "to reach it (2 of them far from the median of"),
+	   "hints table: out of reach, with outliers: those");
+
+	out = render("json", &meta, res, 3, NULL, 0, &err);
+	root = out ? json_loads(out, 0, &jerr) : NULL;
+	ok(root != NULL, "hints json: parses");
+	ok(strstr(json_hint(root, 0, "unstable"), "--max-runs") != NULL,
+	   "hints json: max-runs: the general hint");
+	ok(strstr(json_hint(root, 1, "unstable"), "would not bring it") &&
+		   !strstr(json_hint(root, 1, "unstable"), "--max-runs"),
+	   "hints json: out of reach: more runs would not help");
+	ok(strstr(json_hint(root, 2, "unstable"), "a larger -r") != NULL,
+	   "hints json: -r N: -r");
+	json_decref(root);
+	free(out);
+
+	/* The quick suite: no why lines, so the notes say out-of-reach. */
+	meta.command = "suite";
+	res[1]->diag.flags |= 1u << IPC_FLAG_SHORT;
+	res[1]->diag.load_res_cpus = 0.4;
+	res[1]->diag.other_cpus = 0.3;
+	out = render("table", &meta, &res[1], 1, NULL, 0, &err);
+	ok(out && strstr(out, "  rr unstable (out-of-reach), short\n"),
+	   "hints suite: the notes say the case stopped out of reach");
+	ok(out && strstr(out, "\nhint for short: the suite's runs are short "
+			      "by design: more of them (--max-runs, --budget), "
+			      "or measure the case alone with -d 1s\n"),
+	   "hints suite: short: what the suite lets the user set");
+	free(out);
+	out = render("json", &meta, &res[1], 1, NULL, 0, &err);
+	root = out ? json_loads(out, 0, &jerr) : NULL;
+	ok(strstr(json_hint(root, 0, "short"), "the suite's runs") != NULL,
+	   "hints json: short in the suite: the suite's hint");
+	json_decref(root);
+	free(out);
+	meta.command = "rr";
+	ok(prints("table", &meta, &res[1], 1,
+		  "\nhint for short: measure longer (-d 1s"),
+	   "hints table: short outside the suite: measure longer");
+	for (int i = 0; i < 3; i++)
+		ipc_result_free(res[i]);
+}
+
+/*
+ * Issue 12: rr over a unix stream on two CPUs through blocking reads,
+ * where a side blocks more than 1.2 times a round trip, gets one note
+ * naming the kernel's early wake-up and -e poll, in every format that
+ * prints notes; not poll, not one CPU, not tcp, not 1.05 switches.
+ */
+static void test_wake_note(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0",
+		.command = "rr",
+		.host = &host,
+		.ro = &ro,
+	};
+	const struct ipc_place two = {
+		.cpus = IPC_CPUS_TWO, .client_cpu = 0, .server_cpu = 1};
+	const struct ipc_cost once = {.valid = true, .vcsw = 1.0};
+	const char *note = "a side blocked up to 1.38 times a round trip, not "
+			   "once: the kernel wakes a blocking unix stream "
+			   "reader before its data (unix_write_space)";
+	struct ipc_result *res[2];
+	double v = 0;
+	char *out;
+	int err;
+
+	res[0] = mk_rr(&tp_unix, &eng_blocking, 1, 1, 6, 19500);
+	res[1] = mk_rr(&tp_pipe, &eng_blocking, 1, 1, 6, 5000);
+	res[0]->cs.place = two;
+	res[0]->diag.client = once;
+	res[0]->diag.server = once;
+	res[0]->diag.server.vcsw = 1.38;
+	ok(ipc_result_early_wake(res[0], &v), "wake: unix, blocking, two CPUs");
+	is_near(v, 1.38, 1e-12, "wake: the most switches of the two sides");
+	out = render("table", &meta, res, 2, NULL, 0, &err);
+	ok(out && strstr(out, note) &&
+		   strstr(out, "-e poll measures the socket without it "
+			       "(docs/methodology.md, \"unix stream rr on two "
+			       "CPUs\")\n"),
+	   "wake: a note under the table, with the remedy and the section");
+	ok(out && strstr(out, "note: rr unix req=1 resp=1"),
+	   "wake: the note names the case");
+	is_int(out ? (int)count_lines_starting(out, "note: rr unix") : -1,
+	       "==", 1, "wake: one note");
+	free(out);
+	ok(prints("markdown", &meta, res, 2, "unix\\_write\\_space") ||
+		   prints("markdown", &meta, res, 2, "unix_write_space"),
+	   "wake: in markdown");
+	ok(prints("html", &meta, res, 2, "unix_write_space"), "wake: in html");
+	meta.command = "suite";
+	ok(prints("table", &meta, res, 2, note), "wake: under the suite too");
+	meta.command = "rr";
+
+	res[0]->cs.eng = &eng_epoll;
+	ok(!ipc_result_early_wake(res[0], NULL) &&
+		   !prints("table", &meta, res, 2, "unix_write_space"),
+	   "wake: not through another engine");
+	res[0]->cs.eng = &eng_blocking;
+	res[0]->cs.place.cpus = IPC_CPUS_ONE;
+	ok(!ipc_result_early_wake(res[0], NULL), "wake: not on one CPU");
+	res[0]->cs.place.cpus = IPC_CPUS_ANY;
+	res[0]->diag.split_cpu_runs = 5;
+	res[0]->diag.same_cpu_runs = 1;
+	ok(ipc_result_early_wake(res[0], NULL),
+	   "wake: unpinned, most runs ending on two CPUs");
+	res[0]->cs.place = two;
+	res[0]->diag.server.vcsw = 1.05;
+	ok(!ipc_result_early_wake(res[0], NULL) &&
+		   !prints("table", &meta, res, 2, "unix_write_space"),
+	   "wake: not at 1.05 switches a round trip");
+	res[0]->diag.server.vcsw = 1.38;
+	res[0]->cs.tp = &tp_tcp;
+	ok(!ipc_result_early_wake(res[0], NULL), "wake: not over tcp");
+	ipc_result_free(res[0]);
+	ipc_result_free(res[1]);
+}
+
 /*
  * The headline: with runs in two groups the pooled p50 (7.50 us, most
  * samples fast) lies outside the interval of the runs' p50s (50-60 us);
@@ -1256,6 +1502,8 @@ int main(void)
 	test_table();
 	test_suite();
 	test_diagnosis();
+	test_hints();
+	test_wake_note();
 	test_headline();
 	test_full_disk();
 	test_outfile();

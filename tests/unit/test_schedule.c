@@ -307,6 +307,23 @@ static void test_out_of_reach(void)
 	   f.runs[2]);
 	is_str(ipc_stop_name(IPC_STOP_OUT_OF_REACH), "out-of-reach",
 	       "out of reach: its name in reports");
+	{
+		/*
+		 * What the scheduler stopped on is what ipc_sched_reach_pct
+		 * (which the reason in reports quotes) says of those runs.
+		 */
+		struct ipc_runs_stats st;
+		double half = -1;
+
+		ipc_runs_summarize(f.vals[0], f.runs[0], 0.95, &st);
+		ipc_runs_target_met(&st, ro.ci_pct, &half);
+		ok(ipc_sched_reach_pct(&ro, f.runs[0], half) >
+			   IPC_REACH_FACTOR * ro.ci_pct,
+		   "out of reach: ipc_sched_reach_pct agrees (+-%.1f%% after "
+		   "%zu, +-%.1f%% at %u)",
+		   half, f.runs[0], ipc_sched_reach_pct(&ro, f.runs[0], half),
+		   ipc_sched_max_runs(&ro));
+	}
 
 	fake_init(&f, 1, 0.20);
 	ipc_schedule(1, &ro, 7, &ops, &f);
@@ -337,6 +354,56 @@ static void test_out_of_reach(void)
 		   f.stop[1] == IPC_STOP_MAX_RUNS,
 	   "out of reach: not +-1.5%% (%zu %s, %zu %s)", f.runs[0],
 	   ipc_stop_name(f.stop[0]), f.runs[1], ipc_stop_name(f.stop[1]));
+}
+
+/*
+ * The bounds the scheduler exports for reports: the most runs, the floor
+ * a budget never cuts below, and what --max-runs runs would leave of an
+ * interval; each as the scheduler applies it.
+ */
+static void test_bounds(void)
+{
+	struct ipc_runopts ro = auto_ro();
+	struct fake f;
+
+	is_uint(ipc_sched_max_runs(&ro), "==", 30, "bounds: at most 30");
+	is_uint(ipc_sched_floor_runs(&ro), "==", 6,
+		"bounds: a floor of 6 at 95%%, the first with an interval");
+	ro.ci_level = 0.90;
+	is_uint(ipc_sched_floor_runs(&ro), "==", 5,
+		"bounds: 5 at 90%%, the minimum");
+	ro.ci_level = 0.99;
+	is_uint(ipc_sched_floor_runs(&ro), "==", 8, "bounds: 8 at 99%%");
+	ro.ci_level = 0.95;
+	ro.max_runs = 0;
+	is_uint(ipc_sched_max_runs(&ro), "==", IPC_MAX_RUNS_DEFAULT,
+		"bounds: max_runs 0 is the default");
+	ro.max_runs = 5;
+	is_uint(ipc_sched_floor_runs(&ro), "==", 5,
+		"bounds: never a floor above --max-runs");
+	ro.min_runs = 8;
+	ok(ipc_sched_max_runs(&ro) == 8 && ipc_sched_floor_runs(&ro) == 8,
+	   "bounds: never fewer than min_runs (%u, %u)",
+	   ipc_sched_max_runs(&ro), ipc_sched_floor_runs(&ro));
+	ro = auto_ro();
+	is_near(ipc_sched_reach_pct(&ro, 15, 40), 40 * sqrt(0.5), 1e-9,
+		"bounds: +-40%% after 15 runs is about +-28%% at 30");
+	ok(ipc_sched_reach_pct(&ro, 15, -1) < 0 &&
+		   ipc_sched_reach_pct(&ro, 0, 5) < 0,
+	   "bounds: no interval, no reach");
+
+	/* A budget far too small: every case stops at the floor, at 99% 8. */
+	rng_state = 9;
+	ro.ci_level = 0.99;
+	ro.budget_ns = 150000000;
+	fake_init(&f, 2, 0.20);
+	ipc_schedule(2, &ro, 7, &ops, &f);
+	ok(f.runs[0] == ipc_sched_floor_runs(&ro) &&
+		   f.runs[1] == ipc_sched_floor_runs(&ro) &&
+		   f.stop[0] == IPC_STOP_BUDGET,
+	   "bounds: the budget stops cases at the floor, no lower (%zu, %zu "
+	   "of %u)",
+	   f.runs[0], f.runs[1], ipc_sched_floor_runs(&ro));
 }
 
 static void test_fixed(void)
@@ -521,6 +588,7 @@ int main(void)
 	test_tight();
 	test_noisy();
 	test_out_of_reach();
+	test_bounds();
 	test_fixed();
 	test_interleave();
 	test_failures();
