@@ -47,6 +47,13 @@ struct ipc_runopts {
 	bool interleave;    /* several cases: their runs round-robin */
 	bool perf;	    /* count cycles and instructions (--perf); this
 			       makes every context switch dearer */
+	/*
+	 * The CPU latency request held while measuring (ipc_pmqos_hold),
+	 * if pm_qos_held: at 0 us idle CPUs only poll, which lets the load
+	 * figure take cpuidle's idle times (docs/methodology.md).
+	 */
+	bool pm_qos_held;
+	int pm_qos_us;
 };
 
 #define IPC_MIN_RUNS 5
@@ -80,6 +87,15 @@ struct ipc_side_cost {
 	char allowed[64];     /* CPUs it may run on (affinity), "0-3,6" */
 };
 
+/* Where a run's busy_ns came from (docs/methodology.md, "load"). */
+enum ipc_load_src {
+	IPC_LOAD_SRC_STAT = 0, /* /proc/stat's ticks: user + nice + system */
+	IPC_LOAD_SRC_CPUIDLE,  /* CPUs x wall - cpuidle's idle - steal */
+	IPC_LOAD_SRC_CPUACCT,  /* the root cgroup's cpuacct.usage */
+	IPC_LOAD_SRC_MIXED,    /* a summary of runs of several (diag only) */
+	IPC_LOAD_SRC_CGROUP2,  /* cgroup v2: the root's cgroups' usage */
+};
+
 /* What one run measured. */
 struct ipc_run_stats {
 	uint64_t iterations; /* round trips, batches or transfers */
@@ -98,10 +114,13 @@ struct ipc_run_stats {
 	uint64_t loop_msgs; /* messages incl. warm-up (cost divisor) */
 	struct ipc_side_cost client, server;
 	uint64_t ours_ns;   /* CPU time of ipcperf and its peer */
-	uint64_t busy_ns;   /* CPU time busy on the machine (/proc/stat) */
+	uint64_t busy_ns;   /* CPU time busy on the machine (load_src) */
 	uint64_t steal_ns;  /* CPU time taken by the hypervisor */
 	unsigned load_cpus; /* CPUs busy_ns is summed over; 0: unknown */
 	bool have_load;	    /* busy_ns and steal_ns were read */
+	enum ipc_load_src load_src; /* how busy_ns was had */
+	uint64_t idle_stays;	    /* CPUIDLE: idle stays that ended */
+	uint64_t kernel_ns; /* of busy_ns, the kernel's worker threads' */
 	/*
 	 * The pattern's extra figures (ipc_pattern_ops.extras): per run
 	 * those it counts in each run, in the summary their sums and the
@@ -170,9 +189,10 @@ struct ipc_diag {
 	double other_cpus;    /* CPUs other processes kept busy, average */
 	double steal_cpus;    /* CPUs the hypervisor took, average */
 	double load_res_cpus; /* +- of those two (2 sigma), -1: unknown */
-	double loadavg_1m;    /* /proc/loadavg when the case ended, -1 */
-	size_t mode_same[2];  /* runs of the lower [0] and upper [1] */
-	size_t mode_split[2]; /* group on one CPU / on different CPUs */
+	enum ipc_load_src load_src; /* of the runs' busy_ns, if have_load */
+	double loadavg_1m;	    /* /proc/loadavg when the case ended, -1 */
+	size_t mode_same[2];	    /* runs of the lower [0] and upper [1] */
+	size_t mode_split[2];	    /* group on one CPU / on different CPUs */
 	struct ipc_cost client, server;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
 	const struct ipc_metric *metric; /* what the runs were judged by */

@@ -376,8 +376,16 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 	case IPC_FLAG_SHORT:
 		snprintf(buf, len,
 			 "the runs were too short to tell whether other "
-			 "processes used the CPUs: /proc/stat counts CPU time "
-			 "in ticks, so the figure is %.2f ± %.2f CPUs",
+			 "processes used the CPUs: %s, so the figure is "
+			 "%.2f ± %.2f CPUs",
+			 d->load_src == IPC_LOAD_SRC_CPUIDLE
+				 ? "cpuidle cannot tell the idle loop's time "
+				   "from others'"
+			 : d->load_src == IPC_LOAD_SRC_CPUACCT ||
+					 d->load_src == IPC_LOAD_SRC_CGROUP2
+				 ? "the scheduler charges a running task up "
+				   "to a tick late"
+				 : "/proc/stat counts CPU time in ticks",
 			 fmax(d->other_cpus, d->steal_cpus), d->load_res_cpus);
 		break;
 	case IPC_FLAG_SHARED:

@@ -549,6 +549,8 @@ static void summary_more(struct jdoc *d, json_t *o,
 			put_real(d, ld, KEY_STEAL_CPUS, g->steal_cpus);
 			if (g->load_res_cpus >= 0)
 				put_real(d, ld, KEY_RES_CPUS, g->load_res_cpus);
+			put(d, ld, KEY_LOAD_SRC,
+			    json_string(js_load_src_names[g->load_src]));
 		}
 		if (g->loadavg_1m >= 0)
 			put_real(d, ld, KEY_LOADAVG_1M, g->loadavg_1m);

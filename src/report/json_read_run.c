@@ -263,6 +263,13 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 					   : -1;
 		if (json_object_get(x, KEY_LOADAVG_1M))
 			d->loadavg_1m = jr_num(r, x, sat, KEY_LOADAVG_1M);
+		/* Older documents lack it: their runs read /proc/stat. */
+		s = json_string_value(json_object_get(x, KEY_LOAD_SRC));
+		k = s ? jr_name_index(r, sat, KEY_LOAD_SRC, js_load_src_names,
+				      s)
+		      : -1;
+		if (k >= 0)
+			d->load_src = (enum ipc_load_src)k;
 	}
 }
 

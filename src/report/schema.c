@@ -24,6 +24,12 @@ const char *const js_placement_names[] = {
 	NULL,
 };
 
+const char *const js_load_src_names[] = {
+	[IPC_LOAD_SRC_STAT] = "proc-stat",  [IPC_LOAD_SRC_CPUIDLE] = "cpuidle",
+	[IPC_LOAD_SRC_CPUACCT] = "cpuacct", [IPC_LOAD_SRC_MIXED] = "mixed",
+	[IPC_LOAD_SRC_CGROUP2] = "cgroup2", NULL,
+};
+
 static const char *const shm_wait_names[] = {
 	[IPC_SHM_FUTEX] = "futex",
 	[IPC_SHM_SPIN] = "spin",
@@ -64,6 +70,13 @@ static const struct jfield runload[] = {
 	R(steal_ns, JK_U64),
 	/* Added with the load figure's resolution (issue 14). */
 	FIELD(struct ipc_run_stats, "cpus", load_cpus, JK_UINT,
+	      JF_OPT | JF_NONZERO),
+	/* Added with cpuidle's idle times (issue 12); older: proc-stat. */
+	ENUM(struct ipc_run_stats, "source", load_src, JF_OPT,
+	     js_load_src_names),
+	FIELD(struct ipc_run_stats, "idle_stays", idle_stays, JK_U64,
+	      JF_OPT | JF_NONZERO),
+	FIELD(struct ipc_run_stats, "kernel_ns", kernel_ns, JK_U64,
 	      JF_OPT | JF_NONZERO),
 };
 #undef R

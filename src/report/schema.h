@@ -154,6 +154,7 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_STEAL_CPUS "steal_cpus"
 #define KEY_RES_CPUS "resolution_cpus"
 #define KEY_LOADAVG_1M "loadavg_1m"
+#define KEY_LOAD_SRC "source" /* in summary.load */
 #define KEY_LOADAVG "loadavg"
 #define KEY_PERF "perf"
 #define KEY_PERF_CYCLES "cycles"
@@ -169,5 +170,6 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 /* Names of the enums the documents hold. */
 extern const char *const js_status_names[];    /* enum ipc_status */
 extern const char *const js_placement_names[]; /* enum ipc_placement */
+extern const char *const js_load_src_names[];  /* enum ipc_load_src */
 
 #endif

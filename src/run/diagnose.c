@@ -199,7 +199,42 @@ static void placement(const struct ipc_result *res, const double *vals,
 }
 
 /*
- * How far the load figures can be off, in CPUs (two standard deviations).
+ * cpuidle: the longest a polling idle stay lasts (cpuidle's poll limit,
+ * at most TICK_NSEC / 16: 625 us at HZ=100, 250 us at HZ=250), which
+ * bounds how far a stay that spans a reading shifts idle time from one
+ * run to the next (src/run/load.c).
+ */
+#define IDLE_STAY_NS 625000.0
+
+/*
+ * cpuidle: what each idle stay costs outside the idle state and outside
+ * every task's runtime (the idle loop, the context switches to and from
+ * the idle task), allowed for as our own.  On the development VM (KVM,
+ * haltpoll, 2 vCPUs) 0.69-0.85 us per stay, the same for fifo, unix and
+ * tcp round trips on two CPUs: without it, a fifo ping-pong on two CPUs
+ * read as 0.35 CPUs of others on an idle machine.  Elsewhere it is not
+ * known, so the whole of it is counted in the figure's error.
+ */
+#define IDLE_STAY_COST_NS 700.0
+
+/*
+ * cpuacct: the longest a task that does not sleep runs before the
+ * scheduler charges it (a tick: 4 ms at HZ=250; Debian, Ubuntu, Fedora
+ * and RHEL build with HZ=250 or 1000).
+ */
+#define ACCT_LAG_NS 4000000.0
+
+/*
+ * cpuacct and cpuidle: the counts and the clock at each end are read some
+ * microseconds apart (10 at most on the development VM), while every CPU
+ * moves on: a variance of N skew^2 / 12 per end.
+ */
+#define READ_SKEW_NS 10000.0
+
+/*
+ * The variance, in ns^2, of one run's figure of others' CPU time, where
+ * others kept @other_cpus busy on average.
+ *
  * /proc/stat does not time CPU use, it samples it: at each tick (USER_HZ,
  * 100 a second) a CPU's counter grows by a whole tick if it was busy.
  * Over @wall_ns a CPU sees wall / tick samples whose busy share p has a
@@ -208,22 +243,77 @@ static void placement(const struct ipc_result *res, const double *vals,
  * end).  Worked example, 2 CPUs: 30 runs of 50 ms give +-0.13 CPUs, 30 of
  * 10 ms +-0.39; one run of 3 ms gives +-6.0 CPUs, which is how a 2-CPU
  * machine once read as "other processes kept 6.50 CPUs busy".
+ *
+ * cpuacct (and cgroup v2's cpu.stat, charged alike) charges a task that
+ * runs through a reading up to ACCT_LAG_NS late, which happens at each
+ * end on as many CPUs as others keep busy:
+ * a variance of other_cpus L^2 / 3 per end.  Idle machine: nothing;
+ * others on 0.25 CPUs, 2 CPUs, one run of 10 ms: +-0.33 CPUs, 10 runs
+ * +-0.10.
+ *
+ * cpuidle times each idle stay; what is left is the stay under way at
+ * each end, counted in the run it ends in: up to IDLE_STAY_NS per CPU and
+ * end, a variance of at most L^2 / 12 each.  2 CPUs, one run of 10 ms:
+ * +-0.07 CPUs; 30 runs of 10 ms: +-0.013.
+ *
+ * Both take steal from /proc/stat: a run in which it moved adds the tick
+ * ends' variance.
  */
-static double load_resolution(double wall_ns, size_t nruns, long ncpus)
+static double run_load_var(const struct ipc_run_stats *r, long ncpus,
+			   double tick, double other_cpus)
 {
-	long hz = sysconf(_SC_CLK_TCK);
-	double tick = 1e9 / (double)(hz > 0 ? hz : 100);
-	double var = (double)ncpus * (wall_ns / (4 * tick) + (double)nruns / 3);
+	double n = (double)(r->load_cpus ? (long)r->load_cpus : ncpus);
+	double steal = r->steal_ns ? n * tick * tick / 3 : 0;
+	double skew = n * READ_SKEW_NS * READ_SKEW_NS / 6;
 
-	return 2 * tick * sqrt(var) / wall_ns;
+	switch (r->load_src) {
+	case IPC_LOAD_SRC_CPUACCT:
+	case IPC_LOAD_SRC_CGROUP2:
+		return 2 * fmin(other_cpus, n) * ACCT_LAG_NS * ACCT_LAG_NS / 3 +
+		       skew + steal;
+	case IPC_LOAD_SRC_CPUIDLE:
+		return n * IDLE_STAY_NS * IDLE_STAY_NS / 6 + skew + steal;
+	default:
+		return n * ((double)r->wall_ns / (4 * tick) + 1.0 / 3) * tick *
+		       tick;
+	}
 }
 
-/* Average CPUs kept busy by others and by the hypervisor. */
+/*
+ * How far the load figures can be off, in CPUs (two standard deviations,
+ * plus the whole of the idle stays' cost, which is no random error).
+ */
+static double load_resolution(const struct ipc_result *res, double wall_ns,
+			      long ncpus, double other_cpus)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double tick = 1e9 / (double)(hz > 0 ? hz : 100), var = 0, stays = 0;
+	size_t i;
+
+	for (i = 0; i < res->nruns; i++) {
+		const struct ipc_run_stats *r = &res->runs[i];
+
+		if (!r->have_load || !r->wall_ns)
+			continue;
+		var += run_load_var(r, ncpus, tick, other_cpus);
+		if (r->load_src == IPC_LOAD_SRC_CPUIDLE)
+			stays += (double)r->idle_stays;
+	}
+	return (2 * sqrt(var) + stays * IDLE_STAY_COST_NS) / wall_ns;
+}
+
+/*
+ * Average CPUs kept busy by others and by the hypervisor.  Each run's
+ * busy - ours is added with its sign: its error goes either way, and
+ * leaving out the runs that came out below zero would make an idle
+ * machine look busy (0.4 CPUs, on /proc/stat's ticks, over 10 ms runs).
+ */
 static void load(const struct ipc_result *res, struct ipc_diag *d)
 {
 	long ncpus = 0;
 	double wall = 0, other = 0, steal = 0;
-	size_t i, n = 0;
+	bool first = true;
+	size_t i;
 
 	for (i = 0; i < res->nruns; i++) {
 		const struct ipc_run_stats *r = &res->runs[i];
@@ -233,10 +323,16 @@ static void load(const struct ipc_result *res, struct ipc_diag *d)
 		if ((long)r->load_cpus > ncpus)
 			ncpus = (long)r->load_cpus;
 		wall += (double)r->wall_ns;
-		if (r->busy_ns > r->ours_ns)
-			other += (double)(r->busy_ns - r->ours_ns);
+		other += (double)r->busy_ns - (double)r->ours_ns -
+			 (double)r->kernel_ns;
+		if (r->load_src == IPC_LOAD_SRC_CPUIDLE)
+			other -= (double)r->idle_stays * IDLE_STAY_COST_NS;
 		steal += (double)r->steal_ns;
-		n++;
+		if (first)
+			d->load_src = r->load_src;
+		else if (d->load_src != r->load_src)
+			d->load_src = IPC_LOAD_SRC_MIXED;
+		first = false;
 	}
 	if (wall <= 0)
 		return;
@@ -246,9 +342,9 @@ static void load(const struct ipc_result *res, struct ipc_diag *d)
 		ncpus = 1;
 	d->have_load = true;
 	/* Never more CPUs than the machine has, whatever the samples say. */
-	d->other_cpus = fmin(other / wall, (double)ncpus);
+	d->other_cpus = fmin(fmax(other, 0) / wall, (double)ncpus);
 	d->steal_cpus = fmin(steal / wall, (double)ncpus);
-	d->load_res_cpus = load_resolution(wall, n, ncpus);
+	d->load_res_cpus = load_resolution(res, wall, ncpus, d->other_cpus);
 }
 
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
@@ -304,7 +400,8 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 		d->flags |= 1u << IPC_FLAG_OUTLIERS;
 	/*
 	 * Another load is called only when the figure can tell it: where the
-	 * runs were too short for /proc/stat's ticks, the figure that would
+	 * runs were too short for the source's precision (/proc/stat's
+	 * ticks, mostly), the figure that would
 	 * have been called load is said to be unknown instead.
 	 */
 	if (d->have_load && (d->other_cpus >= IPC_LOAD_OTHER_CPUS ||

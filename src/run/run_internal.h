@@ -6,6 +6,7 @@
 #define IPCPERF_RUN_INTERNAL_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -104,18 +105,117 @@ void cost_add_helpers(struct ipc_side_cost *c, const struct ipc_thread_cpu *h);
  */
 void cost_probe(bool *hw, bool *sw, char *note, size_t len);
 
-/* Machine-wide busy CPU time and our own, at one moment. */
-struct load_snap {
-	bool ok;	  /* /proc/stat was read */
-	uint64_t busy_ns; /* user + nice + system of every CPU */
-	uint64_t steal_ns;
-	uint64_t ours_ns; /* this process and its reaped children */
-	uint64_t t_ns;	  /* CLOCK_MONOTONIC */
+#define LOAD_PATH_MAX 128
+
+/*
+ * The kernel's worker threads, and their runtimes (/proc/PID/schedstat's
+ * first field, ns): some transports hand every message to one (pty: the
+ * tty layer's flush_to_ldisc), which is no other load.
+ */
+#define LOAD_KTHREADS_MAX 256
+struct load_kthreads {
+	unsigned n;
+	int pid[LOAD_KTHREADS_MAX];
+	uint64_t ns[LOAD_KTHREADS_MAX];
 };
 
-void load_snap(struct load_snap *s);
+/*
+ * The workers among @children (kthreadd's "/proc/2/task/2/children", a
+ * list of PIDs), by their names under @proc ("kworker/...", but not the
+ * rescuers "kworker/R-...", "ksoftirqd/...", "irq/..."), into @k->pid:
+ * 0, or -EINVAL if the list is not one of numbers.
+ */
+int load_kthreads_parse(const char *children, const char *proc,
+			struct load_kthreads *k);
 
-/* What happened between @a and @b, into the run's load fields. */
+/*
+ * Where a run's load can be read from here (load.c): the root cgroup's
+ * cpuacct.usage (cgroup v1), else the cgroups under the root's cpu.stat
+ * (cgroup v2), else cpuidle's idle times of the online CPUs, else
+ * /proc/stat.
+ */
+#define LOAD_CG_MAX 32
+struct load_probe {
+	enum ipc_load_src src;	  /* the best source found */
+	char acct[LOAD_PATH_MAX]; /* .../cpuacct.usage (CPUACCT) */
+	char cg2[LOAD_PATH_MAX];  /* CGROUP2: the hierarchy's mount */
+	char cg[LOAD_CG_MAX][64]; /* ... the cgroups under its root */
+	unsigned ncg;
+	unsigned ncpus;	  /* CPUIDLE: the online CPUs, in cpus */
+	unsigned nstates; /* the most idle states a CPU has */
+	cpu_set_t cpus;
+	char root[LOAD_PATH_MAX]; /* "/sys/devices/system/cpu" */
+	char proc[LOAD_PATH_MAX]; /* "/proc" */
+	char why[96];		  /* why not cpuidle, if it was probed */
+	struct load_kthreads kt;  /* the kernel's workers (no runtimes) */
+};
+
+/* Where load_probe looks; NULL members: the system's own. */
+struct load_paths {
+	const char *mountinfo; /* "/proc/self/mountinfo" */
+	const char *cpu;       /* "/sys/devices/system/cpu" */
+	const char *proc;      /* "/proc" */
+};
+
+/*
+ * Probe the sources, under @paths (NULL: the system's): cpuacct and
+ * cgroup v2 from the mount table; cpuidle while a CPU latency request of
+ * @qos_us is held (-1: none), usable when every online CPU may enter only
+ * polling idle states ("POLL"), the others disabled or above the request.
+ * Reads a few files per idle state or cgroup; for cpuacct and cpuidle,
+ * lists the kernel's worker threads (a file per kernel thread).  The
+ * environment's IPCPERF_LOAD_SOURCE names the best source to try.
+ */
+void load_probe(struct load_probe *p, const struct load_paths *paths,
+		int qos_us);
+
+/*
+ * Every idle state's time on every CPU of @p (CPUIDLE), summed, in ns,
+ * and how many stays ended: 0 or -errno.
+ */
+int load_idle_read(const struct load_probe *p, uint64_t *idle_ns,
+		   uint64_t *stays);
+
+/* The usage_usec of every cgroup of @p (CGROUP2), summed, in ns. */
+int load_cgroup2_sum(const struct load_probe *p, uint64_t *ns);
+
+/* A sysfs number ("12345\n") into *@v: 0 or -EINVAL. */
+int load_parse_u64(const char *s, uint64_t *v);
+
+/*
+ * The mount point of a /proc/self/mountinfo @line, into @dir, if it is a
+ * cgroup hierarchy's root: v1 with the cpuacct controller, or (@v2) v2.
+ * 0, -ENOENT if it is not, -EINVAL if the line cannot be parsed.
+ */
+int load_mountinfo_cgroup(const char *line, bool v2, char *dir, size_t len);
+
+/* Machine-wide busy or idle CPU time and our own, at one moment. */
+struct load_snap {
+	bool ok;		 /* /proc/stat was read */
+	enum ipc_load_src src;	 /* and which other source */
+	uint64_t busy_ns;	 /* user + nice + system of every CPU */
+	uint64_t steal_ns;	 /* /proc/stat's steal of every CPU */
+	uint64_t acct_ns;	 /* CPUACCT: every task's runtime */
+	uint64_t idle_ns;	 /* CPUIDLE: every CPU's idle stays' time */
+	uint64_t stays;		 /* CPUIDLE: how many stays ended */
+	unsigned cpus;		 /* CPUIDLE: the CPUs read */
+	uint64_t ours_ns;	 /* this process and its reaped children */
+	uint64_t t_ns;		 /* CLOCK_MONOTONIC */
+	struct load_kthreads kt; /* at the start: the workers' runtimes */
+	uint64_t kthreads_ns;	 /* at the end: what they ran since */
+};
+
+/*
+ * Read @s from the sources @p (NULL: /proc/stat alone) found: at a run's
+ * start with @start NULL, at its end with the start's snapshot.
+ */
+void load_snap(struct load_snap *s, const struct load_probe *p,
+	       const struct load_snap *start);
+
+/*
+ * What happened between @a and @b, into the run's load fields: from
+ * the source both read, else from /proc/stat.
+ */
 void load_diff(const struct load_snap *a, const struct load_snap *b,
 	       struct ipc_run_stats *st);
 

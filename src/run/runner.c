@@ -631,7 +631,8 @@ struct ipc_case_state {
 	int err;	   /* the failure that ended the case, or 0 */
 	struct run_fail f; /* its words */
 	char where[128];
-	struct ipc_loss loss; /* every run's losses, failed ones too */
+	struct ipc_loss loss;	/* every run's losses, failed ones too */
+	struct load_probe load; /* where the load figure is read */
 };
 
 int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
@@ -663,6 +664,7 @@ int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 	st->cs = cs;
 	st->ro = *ro;
 	st->res = res;
+	load_probe(&st->load, NULL, ro->pm_qos_held ? ro->pm_qos_us : -1);
 	err = bufs_alloc(&st->b, cs);
 	if (err) {
 		snprintf(res->error, sizeof(res->error),
@@ -746,9 +748,9 @@ int ipc_case_once(struct ipc_case_state *st)
 		return st->err;
 	}
 	res->runs_begun++;
-	load_snap(&a);
+	load_snap(&a, &st->load, NULL);
 	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f, res);
-	load_snap(&b);
+	load_snap(&b, &st->load, &a);
 	load_diff(&a, &b, &run);
 	loss_add(&st->loss, &run.loss);
 	if (run.iterations) {

@@ -89,6 +89,13 @@ jqt "summary cost per message" '.results[0].summary.cpu | .per == "message" and 
 jqt "cycles only where counted" '.host.perf.cycles or all(.results[0].runs[]; (.client | has("cycles")) | not)'
 jqt "load seen per run" 'all(.results[0].runs[]; .load.busy_ns >= 0 and .load.ours_ns > 0)'
 jqt "summary load" '.results[0].summary.load | (.other_cpus >= 0) and (.loadavg_1m >= 0)'
+jqt "load source named, the runs' own" '.results[0] | .summary.load.source as $s | ($s | IN("cpuacct", "cgroup2", "cpuidle", "proc-stat", "mixed")) and all(.runs[]; .load.source | IN("cpuacct", "cgroup2", "cpuidle", "proc-stat")) and ($s == "mixed" or all(.runs[]; .load.source == $s))'
+jqt "idle stays only from cpuidle" 'all(.results[0].runs[]; (.load | has("idle_stays")) == false or .load.source == "cpuidle")'
+# Where cpuidle and cpuacct cannot be had (or are passed by), /proc/stat.
+IPCPERF_LOAD_SOURCE=proc-stat run stream -t pipe --size 1k --count 100 -n 3 -w 1 -r 2 -f json
+is_rc 0 "load from /proc/stat alone"
+jqt "fallback: proc-stat, per run and in the summary" '.results[0] | .summary.load.source == "proc-stat" and all(.runs[]; .load.source == "proc-stat" and (.load | has("idle_stays") or has("kernel_ns") | not))'
+jqt "fallback: its error is /proc/stat's ticks" '.results[0].summary.load.resolution_cpus > 0.25'
 
 # Migrations come from the scheduler's own counts; cycles only with --perf.
 jqt "migrations counted without perf events" '.host.perf.migrations == false or all(.results[0].runs[]; .client.migrations >= 0 and .server.migrations >= 0)'

@@ -309,6 +309,72 @@ static void test_diagnose(void)
 	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
 	ok(res->diag.client.valid && res->diag.client.user_ns == 500,
 	   "diagnose: a run without the client's cost is left out of it");
+
+	/*
+	 * The same 0.4 CPUs read from cpuidle: its error is the stays under
+	 * way at each end, 625 us at most per CPU and end (a variance of
+	 * 2 x 625^2 / 6 us^2 per run of 2 CPUs, and 2 x 10^2 / 6 for the
+	 * readings' skew): over 12 runs of 10 ms, +-0.021 CPUs, enough to
+	 * call it load.
+	 */
+	for (i = 0; i < 12; i++) {
+		res->runs[i].wall_ns = 10000000;
+		res->runs[i].ours_ns = 8000000;
+		res->runs[i].busy_ns = 12000000;
+		res->runs[i].load_src = IPC_LOAD_SRC_CPUIDLE;
+	}
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	is_near(res->diag.load_res_cpus, 0.020836, 1e-4,
+		"diagnose: cpuidle, 12 runs of 10 ms: +-0.021 CPUs");
+	ok((res->diag.flags & 1u << IPC_FLAG_LOAD) &&
+		   !(res->diag.flags & 1u << IPC_FLAG_SHORT) &&
+		   res->diag.load_src == IPC_LOAD_SRC_CPUIDLE,
+	   "diagnose: cpuidle tells 0.4 CPUs over 10 ms runs: load");
+	/*
+	 * 1000 idle stays a run cost 0.7 ms of the idle loop's, ours: the
+	 * figure drops by 0.07 CPUs, and its error grows by as much.
+	 */
+	for (i = 0; i < 12; i++)
+		res->runs[i].idle_stays = 1000;
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	is_near(res->diag.other_cpus, 0.33, 1e-9,
+		"diagnose: cpuidle: the idle stays' cost is ours");
+	is_near(res->diag.load_res_cpus, 0.090836, 1e-4,
+		"diagnose: cpuidle: and counts whole in the error");
+	/* The kernel's workers ran 4 ms of each run: no other load. */
+	for (i = 0; i < 12; i++) {
+		res->runs[i].idle_stays = 0;
+		res->runs[i].kernel_ns = 4000000;
+	}
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	ok(res->diag.other_cpus == 0 &&
+		   !(res->diag.flags &
+		     (1u << IPC_FLAG_LOAD | 1u << IPC_FLAG_SHORT)),
+	   "diagnose: the kernel's workers are not another load");
+	/*
+	 * cpuacct: a task that runs through a reading is charged up to a
+	 * tick (4 ms) late, at each end on as many CPUs as others keep
+	 * busy: 0.4 CPUs, 12 runs of 10 ms: 2 sqrt(12 x 2 x 0.4 x 4^2 / 3)
+	 * ms / 120 ms = +-0.119 (and the readings' skew).
+	 */
+	for (i = 0; i < 12; i++) {
+		res->runs[i].kernel_ns = 0;
+		res->runs[i].load_src = IPC_LOAD_SRC_CPUACCT;
+	}
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	is_near(res->diag.load_res_cpus, 0.1192574, 1e-4,
+		"diagnose: cpuacct, 0.4 CPUs, 12 runs of 10 ms: +-0.12");
+	ok((res->diag.flags & 1u << IPC_FLAG_LOAD) &&
+		   res->diag.load_src == IPC_LOAD_SRC_CPUACCT,
+	   "diagnose: cpuacct tells 0.4 CPUs over 10 ms runs: load");
+	/* Each run's error goes either way: none is left out. */
+	for (i = 0; i < 12; i++)
+		res->runs[i].busy_ns = i % 2 ? 6000000 : 10000000;
+	res->runs[0].load_src = IPC_LOAD_SRC_STAT;
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, 2.0);
+	ok(res->diag.other_cpus == 0 &&
+		   res->diag.load_src == IPC_LOAD_SRC_MIXED,
+	   "diagnose: runs under and over ours cancel; the sources mixed");
 	ipc_result_free(res);
 
 	/* One run of 3 ms and two ticks of others: never 6.67 of 2 CPUs. */
