@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf: one non-recursive Makefile.
 #
 #   make               build build/ipcperf and build/libipcperf.a

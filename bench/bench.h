@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the bench programs (the bare references beside ipcperf) share: a
  * clock, pinning, and dying with the reason.  Header-only, so that each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The one-CPU reference for `ipcperf stream`: a bare bandwidth loop as
  * lmbench 3's bw_pipe, bw_unix and bw_tcp run one (Debian packages no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The reference for shm's stream throughput: how fast one core copies
  * messages into a ring, the work each side of the shm ring does per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The reference for ipcperf's overhead: the plainest ping-pong loop there
  * is, one blocking send and one blocking receive per direction, a

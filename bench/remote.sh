@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Benchmark (not a test): remote mode across two network namespaces joined
 # by a veth pair, next to the tools network engineers use, in the same run,
 # alternating.  The servers (sockperf server, iperf3 -s, ipcperf server)

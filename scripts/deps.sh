@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
 # Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fail when the library exports a symbol outside its public prefix ipc_:
 # every global symbol an archive member defines must be ipc_*, and there
 # must be some (an empty or broken archive is no pass).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fail on an #include that points up or sideways in the layer order of
 # DESIGN.md: cli -> remote -> report -> run -> pattern -> framing | link ->
 # engine -> transport, with stats and base beside them, used by all and

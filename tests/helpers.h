@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What unit tests share besides the checks (tap.h): reproducible random
  * data from the library's own generator, the count of open descriptors,

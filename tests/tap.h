@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A tiny TAP harness for the unit tests: a plan, checks that print both
  * values and file:line when they fail, skips, and an exit status that says

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Record the conversations in this folder again with Debian's gdb and
 # gdbserver over TCP on loopback (see README.md for what each one is).
 #

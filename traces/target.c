@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The program the breakpoint trace debugs: a loop calling a small function. */
 #include <stdio.h>
 

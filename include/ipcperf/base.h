@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The base every layer stands on: numbers with units as people type and
  * read them (sizes, counts, times, rates), the monotonic clock, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Engines: how a side waits for and issues I/O on its endpoint.  Blocking
  * calls, poll, epoll, io_uring and busy-polling all sit behind one table, so

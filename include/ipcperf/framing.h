@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Framing: how a message is wrapped on the wire.  raw sends the bytes as
  * they are (the patterns' own loops), len puts a 4-byte length in front,

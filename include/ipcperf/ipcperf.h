@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libipcperf: measure how fast messages cross a channel.  This umbrella
  * header pulls in every layer's public interface.

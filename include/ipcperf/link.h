@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Link emulation in user space: a relay between the two sides of a channel
  * that holds every byte back as a slower or longer link would (one-way

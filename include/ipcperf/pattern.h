@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Patterns: the measurement loops.  Each is written once against the engine
  * and transport interfaces: rr (ping-pong), stream (one-way batches), bulk

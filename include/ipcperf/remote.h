@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Remote mode: the control protocol between an ipcperf client and an
  * `ipcperf server` on another host, the server itself (accept loop, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reports: formatters that turn result records into a table for people or
  * JSON and CSV for programs.  A formatter implements begin / skip / result /

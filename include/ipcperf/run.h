@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Running measurements: cases, the options that shape every run, peers
  * (process or thread), warm-up, repeated runs on fresh endpoints, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Statistics: a log-linear latency histogram that records without
  * allocating, and the summaries computed from it and from a set of runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Transports: how bytes move between the two sides of a measurement.  A
  * transport knows how to set up a channel, open each side's endpoint, send,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading an input file whole: a trace for replay, a result document for
  * compare.  A regular file is read as it is; a pipe is read to its end, so

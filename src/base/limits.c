@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Limits of this process that patterns size themselves by: how many
  * descriptors it may open.

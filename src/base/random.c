@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Random bytes for what another local user must not guess (a run's token,
  * remote mode's nonces and cookies): libsodium's randombytes, which reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stopping a side (see base.h): a cancel's flag, its eventfd and the
  * per-thread timers that repeat the wake signal at the threads watching it;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Numbers with units, both ways: what people type (sizes, counts, times,
  * rates) read by one grammar, and what tables print, from one table of

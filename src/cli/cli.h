@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The command-line program's own declarations: its configuration, the one
  * option table that drives parsing and --help, the plan, and messages.

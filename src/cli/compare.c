@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `ipcperf compare A.json B.json` (or A1.json ... -- B1.json ...): the
  * command line's part.  Reading the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ipcperf list`: what this build can measure on this machine, and why not. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ipcperf: parse the command line, build the plan, run every case and hand
  * each result to the chosen formatter; exit 0, 1 (a measurement failed) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages of the command-line program, all on stderr, all one line. */
 #include <stdarg.h>
 #include <stdio.h>

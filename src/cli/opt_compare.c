@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options and files of `ipcperf compare A.json B.json` (or several files
  * a side, split by --): which metric, which changes are too small to

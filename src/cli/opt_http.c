@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of the http command and its serve-only mode: the built-in
  * target's page and how it is written, and the limits of serving

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of link emulation, framing and replay: --link (a case dimension,
  * like sizes), --framing and --no-ack for rr, --max-packet and the trace

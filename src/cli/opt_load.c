@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of the load command: how many flows, on how many client threads,
  * and whether they run closed loop (the default: each flow sends its next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `ipcperf report --matrix METRIC FILE...`: the results of a fleet (many
  * files from many hosts) as one host x host matrix per case.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of `ipcperf server`: where it listens, when it stops by itself,
  * how many tests it runs at once, its key, and the deadlines that keep a

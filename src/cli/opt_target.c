@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of a real GDB stub at the other end (docs/stubs.md): --target,
  * which makes rr's cases memory packets against gdbserver or a board's

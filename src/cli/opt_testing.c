@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Testing aids: faults the peer injects on purpose, so that the tests (and
  * a curious user) can check that loss and stalls are counted.  They change

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options that shape the channel rather than the measurement: socket
  * buffers, TCP_NODELAY and busy polling; the shared-memory ring's size and

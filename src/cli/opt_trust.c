@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Options of runs to a confidence target: the interval's level and target
  * width, the bounds of --runs auto (most runs, time budget), whether the

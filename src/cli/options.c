@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The option tables: one entry per option drives getopt_long, --help and
  * which commands accept it.  The core options are here; a feature adds its

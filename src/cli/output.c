@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The report's file (-o) or standard output, opened before anything is
  * measured or read and committed whole at the end: shared by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The plan: the configuration expanded into cases, transports x engines x
  * sizes, with whatever cannot run on this machine left out and said why.

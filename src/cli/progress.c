@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The progress line: counts runs per case to say how long the plan may
  * still take, and redraws one line on a terminal with \r and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The progress line on stderr: which case, run k of at most N, how wide
  * the interval is so far against its target, and how long is left at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `ipcperf report FILE.json...`: saved results rendered again by any
  * formatter, without measuring.  One document keeps its own command line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `ipcperf server`: load the key, start the remote layer's server, print
  * each of its events as a line (a table line or one JSON object), and turn

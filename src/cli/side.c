@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The side-by-side of --target with several stubs: the same cases against
  * each, printed after the results as a comparison of the first stub (A)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The blocking engine: every send and receive is one blocking system call
  * made by the transport, the way a plain ping-pong loop is written.  Waiting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The busy engine: descriptors are non-blocking and the side spins on the
  * transport's own send and receive until they succeed, never sleeping in

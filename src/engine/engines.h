@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The engines compiled into this build, for the registry, and the small
  * helpers they share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The epoll engine: non-blocking descriptors registered with an epoll set
  * (level-triggered); a receive waits in epoll_pwait2(2), then reads, and a

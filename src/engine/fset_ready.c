@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The flow set of the readiness engines (poll, epoll, busy): completions
  * emulated over readiness, as an event loop does it.  A send is tried at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One endpoint through a flow set of one flow: the single-endpoint slots of
  * engines whose natural interface is the flow set (epoll, io_uring).  Each

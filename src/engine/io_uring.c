@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The io_uring engine (liburing): every send and receive is a submission to
  * a ring and its completion is reaped from it; the kernel waits for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Attaching and detaching for the engines that drive non-blocking
  * descriptors themselves (poll, busy): the descriptors change mode, nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The poll engine: descriptors are non-blocking; a receive first waits for
  * readiness with poll(2), then reads, as an event loop does; a send is tried

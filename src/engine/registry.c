@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The engine registry: every engine compiled in, looked up by name, and the
  * plan-time check that an engine can drive a transport.

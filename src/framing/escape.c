@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The one decoder of backslash escapes for the trace formats; each format
  * gives its table (escape.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Backslash escapes as the trace formats write bytes in text, decoded by
  * one function from a table per format: which letters follow the '\',

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HTTP/1.1 messages over Debian's http_parser: an incremental parser that
  * stops at the end of every message (so pipelined messages come out one at

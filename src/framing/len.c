@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Length-prefixed framing: a 4-byte little-endian payload length, then the
  * payload.  The plainest frame a protocol can have, next to raw and gdb-rsp.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The framings compiled in, and lookup by the name given to --framing. */
 #include <string.h>
 

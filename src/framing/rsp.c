@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The GDB remote serial protocol's packets: $body#xx, where xx is the sum
  * of the body's bytes modulo 256 in two hex digits, each packet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hex digits as the GDB remote protocol uses them (numbers, memory,
  * register values), over the framing layer's one esc_hexval: private to

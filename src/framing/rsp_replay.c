@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A recorded GDB conversation's client side played against a live stub.
  * Bytes cannot be compared with the recording (addresses, process and

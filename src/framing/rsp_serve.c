@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ipcperf's own GDB stub: the memory packets a stub answers, served from
  * a buffer of this process, so that a matrix against it and against

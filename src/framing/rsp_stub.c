@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A client's session with a real GDB stub: gdb's negotiation, memory
  * packets into a buffer of the stopped target, every reply checked and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Recorded conversations for `ipcperf replay`: GDB's remotelogfile and a
  * native format, both read into one list of writes.  GDB logs one line per

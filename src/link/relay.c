@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The link relay: a thread that sits between the client and the server on
  * two real channels of the same transport and forwards each direction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The schedule of one direction of an emulated link: when each piece that
  * entered the relay must leave it.  A piece waits for the line to be free,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Link specifications: the presets, the --link list syntax, which
  * transports a link can run over, and the line time of a number of bytes.

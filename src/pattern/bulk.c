@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bulk: one small request, then TOTAL bytes back in messages of chunk_size
  * bytes (the last one shorter when they do not divide).  One transfer, from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crr: connect, request, response, close — one new connection per
  * transaction, as a client of a short-lived-connection protocol makes it.

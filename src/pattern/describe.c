@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the patterns' self-descriptions rest on: the metrics results are
  * judged by, and reading or writing a case's parameters through their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pieces of self-description that several patterns share: the request and
  * response sizes of the request/response loops and the percentile columns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Server-side testing aids (struct ipc_faults) and the sequence-number
  * arithmetic that loss accounting needs.  A message carries the low

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rr with a framing other than raw (len, gdb-rsp): private to the pattern
  * layer.  rr.c hands a case over to these when cs->framing has an encoder,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http: HTTP/1.1 load, on load's many-flow client (its threads, closed and
  * open loops, histograms).  An exchange is a batch of --pipeline requests,

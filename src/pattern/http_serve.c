@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The built-in HTTP target: one page to every request, pipelined or not,
  * from one thread and one readiness loop.  Built to be hit hard by clients

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load: many flows at once.  The client opens -c connections on the
  * channel's listening socket and spreads them over --threads threads; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The many-flow client of load, shared with the patterns that speak a
  * protocol of their own over its flows (http): client threads, each

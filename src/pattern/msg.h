@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message helpers shared by the pattern loops: send or receive exactly one
  * message whatever the transport's semantics, stamp and check payloads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Payload pattern and the failure paths of the message helpers: what the
  * loops call only when something already went wrong.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pattern registry: every measurement loop, looked up by name. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay: a recorded conversation played by both sides.  The client sends
  * what the client wrote and waits for exactly the bytes the server wrote

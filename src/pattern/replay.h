@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay's pieces shared by its two clients, private to the pattern
  * layer: ipcperf at both ends (replay.c) and a live stub at the other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay --target: the client's side of a recorded GDB conversation played
  * against a live stub (framing's ipc_rsp_replay: ids made the live ones,

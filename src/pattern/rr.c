@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rr: request/response ping-pong.  The client sends a request of req_size
  * bytes and waits for a response of resp_size bytes; each round trip is one

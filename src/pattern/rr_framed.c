@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rr with framed messages: each request and response is one frame of the
  * case's framing, and with gdb-rsp each frame is acknowledged the way GDB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The request x response matrix against a real GDB stub (rr --framing
  * gdb-rsp --target gdb://HOST:PORT), or against ipcperf's own stub

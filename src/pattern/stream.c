@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream: one-way messages in batches.  The client sends COUNT messages of
  * msg_size bytes and then waits for the server's 1-byte acknowledgement that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream over a lossy transport (udp): the receiver cannot wait for COUNT
  * messages that may never come, so it counts what arrives and reports, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream over lossy transports: the client and server loops that count
  * loss instead of waiting for messages that may never come.

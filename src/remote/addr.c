@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Addresses of remote mode: "ADDR[:PORT]", "[ADDR6]:PORT", "HOST:PORT" and
  * ":PORT" in, "10.0.0.1:5301" and "[fd00::1]:5301" out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Shared-key authentication: a key file, and the challenge-response proofs
  * of docs/protocol.md computed with libsodium's HMAC-SHA-512-256.  Nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The client's side of the control exchange: connect, hello, mutual
  * authentication with a key, the test request, and per run the data

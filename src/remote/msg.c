@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Control messages: one table per message type lists its fields, their
  * JSON types and limits; the parser and the encoder both walk it, so what

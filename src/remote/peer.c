@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The remote peer kind (struct ipc_peer_ops, run.h): the other end of
  * every run is an `ipcperf server` on another host.  Each run is one test

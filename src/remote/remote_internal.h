@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the remote layer's files share and nobody else needs: hex helpers,
  * socket set-up of the server and its test processes, and the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The server's main process: one epoll loop that accepts control
  * connections, takes each through hello, authentication and its test

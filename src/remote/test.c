@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One test in its own process: announce the data port and the cookie,
  * then for each run open the data endpoint (only a peer presenting the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A conversation to replay, written out in the native trace format of
  * docs/replay.md so that a remote server can read it with the same

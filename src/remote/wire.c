@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Control messages over a socket, each whole message under one deadline:
  * a peer that sends one byte a second cannot hold a reader longer than the

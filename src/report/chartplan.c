@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sweep charts' plan: find the keys that vary, choose the chart kind
  * by how many of them are sizes, and split the cases into charts and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Which sweep charts a set of cases calls for, decided from what varies
  * between them, never from a pattern's name: two sizes that vary make a

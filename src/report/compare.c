@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Comparing two result documents: match their cases by parameters, and
  * for each pair say whether B is faster, slower or not significantly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A comparison of two sides of result documents (one or several
  * invocations each), private to the report layer: the keys cases are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A comparison printed: the table for people (through the report layer's
  * one grid) and the JSON document for programs (docs/json.md, "ipcperf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A saved comparison read back: which files it compared (one or several
  * a side) and with which options, so that ipcperf report can make it

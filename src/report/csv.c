@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CSV formatter: a header line, then one row per case with the summary
  * over its runs, written as each case finishes.  Raw integers in ns and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The diagnosis in words, shared by every formatter: each flag's name, the
  * hint that says what to do about it, and the sentence that says why this

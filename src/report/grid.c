@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The report layer's one table printer: columns, lines, widths in terminal
  * columns, alignment, and errors carried over whole rows.

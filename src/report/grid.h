@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One grid for every table the report layer prints (the pattern sections,
  * the quick suite, the replay pivot, compare): columns with a head and an

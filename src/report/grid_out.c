@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The grid as GitHub-flavoured Markdown and as an HTML table: the same
  * columns, heads and alignment as the text, a line's span (an error in

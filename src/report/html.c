@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The HTML formatter: one self-contained page with what was run (command
  * line, version, build, host fingerprint), then per pattern the table's

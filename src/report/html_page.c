@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The HTML page around the charts: its stylesheet, for the screen and for
  * print, and tables.  Nothing in the page is fetched from elsewhere.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The frame of an HTML report: one self-contained page (its stylesheet
  * inline, with print rules; no script, font or image from anywhere else),

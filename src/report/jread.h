@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading result documents, private to the report layer: what a reader
  * carries (the file's name, the first error, the store the records point

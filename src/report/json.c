@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The JSON formatter: one document per invocation (schema version 1, see
  * docs/json.md), built as results arrive and written whole at the end, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What merging results of many hosts needs from a result in JSON: its
  * latency histogram (the summary's "histogram", the buckets that are not

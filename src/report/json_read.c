@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The reader of result documents: the JSON formatter's output turned back
  * into result records, through the same schema tables (schema.c) and the

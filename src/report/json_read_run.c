@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading a result's figures back: each run (counts, latency, loss,
  * flows, the pattern's extras, CPU cost, load) and the summary with its

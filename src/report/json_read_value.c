@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading one value of a result document: an object, an array, a number,
  * a string, a name among names, and every field of a schema table, each

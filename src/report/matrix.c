@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Results of many files and hosts merged into host x host matrices: one
  * per case, each cell the results of one pair of hosts, their histograms

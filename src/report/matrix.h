@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host x host matrix of many result files, private to the report
  * layer: results grouped by case and by the pair of hosts they ran

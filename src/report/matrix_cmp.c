@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Two fleet matrices compared (ipcperf compare BEFORE.json AFTER.json of
  * report --matrix -f json): each pair of hosts of each case, the ratio of

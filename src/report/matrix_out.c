@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writing host x host matrices: each case as a grid (rows the host that
  * measured, columns the host it measured against, each cell the value

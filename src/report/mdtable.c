@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Markdown table writer: escaping that survives GitHub's renderer, and
  * columns padded so that the raw text is a table as well.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tables in GitHub-flavoured Markdown, as hyperfine's --export-markdown
  * writes them, from rows of strings: for pasting into a review or a

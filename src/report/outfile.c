@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Report files that appear whole or not at all.  Everything is checked
  * when the file is opened, before the run: then the report is kept in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The formatters compiled in, lookup by the name given to -f, and the thin
  * wrappers through which the rest of the program drives whichever one was

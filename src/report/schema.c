@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The fields of schema 1 that are a plain value of a C record, object by
  * object, in the order the writer writes them (docs/json.md describes

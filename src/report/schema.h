@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The JSON schema's keys, in one place for the writer (json.c) and the
  * reader (json_read.c): for each object of a document, its fields as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The drawing under every chart: escaping, scales and their ticks, the
  * <svg> element with its title, axes, legend and colours.  Coordinates are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Charts as inline SVG, drawn from plain arrays of numbers and strings (no
  * result records), for the HTML report.  Every string from the input is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Charts that set cases side by side: grouped bars (replay time per trace
  * per link) and a forest plot of compare's ratios with their intervals and

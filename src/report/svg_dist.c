@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Charts of one case's distribution: the percentile spectrum of its
  * samples, and the strip of its per-run values with the estimate and the

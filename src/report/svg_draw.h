@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the chart files share: a plot (the SVG element, its plot area and
  * scales), axes with ticks and grid lines, a legend, text that is always

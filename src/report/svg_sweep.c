@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Charts of a size sweep: values against size as lines (the FreeBSD FIFO
  * table, one line per count) and a request x response matrix as a heat map

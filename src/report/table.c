@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The human table: results are kept until the end, then printed as one
  * table per pattern in the layout its description asks for (or the quick

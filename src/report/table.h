@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The human table, private to the report layer: what it keeps of each
  * result until the end, the cells every layout shares (a figure, a

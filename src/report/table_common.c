@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What every layout of the human table shares: the rows' names, engines
  * and links, the heading's words (how many runs of what, where the peer

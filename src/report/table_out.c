@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where the table layouts write: plain text for a terminal, Markdown to
  * paste, or HTML for the report page.  The layouts write lines and grids;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The pivot: the seed report's shape for replay.  First one row per case
  * named by its parameters (a recorded conversation), one column per link,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A pattern's section of the human table: a heading that says what was
  * measured and how, one row per case with the pattern's parameters and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The quick suite's table: one row per transport (and engine) with each
  * suite pattern's columns side by side, the skips and failures in a notes

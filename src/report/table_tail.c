@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The columns every table ends with, and what is written under a table:
  * the runs, their spread and the interval of the metric (its half-width

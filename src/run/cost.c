@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a run cost besides time: each side's CPU time, context switches and
  * CPU migrations, and with --perf, where perf events may be read, cycles

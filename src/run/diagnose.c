@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a case's runs add up to: the summary over all runs, the run-to-run
  * spread of its metric with the interval the stopping rule tests, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host's fingerprint beyond kernel and CPU model: cores and SMT,
  * memory, virtualization, clock source, frequency governor, load, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * How busy the machine was around a run, to tell another load from our
  * own.  Read at a run's start and end only, never inside the timed loops,

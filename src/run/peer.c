@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kinds of peer (see struct ipc_peer_ops in run.h): ipcperf's server
  * side in a forked process or in a helper thread, or nothing at all when

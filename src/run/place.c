@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where a case's two sides run: which CPUs to pin them to, chosen from
  * those this process may use so that "two CPUs" means two cores where the

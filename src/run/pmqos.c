@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU latency request a measurement holds while it runs: an open
  * /dev/cpu_dma_latency with a 32-bit number of microseconds written to

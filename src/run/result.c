@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Result records: one per case, holding every completed run, the merged
  * histogram and the summaries that reports print.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The run object: a running plan's stop, its private directory and the
  * names of its channels, owned by the caller instead of kept in globals.

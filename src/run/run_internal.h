@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the runner's files share and nothing else needs: the run object's
  * inner parts, host and cost probes, load snapshots.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runner: each run of a case on a freshly set-up channel with a fresh
  * peer (a forked process, a thread, or a server that is already there),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The scheduler: which case runs next, and when each case has run enough.
  * The rules (fixed or auto runs, the target, the budget, interleaving) are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the runner needs from the system around a measurement: the cost of
  * reading the clock, facts about the host, the default options and the

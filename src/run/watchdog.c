@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A run by duration ends at its deadline, also when its peer stops
  * answering: the client's wait for a peer that was stopped (SIGSTOP) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Telling two results apart from their per-run values: the ratio of the
  * medians with a bootstrap interval, and the Mann-Whitney U test, exact for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The log-linear latency histogram: allocation, merge, bucket bounds, and the
  * quantiles, mean and deviation read back from it.  Recording itself is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Is a set of runs to be trusted?  The stopping rule's width test, and the
  * two shapes of run-to-run noise worth naming: runs that fall into two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Summaries of a set of per-run values: mean, median, spread, and a
  * distribution-free confidence interval for the median built from order

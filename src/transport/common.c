@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What every transport shares: the channel slot helpers of the public API,
  * send and receive wrappers for descriptors, stream and message sockets, and

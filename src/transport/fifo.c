@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Named pipes (FIFOs): two files in the channel's directory, one per
  * direction, opened by name by each side.  Unlike a pipe, the peer needs no

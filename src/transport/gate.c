@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The server side's gate on a listening TCP channel whose connections must
  * start with a preamble (a local run's token, remote mode's cookie): any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the IP transports share: loopback addresses, the IPv6 probe, TCP's
  * listen/accept/connect and UDP's pair of connected sockets, or with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * POSIX message queues: one queue per direction.  Setup creates each under
  * a unique name, opens its two ends and unlinks the name before it returns,

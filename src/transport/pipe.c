@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Anonymous pipes: one for each direction, made before the peer starts so
  * that a forked peer inherits them.  The oldest and simplest local IPC, and

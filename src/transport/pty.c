@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pseudo-terminals: the client writes and reads the slave side, the server
  * the master side, both in raw mode, so the bytes cross a real tty layer

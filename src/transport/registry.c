@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The registry: every transport compiled in, in the order `ipcperf list`
  * shows them and "all" runs them, and lookup by name.

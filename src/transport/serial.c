@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial ports: two tty devices joined by a null-modem cable, the client on
  * the first and the server on the second (--device CLIENT,SERVER).  ipcperf

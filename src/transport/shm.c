@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Shared memory: two single-producer single-consumer rings, one per
  * direction, in one memfd that both sides map.  Each send copies one

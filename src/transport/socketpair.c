@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A connected pair of AF_UNIX stream sockets from socketpair(2): no file
  * name, no listen or accept, full duplex on one descriptor per side.

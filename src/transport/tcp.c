@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * TCP over the IPv4 loopback: listen on 127.0.0.1 with an ephemeral port,
  * accept on the server side, connect on the client side.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * TCP over the IPv6 loopback: listen on ::1 with an ephemeral port, accept
  * on the server side, connect on the client side.  Absent where IPv6 is

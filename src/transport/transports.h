@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Private to the transport layer: the ops table of every implementation, for
  * the registry, and the helpers they share (descriptor and socket wrappers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * UDP over the IPv4 loopback: two sockets on 127.0.0.1, each connected to
  * the other.  Datagrams may be dropped, so a receive timeout from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * UDP over the IPv6 loopback: two sockets on ::1, each connected to the
  * other, with the receive timeout of the options.  Absent where IPv6 is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AF_UNIX stream sockets through the file system: a listening socket in the
  * channel's directory, accept on the server side and connect on the client

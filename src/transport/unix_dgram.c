@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AF_UNIX datagram sockets: one bound file per side in the channel's
  * directory, each socket connected to the other.  Unlike UDP, a full

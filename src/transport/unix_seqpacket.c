@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AF_UNIX sequenced-packet sockets: connection-oriented like the stream
  * kind (listen, accept, connect on a file), but each send arrives as one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Load HTML files in headless Chromium and report what it saw, as JSON.
 
 Drives Chromium through the DevTools protocol over --remote-debugging-pipe

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The build: a user's CFLAGS adds to the project's flags and never removes
 # one, the report's build field names the flags the binary was compiled
 # with, and the library exports only ipc_* symbols.
@@ -144,6 +145,23 @@ if [ -f "$lib" ]; then
 else
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # skip no library at $lib"
+fi
+
+# Every source file carries the licence's SPDX line in its first two lines
+# (the second where the first is a #! line or YAML's ---).
+if command -v git >/dev/null && git -C "$root" rev-parse 2>/dev/null; then
+	git -C "$root" ls-files -- '*.c' '*.h' '*.sh' '*.bash' '*.py' '*.yml' \
+		'*.ini' Makefile bench/run tests/run .ci/run |
+		while read -r f; do
+			head -n 2 "$root/$f" | grep -q 'SPDX-License-Identifier: MIT' ||
+				echo "$f"
+		done >"$T/nospdx"
+	check "every source file has an SPDX line" test ! -s "$T/nospdx"
+	[ -s "$T/nospdx" ] && diag "without: $(head -n 5 "$T/nospdx" | tr '\n' ' ')"
+	check "LICENSE is the MIT licence" grep -q '^MIT License' "$root/LICENSE"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # skip not a git checkout"
 fi
 
 done_testing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Failure paths: a peer killed mid-run, Ctrl-C, and what is left behind
 # (nothing: no FIFO, no socket file, no process).
 . "$(dirname "$0")/lib.bash"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The command line: help, version, list, and every usage error path, each
 # with one line that names the bad value, a hint, and exit status 2.
 . "$(dirname "$0")/lib.bash"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf compare: verdicts on constructed results (a real run's document
 # with its per-run values replaced, so that the answers do not depend on
 # this machine's noise), one file a side (drift not measured) and several

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # crr end to end: one connection per transaction on every connection
 # transport and engine, exact counts, the stall knob, and refusals.
 . "$(dirname "$0")/lib.bash"

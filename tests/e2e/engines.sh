@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every engine on every transport through the command line: rr, stream and
 # bulk with every payload checked and exact counts, and the plan-time
 # refusal of pairings that cannot work.

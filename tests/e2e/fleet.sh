@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A fleet on this machine: three hosts (network namespaces, each with a
 # host name of its own) joined by two bridges, a management network where
 # each runs sshd with a key made for the test, and a data network the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf report --matrix without a fleet: result files made to look as
 # if measured between hosts a, b and c (their host names and peers set
 # with jq), merged into one matrix.  The merged percentiles must be what

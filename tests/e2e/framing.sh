@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rr with framed messages: gdb-rsp (with and without acks) and len on
 # every transport, sizes whose payload needs escapes and run-length
 # encoding, the LLDB speed-test matrix shape as real gdb-remote packets,

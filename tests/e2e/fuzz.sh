@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every libFuzzer target (tests/fuzz/fuzz_NAME.c) replays its seed corpus
 # (tests/fuzz/corpus/fuzz_NAME, or corpus/NAME) and then runs a fixed
 # number of mutated inputs from one fixed seed, without a crash, a leak, a

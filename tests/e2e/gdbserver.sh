@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rr and replay against a live gdbserver (Debian's, installed by
 # scripts/deps.sh; the test is skipped, saying so, only without it),
 # debugging a program the test compiles: the matrix 0..1024 x 0..1024 with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf COMMAND --help: only the options that command takes, each with
 # that command's own default, and only the value forms it uses.
 . "$(dirname "$0")/lib.bash"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The hostile review of issue 14, as tests: bad numbers, bad files, bad
 # output targets, a full disk, low limits, signals and a closed stdout.
 # Each case asserts the exit status, the message and that nothing is left

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HTML reports in a real browser: headless Chromium loads each page (a
 # gallery of every chart kind, and the reports of the seeds' shapes), and
 # the checks below read what it saw (tests/e2e/browser.py): every chart

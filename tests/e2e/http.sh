@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The built-in HTTP target end to end, as other clients see it: curl (GET,
 # HEAD, a reused connection, HTTP/1.0, a 2 MB upload behind 100 Continue,
 # chunked), ab -k (every request kept alive, none failed), wrk, a

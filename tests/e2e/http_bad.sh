@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The misbehaving HTTP server the http tests count failures against
 # (tests/servers/http_bad.c) does what it says, checked with curl: the
 # failure counts of ipcperf http are only as good as this server's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf http end to end: the built-in target (process and thread), a
 # URL's server as the external peer (IPv4 and IPv6, one that is not there),
 # pipelining, a connection per request, failures counted by reason against

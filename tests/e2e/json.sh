@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Output contracts: the JSON document (DESIGN.md, schema 1), CSV, and -o
 # writing a whole file or none.
 . "$(dirname "$0")/lib.bash"

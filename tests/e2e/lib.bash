@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the end-to-end tests: TAP output, running the built
 # binary under a name of its own (so leftovers can be found by name), and a
 # private TMPDIR that must be empty again after every run.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Link emulation end to end: the emulator against arithmetic (serial line
 # time, added delay), every transport through the relay, a byte stream and
 # datagrams never reordered, loss, refusals, and no relay left behind after

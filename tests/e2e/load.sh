@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # load end to end: many flows deliver exactly the replies asked for on
 # every engine with flow sets; the open loop measures from due times, so a
 # stalled server shows in the percentiles; fairness is reported; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Loss over udp against a peer that drops a known share on purpose
 # (--peer-drop, spread evenly so the counts are exact) or answers late
 # (--peer-stall): counted in JSON and table, never a hang, never a crash,

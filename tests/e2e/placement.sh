@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Placement as a parameter of the case: by default each local case is
 # measured with both sides on one CPU and on a CPU each, pinned, labelled
 # in every format; --pin none keeps the scheduler's choice; --pin CPUs are

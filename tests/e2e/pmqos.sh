@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CPU latency request (--pm-qos): held while measuring by default and
 # recorded in JSON and the table; with off nothing is opened; not held
 # (no permission, no device) is recorded, never a failure; after the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The progress line: on a terminal (a pty from script(1)) it shows the
 # case and run k of N, redrawn with \r and erased at the end; with -q, or
 # when stderr is a file or a pipe, not a byte of it.

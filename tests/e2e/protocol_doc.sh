@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # docs/protocol.md is enough to write a client from: its Python client,
 # taken from the document as it stands, runs a test against the server,
 # with and without a key.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers of the remote-mode end-to-end tests, sourced after lib.bash.
 # shellcheck shell=bash
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The client side of remote mode (--remote) against an ipcperf server on
 # this host: every pattern measures with payloads checked and the server's
 # side reported; local transports and bad addresses are refused; a wrong

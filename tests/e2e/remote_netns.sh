@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Two hosts on this machine: two network namespaces joined by a veth pair,
 # the server in one and the client in the other, over IPv4 and IPv6, for
 # every remote transport, and every pattern over tcp; then the link cut

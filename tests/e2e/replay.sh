@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # replay end to end: the shipped GDB traces with byte counts checked
 # against the logs themselves, every transport, engines and placements,
 # the native format with think time, the cut to a smaller packet size, the

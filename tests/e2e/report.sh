@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf report: saved results rendered again without measuring (JSON back
 # as it was, CSV, the table, Markdown that GitHub's renderer turns into
 # tables, HTML), several files as one report, -f markdown and -f html on a

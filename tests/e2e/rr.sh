@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rr end to end: every transport, both placements, the LLDB size matrix
 # shape, size 0, and the invariants every result must keep.
 . "$(dirname "$0")/lib.bash"

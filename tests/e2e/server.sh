@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ipcperf server from the command line: bad options, stopping by itself
 # (--idle-timeout, --max-duration, --once), Ctrl-C and SIGTERM with a test
 # in flight, and the JSON log.  The hostile-client suite is in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # stream and bulk end to end: message and byte counts are exact, payloads
 # arrive intact, and the FIFO table shape works.
 . "$(dirname "$0")/lib.bash"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rr --target: the request x response matrix as memory packets against a
 # GDB stub, here ipcperf's own (the live gdbserver cases are in
 # gdbserver.sh): every sample checked, the wire sizes the cells ask for,

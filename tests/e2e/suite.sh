@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The quick suite (ipcperf with no command): one table, every transport,
 # within its time budget.
 . "$(dirname "$0")/lib.bash"

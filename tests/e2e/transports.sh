@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The transports beyond sockets and pipes (shm, mq, pty, serial) and the
 # socket options, end to end: every pattern, the engines that can and
 # cannot drive them, limits and errors with exit 2, a killed peer and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs to a confidence target: --runs auto and its bounds, the summary's
 # estimate, target and flags, interleaving in plan order, placement and CPU
 # cost recorded per run, the host fingerprint, CSV and table additions, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the command line: the input is cut at NUL bytes
  * into words, which are parsed as argv (after "ipcperf") with every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the HTTP glue: what a server sends the load
  * generator and what a client sends the built-in target are both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for result documents as `ipcperf compare` and the
  * report formatters read them, and for saved comparisons as `ipcperf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for --link lists: presets and key=value items, as the
  * command line gives them to the link layer.  A list that parses keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the control protocol's reader and parser: the input
  * is what a peer sends on a control connection.  It goes through the

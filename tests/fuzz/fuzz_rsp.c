@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the framing decoders (gdb-rsp, len): what the
  * other side of a framed rr sends is untrusted.  The first byte sets the

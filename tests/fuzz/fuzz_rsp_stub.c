@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for what a stub sends a client: the input is the
  * stub's side of a session (after a mode byte and a byte that sets how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for recorded conversations: GDB's remotelogfile and
  * the native format are parsed as `ipcperf replay` reads a file, then

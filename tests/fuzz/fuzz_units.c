@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the one parser of numbers with units: single
  * values and lists of each kind, as every option and --link item reads

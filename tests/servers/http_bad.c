@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A misbehaving HTTP server for the tests: it answers well, except that
  * every Nth request (counted over all connections) gets the misbehaviour

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The program the stub tests debug under gdbserver: a buffer of known
  * bytes at a fixed address (built without PIE; the tests find it with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An ipc_rsp_io over a bare descriptor for the stub-session tests: poll()
  * up to the deadline, then one read; sends loop until all is written.

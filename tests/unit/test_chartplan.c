@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sweep charts' plan on the seeds' shapes: the LLDB matrix (a heat
  * map, one per transport), the FreeBSD table (lines against size, one per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the comparison statistics: the exact Mann-Whitney p-value
  * against brute-force enumeration (with ties), the normal approximation

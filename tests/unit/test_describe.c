@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the patterns' self-descriptions: every registered pattern says
  * what it is (sample unit, cost unit, heading, metric, throughput), its

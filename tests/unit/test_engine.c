@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every registered engine on every registered transport, through the ops
  * tables only: patterned round trips (small, a page, and on byte streams a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Frames: the GDB remote protocol encoder and decoder (checksums, escapes,
  * run-length encoding, acks, a bad checksum refused, bytes fed in any

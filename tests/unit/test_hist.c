@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the latency histogram: the bucket layout, quantiles against exact
  * order statistics on random and adversarial data, mean and deviation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Merging histograms as ipcperf report merges results of many files:
  * each part written as sparse bucket text and read back, the parts

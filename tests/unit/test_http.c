@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HTTP/1.1 messages: responses and requests cut at every byte and fed in
  * pieces, pipelined messages handed over one at a time, chunked bodies

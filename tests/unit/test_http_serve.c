@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The built-in HTTP target, driven over loopback by clients written here:
  * every body checked byte for byte against the page (Content-Length and

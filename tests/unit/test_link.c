@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Link emulation: the --link syntax and presets, which transports a link
  * can run over, the shaper's arithmetic (line time, delay, jitter that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of where the load figure is read from: sysfs and /proc numbers,
  * cgroup mount lines, cpuidle trees and kernel thread lists made up under

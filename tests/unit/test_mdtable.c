@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Markdown table writer: the exact text of a small table, padding by
  * characters (not bytes), and every escape, so that a cell reads the same

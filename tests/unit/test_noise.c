@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the noise diagnosis: the stopping rule's width test, bimodal
  * detection on constructed and random data (and how rarely it fires on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The payload check: every kind of damage a transport could do to a
  * message is caught (a corrupted byte, data shifted, two messages spliced,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of choosing where a case's sides run: the two CPUs come from
  * those this process may use, the second on another core where the

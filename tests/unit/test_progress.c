@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The progress line: its words, its cut to the terminal's width, the time
  * left, and that it is drawn on a terminal (a pty here) and nowhere else:

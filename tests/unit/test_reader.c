@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the reader of result documents: for every registered pattern a
  * result with every figure the writer knows (loss, flows, extras, cost,

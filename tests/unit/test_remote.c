@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The control protocol's pieces without a server: the length-prefixed
  * reader, the message parser against every kind of bad field, encoding

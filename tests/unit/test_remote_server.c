@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hostile-client suite: a live `ipcperf server` (the built binary, so
  * under ASan with make check SAN=1) is fed what an attacker would send.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the report layer on synthetic results: unit formatting, the JSON
  * contract (parsed back with jansson), CSV quoting and field counts, table

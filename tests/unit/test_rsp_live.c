@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The stub session against a live gdbserver (Debian's, installed by
  * scripts/deps.sh) debugging tests/target/stub_target.c, compiled here:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The stub session against a fake stub written for this test (a thread on
  * the other end of a socket pair): negotiation, the buffer found below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Runs as objects the caller owns: two plans at once in one process, each
  * with peers of both placements, one stopped while the other measures (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the per-run summary: exact answers on small inputs, the edge
  * cases that must not produce NaN, the order statistics chosen for the

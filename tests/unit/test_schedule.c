@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the scheduler with made-up runs and a made-up clock: the
  * stopping rule stops tight cases early and runs noisy ones to --max-runs

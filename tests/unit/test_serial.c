@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The serial transport without serial hardware: two pseudo-terminal pairs
  * whose masters a thread joins to each other stand in for two ports and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The shared-memory rings beyond what every transport is tested for: both
  * ways of waiting, many messages of odd sizes wrapping a small ring (copied

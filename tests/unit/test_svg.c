@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The SVG charts: escaping of hostile strings, scales and ticks, and each
  * chart's marks (how many, where) from arrays made up here.  With

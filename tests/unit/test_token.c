@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Another local process connecting to the port of a local tcp run (issue
  * 14, defect 8): the server must take only the connections that begin

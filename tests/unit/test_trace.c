@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Recorded conversations: GDB remotelogfile and native traces parsed into
  * writes (escapes, comments, markers, acks cut from packets), the counts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every registered transport, through its ops table only: patterned round
  * trips to a forked and to a threaded peer, end of stream, message limits,

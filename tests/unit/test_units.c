@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Numbers with units: every kind's syntax on good input and on every kind
  * of bad input (signs, spaces, hex, fractions where none is taken, values
