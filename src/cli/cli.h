@@ -12,7 +12,7 @@
 
 #include "ipcperf/ipcperf.h"
 
-/* Exit codes (DESIGN.md). */
+/* Exit codes, the same for every command. */
 #define EXIT_OK 0
 #define EXIT_MEASURE 1 /* a measurement failed; the others reported */
 #define EXIT_USAGE 2   /* bad usage or bad input */
