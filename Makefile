@@ -292,7 +292,8 @@ lint:
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h \
+		examples/*.c
 
 # libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
 # its name alone; its seed corpus is tests/fuzz/corpus/fuzz_NAME/ (or
