@@ -64,6 +64,26 @@ if [ -f "$root/${BUILD:-build}/flags" ]; then
 		diag "stamp '$stamp', field '$(cat "$T/build.field")'"
 fi
 
+# The version: the release, semantic, with the commit as build metadata
+# when built from git; the same string in the JSON report; the release is
+# NEWS's newest entry.
+run --version
+release=$(sed -n 's/^RELEASE := //p' "$root/Makefile")
+grep -Eq "^ipcperf $release(\+g[0-9a-f]{12}(\.dirty)?)?\$" "$out"
+ok $? "--version prints the release $release (+g<commit> from git)"
+diag "$(cat "$out")"
+if git -C "$root" rev-parse --short=12 HEAD >"$T/head" 2>/dev/null; then
+	grep -q "+g$(cat "$T/head")" "$out"
+	ok $? "--version names the commit it was built from"
+fi
+ver=$(sed 's/^ipcperf //' "$out")
+run rr -t pipe -n 20 -w 0 -r 1 -f json
+[ "$(jq -r '.ipcperf.version' "$out")" = "$ver" ]
+ok $? "the JSON's ipcperf.version is the same release and commit"
+grep -q "^$release " "$root/NEWS" 2>/dev/null &&
+	[ "$(grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+ ' "$root/NEWS" | cut -d' ' -f1)" = "$release" ]
+ok $? "NEWS's newest entry is the release $release"
+
 # Includes point down the layer order (make lint runs the same check).
 sh "$root/scripts/layers.sh" "$root" >"$T/layers.out" 2>&1
 ok $? "every include points down the layers"
