@@ -123,6 +123,9 @@ SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
+# bash completion, written by a program from the CLI's option table.
+COMPLETION := $(BUILD)/completion/ipcperf
+COMPLETION_GEN := $(BUILD)/completion/gen-bash
 SO_NAME := libipcperf.so.$(SO_MAJOR)
 SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
 # The shared library's interface: every exported name, listed, so that a
@@ -147,7 +150,7 @@ VERSION_STAMP := $(BUILD)/version
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
 
-all: $(BIN) $(LIB) $(SO)
+all: $(BIN) $(LIB) $(SO) $(COMPLETION)
 
 # The packages the build and the tests need, installed as root (CI and a
 # fresh machine: make deps, then make).  run and check call it themselves,
@@ -209,6 +212,15 @@ $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
 
+$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(COMPLETION): $(COMPLETION_GEN)
+	$(call msg,GEN,$@)
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
@@ -239,8 +251,15 @@ check:
 	$(Q)sh scripts/deps.sh fuzz >/dev/null 2>&1 || true
 	$(Q)$(MAKE) --no-print-directory check-tests
 
-check-tests: $(BIN) $(LIB) $(SO) $(TEST_BIN) $(SERVER_BIN)
+check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
+
+# The Debian packages built from a clean clone, linted, installed, tried
+# and purged (tests/e2e/deb.sh, as root; about a minute); not in check,
+# because it installs packages on this machine.
+check-deb:
+	$(Q)sh scripts/deps.sh deb
+	$(Q)BUILD=$(BUILD) IPCPERF_DEB_TEST=1 TEST_TIMEOUT=900 tests/run deb.sh
 
 # The fleet test in full (tests/e2e/fleet.sh: star, pairs at once, a
 # host's network cut), about two minutes of Ansible; make check runs
@@ -262,9 +281,10 @@ bench: $(BIN) $(BENCH_BIN)
 PC_REQUIRES := $(PKGS)
 PC_LIBS := -lhttp_parser -lm -pthread
 
-install: $(BIN) $(LIB) $(SO)
+install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
-		$(DESTDIR)$(INCLUDEDIR)/ipcperf $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(INCLUDEDIR)/ipcperf $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/ipcperf
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libipcperf.a
 	install -m 0644 $(SO) $(DESTDIR)$(LIBDIR)/
@@ -276,13 +296,14 @@ install: $(BIN) $(LIB) $(SO)
 		-e 's|@REQUIRES@|$(PC_REQUIRES)|; s|@LIBS@|$(PC_LIBS)|' \
 		src/ipcperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc
 	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipcperf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ipcperf $(DESTDIR)$(LIBDIR)/libipcperf.a \
 		$(DESTDIR)$(LIBDIR)/libipcperf.so.$(SO_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libipcperf.so \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc \
-		$(DESTDIR)$(MANDIR)/man1/ipcperf.1
+		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ipcperf
 
 lint:
@@ -293,7 +314,7 @@ lint:
 		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h \
-		examples/*.c
+		examples/*.c completion/*.c
 
 # libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
 # its name alone; its seed corpus is tests/fuzz/corpus/fuzz_NAME/ (or

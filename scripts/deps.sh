@@ -4,7 +4,7 @@
 # the missing ones with apt-get; otherwise print the exact command and fail.
 # With --check it never installs: it fails naming what is missing (what
 # every build runs, so that make and make install change nothing).
-# Usage: deps.sh [--check] build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet
+# Usage: deps.sh [--check] build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet|deb
 # Quiet and fast when everything is there.
 set -u
 
@@ -40,9 +40,12 @@ browser) need="chromium:cmd:chromium python3:cmd:python3
 # The fleet test: Ansible over SSH to sshd in network namespaces.
 fleet)   need="ansible:cmd:ansible-playbook openssh-server:file:/usr/sbin/sshd
 	openssh-client:cmd:ssh-keygen util-linux:cmd:unshare"; want="" ;;
+# make check-deb: build the Debian packages, lint them.
+deb)     need="dpkg-dev:cmd:dpkg-buildpackage debhelper:cmd:dh
+	lintian:cmd:lintian fakeroot:cmd:fakeroot git:cmd:git"; want="" ;;
 # The Markdown report's test renders it with GitHub's own renderer.
 markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown, fleet)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown, fleet, deb)" >&2
    exit 2 ;;
 esac
 

@@ -178,6 +178,14 @@ struct cli_optgroup {
 	int (*validate)(struct cli_config *c);
 };
 
+/*
+ * The option table, for the shell completion's generator: every option
+ * of every group (*@opts, the count returned), and the @i-th command's
+ * name and bit (NULL past the last).
+ */
+size_t cli_options(const struct cli_opt *const **opts);
+const char *cli_command(size_t i, unsigned *cmd);
+
 extern const struct cli_optgroup cli_opts_core;
 extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */
 extern const struct cli_optgroup cli_opts_load;
