@@ -117,6 +117,9 @@ struct cli_config {
 	uint64_t max_test_ns;	     /* --max-test */
 	uint64_t max_clients;	     /* --max-clients */
 	const char *key_file;	     /* --key FILE */
+	bool daemon;		     /* --daemon */
+	const char *pidfile;	     /* --pidfile FILE, NULL: none */
+	const char *log;	     /* --log FILE or "syslog", NULL: stdout */
 	/* remote mode's client (opt_server.c) */
 	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
 	const char *server_engine; /* --server-engine */

@@ -71,6 +71,25 @@ ok $? "the manual page is installed"
 test -f /usr/share/bash-completion/completions/ipcperf
 ok $? "the bash completion is installed"
 
+unit=/lib/systemd/system/ipcperf.service
+test -f "$unit" &&
+	! test -e /etc/systemd/system/multi-user.target.wants/ipcperf.service
+ok $? "the server's systemd unit is installed, not enabled"
+# Its command line works: run with a key and pidfile of our own, on
+# loopback, then stopped as systemd would (SIGTERM to the PIDFile's pid).
+head -c 32 /dev/urandom >"$T/server.key" && chmod 600 "$T/server.key"
+cmd=$(sed -n 's/^ExecStart=//p' "$unit" 2>/dev/null |
+	sed "s#/run/ipcperf/server.pid#$T/server.pid#g; s#/etc/ipcperf/server.key#$T/server.key#g")
+[ -n "$cmd" ] && $cmd --listen 127.0.0.1:0 >"$T/unit.out" 2>&1 &&
+	kill -0 "$(cat "$T/server.pid" 2>/dev/null)" 2>/dev/null
+ok $? "the unit's ExecStart starts a daemon that writes its pidfile"
+sed 's/^/# /' "$T/unit.out" | head -n 3
+upid=$(cat "$T/server.pid" 2>/dev/null)
+[ -n "$upid" ] && kill -TERM "$upid"
+for _ in $(seq 100); do kill -0 "$upid" 2>/dev/null || break; sleep 0.05; done
+! kill -0 "$upid" 2>/dev/null && test ! -e "$T/server.pid"
+ok $? "SIGTERM stops it and removes the pidfile"
+
 # The -dev package: an example built with pkg-config alone, then run.
 cc -std=c11 -pedantic -Wall -Werror -o "$T/rr_table" \
 	"$root/examples/rr_table.c" $(pkg-config --cflags --libs ipcperf) \
