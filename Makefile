@@ -51,9 +51,17 @@ endif
 RELEASE := 0.9.0
 SO_MAJOR := 1
 SO_VERSION := $(SO_MAJOR).0.0
-GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+# Only this tree's own repository counts (not one it was unpacked inside);
+# a tree from git archive has its commit in scripts/commit (export-subst).
+GIT_TOP := $(shell git rev-parse --show-toplevel 2>/dev/null)
+GIT_COMMIT := $(if $(filter $(CURDIR),$(GIT_TOP)),$(shell git rev-parse \
+	--short=12 HEAD 2>/dev/null))
 GIT_DIRTY := $(if $(GIT_COMMIT),$(shell git diff --quiet HEAD -- \
 	2>/dev/null || echo .dirty))
+ifeq ($(GIT_COMMIT),)
+GIT_COMMIT := $(shell grep -E '^[0-9a-f]{40}$$' scripts/commit 2>/dev/null | \
+	cut -c1-12)
+endif
 VERSION := $(RELEASE)$(if $(GIT_COMMIT),+g$(GIT_COMMIT)$(GIT_DIRTY))
 
 PREFIX ?= /usr/local
