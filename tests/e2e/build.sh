@@ -76,6 +76,15 @@ if git -C "$root" rev-parse --short=12 HEAD >"$T/head" 2>/dev/null; then
 	grep -q "+g$(cat "$T/head")" "$out"
 	ok $? "--version names the commit it was built from"
 fi
+if [ -s "$T/head" ]; then
+	# A tree from git archive (the fleet's build mode) knows its commit.
+	mkdir -p "$T/arch"
+	git -C "$root" archive HEAD | tar -x -C "$T/arch" &&
+		env -u MAKEFLAGS -u MAKELEVEL make -C "$T/arch" -s -n 2>/dev/null |
+		grep -q "'$release+g$(cat "$T/head")'"
+	ok $? "a git archive tree builds as $release+g$(cat "$T/head")"
+	rm -rf "$T/arch"
+fi
 ver=$(sed 's/^ipcperf //' "$out")
 run rr -t pipe -n 20 -w 0 -r 1 -f json
 [ "$(jq -r '.ipcperf.version' "$out")" = "$ver" ]
