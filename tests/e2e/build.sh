@@ -73,8 +73,13 @@ grep -Eq "^ipcperf $release(\+g[0-9a-f]{12}(\.dirty)?)?\$" "$out"
 ok $? "--version prints the release $release (+g<commit> from git)"
 diag "$(cat "$out")"
 if git -C "$root" rev-parse --short=12 HEAD >"$T/head" 2>/dev/null; then
-	grep -q "+g$(cat "$T/head")" "$out"
-	ok $? "--version names the commit it was built from"
+	if grep -q "+g$(cat "$T/head")" "${BUILD:-build}/version" 2>/dev/null; then
+		grep -q "+g$(cat "$T/head")" "$out"
+		ok $? "--version names the commit it was built from"
+	else
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip the binary is older than HEAD: make first"
+	fi
 fi
 if [ -s "$T/head" ]; then
 	# A tree from git archive (the fleet's build mode) knows its commit.
