@@ -56,8 +56,9 @@ SO_VERSION := $(SO_MAJOR).0.0
 GIT_TOP := $(shell git rev-parse --show-toplevel 2>/dev/null)
 GIT_COMMIT := $(if $(filter $(CURDIR),$(GIT_TOP)),$(shell git rev-parse \
 	--short=12 HEAD 2>/dev/null))
-GIT_DIRTY := $(if $(GIT_COMMIT),$(shell git diff --quiet HEAD -- \
-	2>/dev/null || echo .dirty))
+# (--no-optional-locks: finding out never rewrites git's index.)
+GIT_DIRTY := $(if $(GIT_COMMIT),$(shell git --no-optional-locks diff \
+	--quiet HEAD -- 2>/dev/null || echo .dirty))
 ifeq ($(GIT_COMMIT),)
 GIT_COMMIT := $(shell grep -E '^[0-9a-f]{40}$$' scripts/commit 2>/dev/null | \
 	cut -c1-12)
