@@ -237,12 +237,13 @@ if command -v make >/dev/null && [ "$(id -u)" = 0 ]; then
 	test -s "$T/apt.log"
 	ok $? "the fake apt-get records deps.sh's install (the check can fail)"
 	: >"$T/apt.log"
-	for goal in all run check install deps check-deb; do
+	for goal in all run check install deps check-deb check-fleet valgrind \
+		bench lint fuzz; do
 		env -u MAKEFLAGS -u MAKELEVEL PATH="$fake:$PATH" \
 			make -C "$root" -n BUILD="$T/b" "$goal" >/dev/null 2>&1
 	done
 	test ! -s "$T/apt.log" && test ! -e "$T/b/flags"
-	ok $? "make -n all, run, check, install, deps, check-deb: no apt-get, nothing written"
+	ok $? "make -n of every goal (all, run, check, install, deps, ...): no apt-get, nothing written"
 	[ -s "$T/apt.log" ] && diag "$(head -n 3 "$T/apt.log")"
 	# A real build missing a package stops, naming it and make deps.
 	env -u MAKEFLAGS -u MAKELEVEL PATH="$fake:$PATH" \
