@@ -3,7 +3,8 @@
  * Write ipcperf's bash completion to standard output, from the option
  * table that drives parsing and --help (src/cli/options.c): each command,
  * the options each command accepts, which of them take a value, and for
- * some values the names the library knows (transports, engines, formats).
+ * some values the names the library knows (transports, engines, formats)
+ * or the words the metavariable spells out (N|auto: auto).
  * The build runs it; nothing is written by hand, so a new option is
  * completed once it is in the table.
  */
@@ -45,6 +46,44 @@ static bool put_valued(const struct cli_opt *const *o, size_t n,
 		any = true;
 	}
 	return any;
+}
+
+/*
+ * Values spelt out in a metavariable such as "N|auto" or "FILE|syslog":
+ * its lower-case alternatives are words to complete as they are, the
+ * upper-case ones stand for what the user types (FILE: a file name).
+ */
+static void put_literals(const struct cli_opt *const *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *a = o[i]->arg, *p;
+		bool files = false, any = false;
+
+		if (!a || !strchr(a, '|'))
+			continue;
+		printf("\t--%s", o[i]->name);
+		if (o[i]->key)
+			printf(" | -%c", o[i]->key);
+		printf(")\n\t\tCOMPREPLY=($(compgen -W \"");
+		for (p = a; *p;) {
+			size_t len = strcspn(p, "|");
+			bool lower = true;
+
+			for (size_t k = 0; k < len; k++)
+				if (!((p[k] >= 'a' && p[k] <= 'z') ||
+				      p[k] == '-'))
+					lower = false;
+			if (lower && len) {
+				printf("%s%.*s", any ? " " : "", (int)len, p);
+				any = true;
+			}
+			if (len == 4 && !strncmp(p, "FILE", 4))
+				files = true;
+			p += len + (p[len] == '|');
+		}
+		printf("\" -- \"$cur\")%s)\n\t\treturn ;;\n",
+		       files ? " $(compgen -f -- \"$cur\")" : "");
+	}
 }
 
 #define NAMES(arr)                                                             \
@@ -92,6 +131,7 @@ int main(void)
 		NAMES(ipc_reports);
 		printf("\" -- \"$cur\"))\n\t\treturn ;;\n");
 	}
+	put_literals(o, n);
 	if (put_valued(o, n, "FILE", NULL))
 		printf(")\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
 		       "\t\treturn ;;\n");

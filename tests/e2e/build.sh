@@ -245,6 +245,14 @@ if command -v make >/dev/null && [ "$(id -u)" = 0 ]; then
 	test ! -s "$T/apt.log" && test ! -e "$T/b/flags"
 	ok $? "make -n of every goal (all, run, check, install, deps, ...): no apt-get, nothing written"
 	[ -s "$T/apt.log" ] && diag "$(head -n 3 "$T/apt.log")"
+	# The quick start stays two commands: run and check install first.
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" -n run 2>/dev/null |
+		head -n 1 >"$T/run.first"
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" -n check 2>/dev/null |
+		head -n 2 | tr '\n' ' ' >"$T/check.first"
+	[ "$(cat "$T/run.first")" = "sh scripts/deps.sh build" ] &&
+		[ "$(cat "$T/check.first")" = "sh scripts/deps.sh build sh scripts/deps.sh test " ]
+	ok $? "make run and make check start with deps.sh (which installs as root)"
 	# A real build missing a package stops, naming it and make deps.
 	env -u MAKEFLAGS -u MAKELEVEL PATH="$fake:$PATH" \
 		make -C "$root" BUILD="$T/b" DESTDIR="$T/dest" install \
@@ -277,7 +285,7 @@ if command -v make >/dev/null && [ "$(id -u)" = 0 ]; then
 	head -n 5 "$T/inst.out" | sed 's/^/# /'
 	rm -rf "$T/b"
 else
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6; do
 		tap_n=$((tap_n + 1))
 		echo "ok $tap_n # skip needs make and root (deps.sh installs only as root)"
 	done

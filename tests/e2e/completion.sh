@@ -68,6 +68,12 @@ ok $? "rr --format j<TAB>: json"
 mkdir -p "$T/files" && : >"$T/files/result.json"
 [ "$(complete_words rr -o "$T/files/res")" = "$T/files/result.json" ]
 ok $? "rr -o <TAB>: files"
+# Words a metavariable spells out: N|auto, FILE|syslog.
+[ "$(complete_words rr --runs a)" = auto ]
+ok $? "rr --runs a<TAB>: auto"
+[ "$(complete_words server --log sys)" = syslog ] &&
+	[ "$(complete_words server --log "$T/files/res")" = "$T/files/result.json" ]
+ok $? "server --log <TAB>: syslog, or files"
 [ -z "$(complete_words rr --req "")" ]
 ok $? "rr --req <TAB>: nothing (a size is typed)"
 
