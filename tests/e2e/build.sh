@@ -246,9 +246,9 @@ if command -v make >/dev/null && [ "$(id -u)" = 0 ]; then
 	ok $? "make -n of every goal (all, run, check, install, deps, ...): no apt-get, nothing written"
 	[ -s "$T/apt.log" ] && diag "$(head -n 3 "$T/apt.log")"
 	# The quick start stays two commands: run and check install first.
-	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" -n run 2>/dev/null |
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" --no-print-directory -n run 2>/dev/null |
 		head -n 1 >"$T/run.first"
-	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" -n check 2>/dev/null |
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" --no-print-directory -n check 2>/dev/null |
 		head -n 2 | tr '\n' ' ' >"$T/check.first"
 	[ "$(cat "$T/run.first")" = "sh scripts/deps.sh build" ] &&
 		[ "$(cat "$T/check.first")" = "sh scripts/deps.sh build sh scripts/deps.sh test " ]
