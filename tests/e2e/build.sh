@@ -202,6 +202,17 @@ else
 	done
 fi
 
+# The Debian symbols file lists the same names as the version script (or
+# the package build would fail on the difference, later).
+if [ -f "$root/debian/libipcperf1.symbols" ]; then
+	sed -n 's/^[[:space:]]*\(ipc_[A-Za-z0-9_]*\);$/\1/p' "$map" | LC_ALL=C sort >"$T/map.names"
+	sed -n 's/^ \(ipc_[A-Za-z0-9_]*\)@IPCPERF_1 .*/\1/p' \
+		"$root/debian/libipcperf1.symbols" | LC_ALL=C sort >"$T/sym.names"
+	test -s "$T/map.names" && cmp -s "$T/map.names" "$T/sym.names"
+	ok $? "debian/libipcperf1.symbols lists what src/libipcperf.map lists"
+	diff "$T/map.names" "$T/sym.names" | grep '^[<>]' | head -n 5 | sed 's/^/# /'
+fi
+
 # Each public header compiles alone as strict ISO C (no _GNU_SOURCE, no
 # POSIX feature macro), as a user's -std=c11 -pedantic build includes it.
 if command -v cc >/dev/null; then
