@@ -55,6 +55,23 @@ const char *rm_data_transport(int family, int type);
 int rm_transport_socket(const char *name, int *family, int *type);
 
 struct ipc_trace;
+struct ipc_case;
+struct ipc_runopts;
+
+/* Is @name one of the patterns a server runs for a client? */
+bool rm_pattern_served(const char *name);
+
+/*
+ * @t as the server side's case @cs and options @ro, checked as the
+ * command line checks a case of its plan (ipc_pair_check, ipc_case_check)
+ * and against the protocol's own limits.  @trace: a replay's conversation
+ * once it has arrived; before that (NULL) a replay's case is checked
+ * without its pattern's check.  0, or -errno with one sentence in @why
+ * (the `refused` error's message).  @cs points at @trace.
+ */
+int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
+		 struct ipc_case *cs, struct ipc_runopts *ro, char *why,
+		 size_t why_len);
 
 /*
  * @t in the native trace format (docs/replay.md), every unit a record with

@@ -501,59 +501,6 @@ static int take_trace(struct tst *ts)
 	return rc;
 }
 
-/*
- * The server side of the test as a case of the run layer: its names
- * looked up before the accept (@alloc false), its buffers made once the
- * trace, if any, has arrived (@alloc true).
- */
-static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
-{
-	const struct ipc_rtest *t = ts->t;
-	struct ipc_case *cs = &ts->cs;
-	struct ipc_runopts *ro = &ts->ro;
-	int rc;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->pat = ipc_pattern_find(t->pattern);
-	cs->tp = ipc_transport_find(t->transport);
-	cs->eng = ipc_engine_find(t->engine);
-	cs->framing = t->framing[0] ? ipc_framing_find(t->framing) : NULL;
-	if (!cs->pat || !cs->tp || !cs->eng ||
-	    (t->framing[0] && !cs->framing)) {
-		snprintf(why, why_len, "this server has no %s",
-			 !cs->pat   ? t->pattern
-			 : !cs->tp  ? t->transport
-			 : !cs->eng ? t->engine
-				    : t->framing);
-		return -EINVAL;
-	}
-	cs->framing_noack = t->no_ack;
-	cs->req_size = t->req_size;
-	cs->resp_size = t->resp_size;
-	cs->msg_size = t->msg_size;
-	cs->count = t->count;
-	cs->total = t->total;
-	cs->chunk_size = t->chunk_size;
-	cs->flows = t->flows;
-	cs->trace = ts->trace;
-	if (!alloc)
-		return 0;
-	ipc_runopts_default(ro);
-	ro->verify = t->verify;
-	ro->pin_server = (int)t->pin_cpu;
-	ro->timeout_ns = t->timeout_ns ? t->timeout_ns : ro->timeout_ns;
-	ro->tp.nodelay = t->nodelay;
-	ro->tp.sndbuf = (int)t->sndbuf;
-	ro->tp.rcvbuf = (int)t->rcvbuf;
-	ro->tp.busy_poll_us = (int)t->busy_poll_us;
-	ro->tp.timeout_ns = ro->timeout_ns;
-	rc = ipc_serve_begin(cs, ro, &ts->srv);
-	if (rc)
-		snprintf(why, why_len, "cannot prepare the server side: %s",
-			 strerror(-rc));
-	return rc;
-}
-
 static int serve(struct tst *ts)
 {
 	struct ipc_rmsg m = {0};
@@ -563,8 +510,8 @@ static int serve(struct tst *ts)
 	if (rm_transport_socket(ts->t->transport, &ts->family, &ts->type))
 		return fail(ts, IPC_RERR_REFUSED, 1, "transport '%s' refused",
 			    ts->t->transport);
-	rc = make_case(ts, false, why, sizeof(why));
-	if (rc)
+	/* Checked as the server checked it before the accept. */
+	if (rm_test_case(ts->t, NULL, &ts->cs, &ts->ro, why, sizeof(why)))
 		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
 	port = data_open(ts, why, sizeof(why));
 	if (port < 0)
@@ -583,9 +530,14 @@ static int serve(struct tst *ts)
 			    strerror(-rc));
 	if (take_trace(ts))
 		return -1;
-	rc = make_case(ts, true, why, sizeof(why));
+	/* Again with the trace, if any: a replay's sizes are in it. */
+	if (rm_test_case(ts->t, ts->trace, &ts->cs, &ts->ro, why, sizeof(why)))
+		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
+	rc = ipc_serve_begin(&ts->cs, &ts->ro, &ts->srv);
 	if (rc)
-		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "cannot prepare the server side: %s",
+			    strerror(-rc));
 	for (;;) {
 		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
 				    ctl_deadline(ts, false), ts->ctx->stop_fd,

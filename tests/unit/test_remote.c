@@ -267,6 +267,10 @@ static void test_bad_fields(void)
 	refused("{\"type\":\"test\",\"pattern\":\"rr\",\"transport\":\"tcp\","
 		"\"pin_cpu\":-2}",
 		"pin_cpu", "pin_cpu below -1");
+	refused("{\"type\":\"run_stats\",\"run\":0,\"user_ns\":0,\"sys_ns\":0,"
+		"\"vcsw\":0,\"ivcsw\":0,\"messages\":0,\"bytes\":0,"
+		"\"others\":0,\"rejected\":0,\"err\":-1}",
+		"err", "an errno of -1");
 	refused("{\"type\":\"auth\",\"nonce\":\"00\",\"mac\":\"00\"}", "nonce",
 		"short hex");
 	refused("{\"type\":\"auth_ok\",\"mac\":"

@@ -603,6 +603,47 @@ static void attack_fields(struct server *s)
 	after(s, "fields of the wrong type");
 }
 
+/*
+ * Tests the command line would refuse for the same case: the server
+ * refuses each with `refused` and the check's reason, before its accept.
+ */
+static void attack_cases(struct server *s)
+{
+	static const struct {
+		const char *v, *word;
+	} bad[] = {
+		{"\"bulk\",\"total\":1024,\"chunk_size\":0", "chunk"},
+		{"\"bulk\",\"total\":0,\"chunk_size\":64", "total"},
+		{"\"http\"", "http"},
+		{"\"rr-stub\"", "rr-stub"},
+		{"\"load\",\"flows\":2,\"req_size\":1,\"resp_size\":1,"
+		 "\"engine\":\"blocking\"",
+		 "blocking"},
+		{"\"load\",\"req_size\":1,\"resp_size\":1,"
+		 "\"engine\":\"epoll\"",
+		 "flow"},
+		{"\"replay\"", "trace"},
+		{"\"rr\",\"req_size\":1,\"trace_bytes\":10", "trace"},
+		{"\"stream\",\"msg_size\":64", "batch"},
+		{"\"stream\",\"msg_size\":64,\"count\":1,\"framing\":\"len\"",
+		 "framing"},
+	};
+	struct ipc_rmsg m;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+
+		memset(&m, 0, sizeof(m));
+		r = test_with(s, "pattern", bad[i].v, &m, false);
+		ok(r == 0 && m.type == IPC_RM_ERROR &&
+			   m.code == IPC_RERR_REFUSED &&
+			   strstr(m.message, bad[i].word),
+		   "pattern %s refused, naming '%s': %s", bad[i].v, bad[i].word,
+		   m.type == IPC_RM_ERROR ? m.message : "no error");
+	}
+	after(s, "tests the command line refuses");
+}
+
 static char *nested(size_t depth, const char *type)
 {
 	char *b = malloc(2 * depth + 64);
@@ -1211,6 +1252,7 @@ int main(int argc, char **argv)
 	attack_lengths(&s);
 	attack_truncated(&s);
 	attack_fields(&s);
+	attack_cases(&s);
 	attack_nesting(&s);
 	attack_version(&s);
 	attack_in_test(&s);
