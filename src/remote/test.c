@@ -143,6 +143,32 @@ static bool ctl_or_stop(const struct pollfd *p)
 }
 
 /*
+ * What the socket queued before connect() stays queued from any sender:
+ * drop it all, before the echo tells the client to begin (so that none of
+ * its data can be in it), counting what came from others.
+ */
+static void drain_udp(struct tst *ts, const struct sockaddr_storage *client,
+		      socklen_t clen)
+{
+	struct sockaddr_storage from;
+	socklen_t flen;
+	uint8_t buf[64];
+	ssize_t r;
+
+	for (;;) {
+		flen = sizeof(from);
+		r = recvfrom(ts->lfd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC,
+			     (struct sockaddr *)&from, &flen);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return;
+		if (flen != clen || memcmp(&from, client, clen))
+			ts->rec.rejected++;
+	}
+}
+
+/*
  * UDP: the first datagram that is exactly the cookie names the client;
  * the socket is connected to it and the cookie echoed as the
  * acknowledgement.  Anything else is dropped and counted.
@@ -180,6 +206,7 @@ static int wait_udp(struct tst *ts, uint64_t deadline)
 		}
 		if (connect(ts->lfd, (struct sockaddr *)&from, flen))
 			return -errno;
+		drain_udp(ts, &from, flen);
 		send(ts->lfd, ts->cookie, sizeof(ts->cookie), MSG_DONTWAIT);
 		ts->data_fd = ts->lfd;
 		return 0;

@@ -406,6 +406,16 @@ static void test_key_file(void)
 	is_int(k.len, "==", 20, "its length");
 	ipc_rkey_wipe(&k);
 	is_int(k.len, "==", 0, "wiped");
+	/* Another user's file, however private, is theirs to swap. */
+	if (geteuid() == 0 && fchown(fd, 65534, 65534) == 0) {
+		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EPERM,
+		       "a key file of another owner is refused");
+		ok(strstr(why, "uid 65534") != NULL, "and names it: %s", why);
+		fchown(fd, 0, 0);
+	} else {
+		skip("not root: no file of another owner to make");
+		skip("not root");
+	}
 	ftruncate(fd, 8);
 	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
 	       "an 8-byte key is refused");
@@ -416,6 +426,18 @@ static void test_key_file(void)
 	unlink(path);
 	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -ENOENT,
 	       "a missing key file");
+	/* A FIFO with no writer: refused at once, not waited on for good. */
+	if (mkfifo(path, 0600) == 0) {
+		alarm(10);
+		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==",
+		       -EINVAL, "a FIFO for a key is refused without waiting");
+		alarm(0);
+		ok(strstr(why, "regular") != NULL, "as not a file: %s", why);
+		unlink(path);
+	} else {
+		skip("mkfifo: %s", strerror(errno));
+		skip("no FIFO");
+	}
 }
 
 static void test_addr(void)

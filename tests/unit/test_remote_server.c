@@ -952,6 +952,72 @@ static void attack_cookie(struct server *s, const char *tp)
 	after(s, what);
 }
 
+/*
+ * UDP: strangers' datagrams queued behind the client's cookie, before the
+ * server connects its socket to the client, must not reach the served
+ * loop (they would be taken for the client's requests).
+ */
+static void attack_udp_queue(struct server *s)
+{
+	struct ipc_rtest t = plain_test("udp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {0};
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	uint8_t echo[64];
+	int cfd, me, them, rc = -1;
+	const char *what = "strangers' datagrams queued behind the cookie";
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	cfd = ipc_rclient_fd(c);
+	sin.sin_port = htons((uint16_t)acc.data_port);
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	me = socket(AF_INET, SOCK_DGRAM, 0);
+	them = socket(AF_INET, SOCK_DGRAM, 0);
+	connect(me, (struct sockaddr *)&sin, sizeof(sin));
+	connect(them, (struct sockaddr *)&sin, sizeof(sin));
+	/* All queued before the run is announced: the order is certain. */
+	send_raw(me, acc.cookie, sizeof(acc.cookie));
+	for (int i = 0; i < 10; i++)
+		send_raw(them, "junk!", 5);
+	m.type = IPC_RM_RUN;
+	m.run = 0;
+	if (ipc_rwire_send(cfd, &m, UINT64_MAX, -1) == 0) {
+		struct pollfd p = {me, POLLIN, 0};
+
+		if (poll(&p, 1, 3000) == 1 &&
+		    recv(me, echo, sizeof(echo), 0) ==
+			    (ssize_t)sizeof(acc.cookie) &&
+		    answer(cfd, &m, 3000) == 1 && m.type == IPC_RM_READY)
+			rc = 0;
+	}
+	ok(rc == 0, "%s: the client gets in", what);
+	sleep_ms(100); /* the served loop has had time to read them */
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_RUN_END;
+	m.run = 0;
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	rc = answer(cfd, &m, 3000);
+	ok(rc == 1 && m.type == IPC_RM_RUN_STATS && m.stats.err == 0 &&
+		   m.stats.messages == 0,
+	   "%s: the server side read none of them (err %lld, %llu messages: "
+	   "%s)",
+	   what, (long long)m.stats.err, (unsigned long long)m.stats.messages,
+	   m.stats.what[0] ? m.stats.what : "no failure");
+	ok(m.stats.rejected >= 10, "%s: and counted them (%llu refused)",
+	   what, (unsigned long long)m.stats.rejected);
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_DONE;
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	answer(cfd, &m, 3000);
+	close(me);
+	close(them);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_slowloris(struct server *s)
 {
 	const char *body =
@@ -1259,6 +1325,7 @@ int main(int argc, char **argv)
 	attack_trace(&s);
 	attack_cookie(&s, "tcp");
 	attack_cookie(&s, "udp");
+	attack_udp_queue(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);
