@@ -157,8 +157,9 @@ static void drain_udp(struct tst *ts, const struct sockaddr_storage *client,
 
 	for (;;) {
 		flen = sizeof(from);
-		r = recvfrom(ts->lfd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC,
-			     (struct sockaddr *)&from, &flen);
+		r = recvfrom(ts->lfd, buf, sizeof(buf),
+			     MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr *)&from,
+			     &flen);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)

@@ -429,8 +429,8 @@ static void test_key_file(void)
 	/* A FIFO with no writer: refused at once, not waited on for good. */
 	if (mkfifo(path, 0600) == 0) {
 		alarm(10);
-		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==",
-		       -EINVAL, "a FIFO for a key is refused without waiting");
+		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
+		       "a FIFO for a key is refused without waiting");
 		alarm(0);
 		ok(strstr(why, "regular") != NULL, "as not a file: %s", why);
 		unlink(path);
@@ -481,6 +481,53 @@ static void test_addr(void)
 	is_int(ipc_addr_parse("127.0.0.1", AF_INET6, 1, &ss, &len, why,
 			      sizeof(why)),
 	       "!=", 0, "v4 literal where v6 is needed");
+	/*
+	 * inet_aton's old forms, each of them 127.0.0.1 to inet_aton (only
+	 * loopback spellings: a test that went wrong connects nowhere).
+	 */
+	{
+		static const char *const old[] = {
+			"0177.1",     "127.1",	       "0x7f.1:80",
+			"2130706433", "127.000.0.1:9", "0177.0.0.01",
+		};
+
+		for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+			is_int(ipc_addr_parse(old[i], AF_UNSPEC, 1, &ss, &len,
+					      why, sizeof(why)),
+			       "==", -EINVAL, "'%s' refused: %s", old[i], why);
+			is_int(ipc_addr_check(old[i], why, sizeof(why)),
+			       "==", -EINVAL, "'%s' refused unresolved",
+			       old[i]);
+		}
+	}
+	is_int(ipc_addr_check("127.0.0.1:80", why, sizeof(why)), "==", 0,
+	       "a dotted quad passes the check");
+	is_int(ipc_addr_check("localhost:80", why, sizeof(why)), "==", 0,
+	       "and so does a name");
+	is_int(ipc_addr_check("[::1]:80", why, sizeof(why)), "==", 0,
+	       "and IPv6");
+}
+
+/* A peer that is not ipcperf: told so, not "a message of N bytes". */
+static void test_not_ipcperf(void)
+{
+	static const char http[] = "HTTP/1.1 400 Bad Request\r\n\r\n";
+	struct ipc_rmsg m;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		skip("socketpair: %s", strerror(errno));
+		return;
+	}
+	is_int(write(sv[0], http, sizeof(http) - 1),
+	       "==", (int)sizeof(http) - 1, "an HTTP answer written");
+	is_int(ipc_rwire_recv(sv[1], &m, IPC_REMOTE_MSG_MAX, UINT64_MAX, -1,
+			      why, sizeof(why)),
+	       "==", -EMSGSIZE, "read as a message that is too long");
+	ok(strstr(why, "does not speak") && strstr(why, "HTTP"),
+	   "which says the peer is not ipcperf: %s", why);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /* Every unit of @a in @b: direction, bytes and think time. */
@@ -555,6 +602,7 @@ int main(void)
 	test_auth();
 	test_key_file();
 	test_addr();
+	test_not_ipcperf();
 	test_trace_text();
 	return done_testing();
 }

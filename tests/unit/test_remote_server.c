@@ -1006,8 +1006,8 @@ static void attack_udp_queue(struct server *s)
 	   "%s)",
 	   what, (long long)m.stats.err, (unsigned long long)m.stats.messages,
 	   m.stats.what[0] ? m.stats.what : "no failure");
-	ok(m.stats.rejected >= 10, "%s: and counted them (%llu refused)",
-	   what, (unsigned long long)m.stats.rejected);
+	ok(m.stats.rejected >= 10, "%s: and counted them (%llu refused)", what,
+	   (unsigned long long)m.stats.rejected);
 	memset(&m, 0, sizeof(m));
 	m.type = IPC_RM_DONE;
 	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
