@@ -35,14 +35,19 @@ int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
 void rm_control_sockopts(int fd, uint64_t timeout_ns);
 
 /*
- * Make @s printable ASCII in place (anything else becomes '?'): for error
- * messages we send, which may quote what a peer sent (jansson's "near
- * '...'" can hold any byte), since the peer's parser refuses control
- * characters and invalid UTF-8.
+ * Escape @s (a buffer of @size bytes) in place with ipc_text_escape and
+ * @flags, whole characters only: IPC_TEXT_ASCII for error messages we
+ * send, which may quote what a peer sent (jansson's "near '...'" can hold
+ * any byte), since the peer's parser refuses control characters and
+ * invalid UTF-8; 0 for what the server's events show on a terminal or in
+ * its log.  At most IPC_RM_HOST_MAX bytes of @s are kept.
  */
-void rm_ascii(char *s);
+void rm_safe(char *s, size_t size, unsigned flags);
 
-/* Copy the printable text @s into @dst (@len bytes), NUL-terminated. */
+/*
+ * Copy the text @s into @dst (@len bytes), NUL-terminated, cut at a
+ * character boundary.
+ */
 void rm_strlcpy(char *dst, const char *s, size_t len);
 
 /* The name ipc_transport_find would take for @family and @type. */

@@ -116,6 +116,12 @@ void ipc_server_conf_default(struct ipc_server_conf *c)
 
 static void emit(struct ipc_server *s, struct ipc_server_event *ev)
 {
+	/* Peers' words go to a terminal or a log: escaped, one line. */
+	rm_safe(ev->reason, sizeof(ev->reason), 0);
+	rm_safe(ev->addr, sizeof(ev->addr), 0);
+	rm_safe(ev->test.pattern, sizeof(ev->test.pattern), 0);
+	rm_safe(ev->test.transport, sizeof(ev->test.transport), 0);
+	rm_safe(ev->test.engine, sizeof(ev->test.engine), 0);
 	if (s->conf.on_event)
 		s->conf.on_event(s->conf.event_arg, ev);
 }
@@ -228,7 +234,7 @@ __attribute__((format(printf, 4, 5))) static void refuse(struct ipc_server *s,
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
-	rm_ascii(m.message);
+	rm_safe(m.message, sizeof(m.message), IPC_TEXT_ASCII);
 	if (code == IPC_RERR_BUSY)
 		m.running = s->nchildren;
 	if (code != IPC_RERR_PROTOCOL && code != IPC_RERR_TIMEOUT)

@@ -75,7 +75,7 @@ fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
-	rm_ascii(m.message);
+	rm_safe(m.message, sizeof(m.message), IPC_TEXT_ASCII);
 	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
 	ts->rec.status = status;
 	/* Best effort, briefly: the client may be gone. */
@@ -465,7 +465,7 @@ static void host_json(char *buf, size_t len, const struct ipc_pmqos *q)
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (text && strlen(text) < len) {
 		memcpy(buf, text, strlen(text) + 1);
-		rm_ascii(buf);
+		rm_safe(buf, len, IPC_TEXT_ASCII);
 	}
 out:
 	free(text);
@@ -617,7 +617,8 @@ static int serve(struct tst *ts)
 		case IPC_RM_ERROR:
 			ts->rec.status = 2;
 			snprintf(ts->rec.reason, sizeof(ts->rec.reason),
-				 "the client gave up: %.200s", m.message);
+				 "the client gave up: %.*s",
+				 (int)ipc_text_cut(m.message, 200), m.message);
 			return -1;
 		default:
 			return fail(ts, IPC_RERR_PROTOCOL, 1,

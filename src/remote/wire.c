@@ -209,16 +209,19 @@ void rm_control_sockopts(int fd, uint64_t timeout_ns)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-void rm_ascii(char *s)
+void rm_safe(char *s, size_t size, unsigned flags)
 {
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p >= 0x7f)
-			*p = '?';
+	char tmp[IPC_RM_HOST_MAX];
+
+	if (size > sizeof(tmp))
+		size = sizeof(tmp);
+	ipc_text_escape(tmp, size, s, flags);
+	memcpy(s, tmp, strlen(tmp) + 1);
 }
 
 void rm_strlcpy(char *dst, const char *s, size_t len)
 {
-	size_t n = strnlen(s, len - 1);
+	size_t n = ipc_text_cut(s, len - 1);
 
 	memcpy(dst, s, n);
 	dst[n] = '\0';

@@ -30,6 +30,16 @@ bad() {
 	ok $? "$d: a hint, nothing on stdout"
 }
 
+## Option values and names from files quoted in errors: escaped, and the
+## one-line error stays one line.
+esc=$(printf '\033')
+run rr -t "$(printf 'tcp\n\033[2J\342\200\256')" -n 10
+is_rc 2 "a transport with a newline, ESC and U+202E: exit 2"
+[ "$(grep -c . "$err")" = 2 ] && ! grep -q "$esc" "$err" &&
+	! grep -q "$(printf '\342\200\256')" "$err" &&
+	grep -qF "unknown transport 'tcp\n\x1b[2J\u202e'" "$err"
+ok $? "the error is one line and a hint, its value escaped: $(head -n 1 "$err")"
+
 ## Bad numbers (defects 2 and 4; the rest of the review's table).
 bad "--link jitter after a space" "' -1ms'" rr -t pipe -n 10 --link 'delay=1ms,jitter= -1ms' -r 1
 bad "--link negative delay" "' -5ms'" rr -t pipe -n 10 --link 'delay= -5ms' -r 1

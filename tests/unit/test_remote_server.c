@@ -1197,13 +1197,39 @@ static void killed_client(struct server *s)
 }
 
 /* The suite's log: every test line has the fields an orchestrator reads. */
+/*
+ * A client that gives up with a message of U+202E and 196 ASCII bytes,
+ * then 'é' across byte 200: its test's log line keeps the error (cut
+ * before the 'é', not through it), the U+202E escaped.
+ */
+static void gave_up_hostile(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {.type = IPC_RM_ERROR, .code = IPC_RERR_ABORT};
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "a hostile farewell: a test: %s", why);
+		return;
+	}
+	memcpy(m.message, "\xe2\x80\xae", 3);
+	memset(m.message + 3, 'g', 196);
+	strcpy(m.message + 199, "\xc3\xa9 tail");
+	ipc_rwire_send(ipc_rclient_fd(c), &m, UINT64_MAX, -1);
+	ipc_rclient_free(c);
+	settle(s);
+}
+
 static void log_lines(const struct server *s)
 {
 	char line[2048];
-	int tests = 0, complete = 0, refused = 0;
+	int tests = 0, complete = 0, refused = 0, farewell = 0, rlo = 0;
 	FILE *f = fopen(s->log, "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
+		farewell += strstr(line, "\"error\":\"the client gave up: "
+					 "\\\\u202eggg") != NULL;
+		rlo += strstr(line, "\xe2\x80\xae") != NULL;
 		if (strstr(line, "\"event\":\"test\"")) {
 			tests++;
 			complete += strstr(line, "\"status\":") &&
@@ -1218,6 +1244,9 @@ static void log_lines(const struct server *s)
 	ok(tests > 10, "-f json: a line per test (%d)", tests);
 	is_int(complete, "==", tests, "each with status, pattern, time");
 	ok(refused > 0, "-f json: refusals logged too (%d)", refused);
+	is_int(farewell, "==", 1,
+	       "-f json: a farewell cut through a character keeps its error");
+	is_int(rlo, "==", 0, "-f json: no U+202E in the log");
 }
 
 /*
@@ -1331,6 +1360,7 @@ int main(int argc, char **argv)
 	attack_churn(&s);
 	busy(&s);
 	killed_client(&s);
+	gave_up_hostile(&s);
 	ok(legit(&s, "udp", NULL) == 0, "a legitimate exchange over udp: %s",
 	   why[0] ? why : "ok");
 	printf("# server memory: VmRSS %ld kB at start, at most %ld kB "
