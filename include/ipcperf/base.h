@@ -35,6 +35,7 @@ extern "C" {
  *   time     ns        ns, us (µs), ms, s, m (min), h              seconds
  *   bitrate  bit/s     bit, kbit, mbit, gbit = 1000-based          bit/s
  *   percent  ppm       % (1% = 10000 ppm)                          refused
+ *   pct      ppm       % (for options that are percentages)        percent
  *
  * The syntax is the same everywhere; the range a value may take is the
  * caller's (a delay may be 0, a duration may not).  A value typed as more
@@ -46,6 +47,7 @@ enum ipc_unit_kind {
 	IPC_UNIT_TIME,
 	IPC_UNIT_BITRATE,
 	IPC_UNIT_PERCENT,
+	IPC_UNIT_PCT,
 };
 
 /*

@@ -65,9 +65,8 @@ static bool device_ok(int fd)
 
 	if (fstat(fd, &st))
 		return false;
-	return S_ISCHR(st.st_mode) ||
-	       (S_ISREG(st.st_mode) && st.st_size == 0 &&
-		st.st_uid == geteuid());
+	return S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0 &&
+				       st.st_uid == geteuid());
 }
 
 int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
