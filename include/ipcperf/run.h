@@ -422,6 +422,14 @@ struct ipc_peer_ops {
  */
 struct ipc_serve_state;
 
+/*
+ * Bytes of payload buffers a case's run (and ipc_serve_begin) allocates
+ * and touches, for both sides together: what a budget must count besides
+ * what the pattern allocates per flow.
+ */
+size_t ipc_case_buf_total(const struct ipc_case *cs);
+
+
 int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		    struct ipc_serve_state **st);
 void ipc_serve_once(struct ipc_serve_state *st, struct ipc_chan *ch,

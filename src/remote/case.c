@@ -42,6 +42,8 @@ static uint64_t test_bytes(const struct ipc_rtest *t)
 	return per * (t->flows ? t->flows : 1);
 }
 
+static int budget(uint64_t bytes, char *why, size_t why_len);
+
 /* Names and what only the protocol limits. */
 static int check_names(const struct ipc_rtest *t, const struct ipc_case *cs,
 		       char *why, size_t why_len)
@@ -92,15 +94,19 @@ static int check_names(const struct ipc_rtest *t, const struct ipc_case *cs,
 			 t->pattern);
 		return -EINVAL;
 	}
-	if (test_bytes(t) > IPC_REMOTE_TEST_BYTES_MAX) {
-		snprintf(why, why_len,
-			 "the test needs %llu MiB of buffers; this server "
-			 "allows %llu MiB per test",
-			 (unsigned long long)(test_bytes(t) >> 20),
-			 (unsigned long long)(IPC_REMOTE_TEST_BYTES_MAX >> 20));
-		return -E2BIG;
-	}
-	return 0;
+	return budget(test_bytes(t), why, why_len);
+}
+
+static int budget(uint64_t bytes, char *why, size_t why_len)
+{
+	if (bytes <= IPC_REMOTE_TEST_BYTES_MAX)
+		return 0;
+	snprintf(why, why_len,
+		 "the test needs %llu MiB of buffers; this server allows %llu "
+		 "MiB per test",
+		 (unsigned long long)(bytes >> 20),
+		 (unsigned long long)(IPC_REMOTE_TEST_BYTES_MAX >> 20));
+	return -E2BIG;
 }
 
 int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
@@ -140,5 +146,12 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
 	/* A replay's sizes are in its trace: its case is checked once in. */
 	if (!rc && (trace || !(cs->pat->flags & IPC_PAT_TRACE)))
 		rc = ipc_case_check(cs, ro, why, why_len);
+	/*
+	 * What the run layer allocates besides, with the framing's room for
+	 * escapes: a replay's once its trace says how large.
+	 */
+	if (!rc && (trace || !(cs->pat->flags & IPC_PAT_TRACE)))
+		rc = budget(test_bytes(t) + ipc_case_buf_total(cs), why,
+			    why_len);
 	return rc;
 }

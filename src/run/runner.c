@@ -503,6 +503,14 @@ static void bufs_free(struct case_bufs *b)
 	ipc_hist_free(b->run_xhist);
 }
 
+/* The buffers of struct case_bufs: expect, and a send and a receive a side. */
+#define CASE_BUFS 5
+
+size_t ipc_case_buf_total(const struct ipc_case *cs)
+{
+	return CASE_BUFS * cs->pat->buf_bytes(cs);
+}
+
 static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
 {
 	memset(b, 0, sizeof(*b));

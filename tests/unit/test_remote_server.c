@@ -1254,6 +1254,242 @@ static void log_lines(const struct server *s)
  * elsewhere (another network namespace).  --hold: stop after the run is
  * ready and wait to be killed or for the server to end the test.
  */
+/* ---- the sweep ------------------------------------------------------ */
+
+/* The address of @s's listener in the family of @v6, from its log. */
+static bool listen_addr(const struct server *s, bool v6, char *out, size_t n)
+{
+	char line[512], a[80];
+	FILE *f = fopen(s->log, "r");
+	bool found = false;
+
+	while (!found && f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "\"address\":\"");
+
+		if (p && sscanf(p + 11, "%79[^\"]", a) == 1 &&
+		    (a[0] == '[') == v6) {
+			snprintf(out, n, "%s", a);
+			found = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Most VmHWM of the server's test processes now, kB (0: none). */
+static long children_hwm_kb(pid_t server)
+{
+	char path[64], buf[4096];
+	long most = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)server,
+		 (int)server);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *save = NULL;
+
+		for (char *t = strtok_r(buf, " \n", &save); t;
+		     t = strtok_r(NULL, " \n", &save)) {
+			long kb = status_kb((pid_t)atoi(t), "VmHWM:");
+
+			if (kb > most)
+				most = kb;
+		}
+	}
+	fclose(f);
+	return most;
+}
+
+struct sweep_tally {
+	int tried, refused, served, stuck, other;
+	long hwm_kb;
+	char first_stuck[400];
+};
+
+/*
+ * One test as a raw client would send it: accepted or refused with a
+ * reason; accepted, one run whose data endpoint gets the cookie and a few
+ * bytes that are no pattern's format, then run_end, which must be
+ * answered within the control timeout (a serving loop that does not watch
+ * its stop would keep the test process from answering), and done.
+ */
+#define SWEEP_TRACE "> @0 \"ping\"\n< @0.001 \"pong\"\n"
+#define SWEEP_TRACE_LEN (sizeof(SWEEP_TRACE) - 1)
+
+static void sweep_one(const struct server *s, const char *addr,
+		      const struct ipc_rtest *t, struct sweep_tally *y)
+{
+	static const char trace[] = SWEEP_TRACE;
+	struct ipc_rclient_conf cc = {.server = addr,
+				      .timeout_ns = 3000000000ull,
+				      .software = "sweep"};
+	bool v6 = strchr(t->transport, '6') != NULL,
+	     dg = t->transport[0] == 'u';
+	struct ipc_rclient *c = NULL;
+	struct ipc_rrun_stats st;
+	struct ipc_rmsg acc, bye;
+	uint8_t junk[64];
+	char what[160];
+	long hwm;
+	int fd;
+
+	snprintf(what, sizeof(what), "%s %s %s %s", t->pattern, t->transport,
+		 t->engine, t->framing[0] ? t->framing : "raw");
+	y->tried++;
+	why[0] = '\0';
+	if (ipc_rclient_open(&cc, &c, why, sizeof(why))) {
+		y->other++;
+		diag("sweep %s: open: %s", what, why);
+		return;
+	}
+	if (ipc_rclient_test(c, t, &acc, why, sizeof(why))) {
+		if (strstr(why, "refused") || strstr(why, "not served") ||
+		    strstr(why, "cannot"))
+			y->refused++;
+		else {
+			y->other++;
+			diag("sweep %s: %s", what, why);
+		}
+		goto out;
+	}
+	if (t->trace_bytes &&
+	    ipc_rclient_send_trace(c, trace, strlen(trace), why, sizeof(why)))
+		goto bad;
+	fd = ipc_rclient_run_begin(c, 0, v6 ? AF_INET6 : AF_INET,
+				   dg ? SOCK_DGRAM : SOCK_STREAM, why,
+				   sizeof(why));
+	if (fd < 0)
+		goto bad;
+	ipc_random_bytes(junk, sizeof(junk));
+	send(fd, junk, sizeof(junk), MSG_NOSIGNAL | MSG_DONTWAIT);
+	sleep_ms(20);
+	hwm = children_hwm_kb(s->pid);
+	if (hwm > y->hwm_kb)
+		y->hwm_kb = hwm;
+	if (hwm > 280 * 1024)
+		diag("sweep %s: %ld kB", what, hwm);
+	close(fd);
+	if (ipc_rclient_run_end(c, 0, &st, why, sizeof(why)))
+		goto bad;
+	if (ipc_rclient_done(c, &bye, why, sizeof(why)))
+		goto bad;
+	y->served++;
+	goto out;
+bad:
+	/* A refusal after the trace is a refusal; the rest is a failure. */
+	if (strstr(why, "refused")) {
+		y->refused++;
+	} else {
+		y->stuck++;
+		diag("sweep %s: %s", what, why);
+		if (!y->first_stuck[0])
+			snprintf(y->first_stuck, sizeof(y->first_stuck),
+				 "%s: %.150s", what, why);
+	}
+out:
+	ipc_rclient_free(c);
+}
+
+/* Small sizes; every size and count 0; buffers near the budget. */
+static void sweep_sizes(struct ipc_rtest *t, int z)
+{
+	uint64_t big = 24ull << 20;
+
+	t->req_size = t->resp_size = z == 0 ? 16 : z == 1 ? 0 : big;
+	t->msg_size = z == 0 ? 64 : z == 1 ? 0 : big;
+	t->count = z == 0 ? 4 : z == 1 ? 0 : 2;
+	t->total = z == 0 ? 4096 : z == 1 ? 0 : big;
+	t->chunk_size = z == 0 ? 512 : z == 1 ? 0 : big;
+	t->flows = z == 0 ? 3 : z == 1 ? 0 : 1;
+}
+
+static void sweep(const char *bin)
+{
+	static const char *const pats[] = {"rr",   "stream", "bulk", "crr",
+					   "load", "replay", "http", "rr-stub"};
+	static const char *const engs[] = {"blocking", "poll", "epoll",
+					   "io_uring", "busy"};
+	static const char *const tps[] = {"tcp", "udp", "tcp6", "udp6"};
+	static const char *const frs[] = {"", "len", "gdb-rsp"};
+	struct sweep_tally y = {0};
+	char a4[80], a6[80];
+	struct server s;
+	uint64_t t0 = now_ms();
+	int st, killed = 0;
+	bool have6;
+
+	if (server_start(&s, bin, false, "--listen=[::1]:0")) {
+		ok(0, "sweep: the server starts");
+		return;
+	}
+	have6 = listen_addr(&s, true, a6, sizeof(a6));
+	listen_addr(&s, false, a4, sizeof(a4));
+	for (int z = 0; z < 3; z++)
+		for (size_t p = 0; p < sizeof(pats) / sizeof(pats[0]); p++)
+			for (size_t e = 0; e < sizeof(engs) / sizeof(engs[0]);
+			     e++)
+				for (size_t k = 0;
+				     k < sizeof(tps) / sizeof(tps[0]); k++)
+					for (size_t f = 0;
+					     f < sizeof(frs) / sizeof(frs[0]);
+					     f++) {
+						struct ipc_rtest t =
+							plain_test(tps[k]);
+						bool v6 = strchr(tps[k], '6');
+
+						if (v6 && !have6)
+							continue;
+						strcpy(t.pattern, pats[p]);
+						strcpy(t.engine, engs[e]);
+						strcpy(t.framing, frs[f]);
+						t.no_ack = f == 2 && e % 2;
+						sweep_sizes(&t, z);
+						t.timeout_ns = 200000000;
+						if (!strcmp(pats[p], "replay"))
+							t.trace_bytes =
+								SWEEP_TRACE_LEN;
+						sweep_one(&s, v6 ? a6 : a4, &t,
+							  &y);
+					}
+	settle(&s);
+	{
+		char line[2048];
+		FILE *f = fopen(s.log, "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			killed += strstr(line, "killed by SIG") != NULL ||
+				  strstr(line, "no record") != NULL;
+		if (f)
+			fclose(f);
+	}
+	printf("# sweep: %d tests in %.1f s: %d served, %d refused, %d "
+	       "other; test processes at most %ld kB (VmHWM)%s\n",
+	       y.tried, (now_ms() - t0) / 1e3, y.served, y.refused, y.other,
+	       y.hwm_kb, have6 ? "" : "; no IPv6 here: tcp6, udp6 left out");
+	ok(y.served > 0 && y.refused > 0,
+	   "sweep: some served, some refused (%d, %d)", y.served, y.refused);
+	is_int(y.stuck, "==", 0,
+	       "sweep: every served run answers run_end in time%s%s",
+	       y.first_stuck[0] ? ": " : "", y.first_stuck);
+	is_int(y.other, "==", 0, "sweep: nothing but served or refused");
+	is_int(killed, "==", 0,
+	       "sweep: no test process died of a signal or without a record");
+	/* The budget, and what ASan adds to it (shadow, quarantine). */
+	ok(y.hwm_kb <
+		   (getenv("SAN") && !strcmp(getenv("SAN"), "1") ? 600 : 280) *
+			   1024,
+	   "sweep: each test process within the 256 MiB budget (%ld kB)",
+	   y.hwm_kb);
+	ok(alive(&s), "sweep: the server is alive");
+	st = server_stop(&s);
+	ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "sweep: SIGTERM: the server exits 0 (status %d)", st);
+}
+
 static int client_mode(int argc, char **argv)
 {
 	struct server s = {0};
@@ -1370,6 +1606,8 @@ int main(int argc, char **argv)
 	st = server_stop(&s);
 	ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	   "SIGTERM: the server exits 0 (status %d)", st);
+
+	sweep(bin);
 
 	if (server_start(&s, bin, true, NULL)) {
 		ok(0, "the keyed server starts");
