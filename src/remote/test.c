@@ -235,6 +235,7 @@ struct serve_job {
 	struct ipc_cancel stop;
 	struct ipc_pout out;
 	struct ipc_side_cost cost;
+	uint64_t taken; /* tcp: data connections taken (with the cookie) */
 };
 
 static void *serve_thread(void *arg)
@@ -278,6 +279,7 @@ static int job_chan(struct serve_job *j)
 		ch->opts.preamble_len = sizeof(ts->cookie);
 		ch->opts.preamble_wait_ns = ts->conf->control_timeout_ns;
 		ch->opts.preamble_refused = &ts->rec.rejected;
+		ch->opts.preamble_taken = &j->taken;
 		ch->fd[0] = fd;
 	} else {
 		ch->fd[IPC_SERVER] = fd;
@@ -295,6 +297,30 @@ static uint64_t tv_ns(const struct timeval *tv)
 static uint64_t load_shared(const struct tst *ts, int i)
 {
 	return __atomic_load_n(&ts->ctx->shared[i], __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The run's end.  A tcp client has a control timeout from "ready" to
+ * connect (after that the test's own limit): one that never does, a
+ * client that only wanted to hold a test slot, does not keep it longer.
+ * -EHOSTDOWN when it did not connect.
+ */
+static int wait_run_end(struct tst *ts, struct serve_job *job,
+			struct ipc_rmsg *m, char *why, size_t why_len)
+{
+	uint64_t first = ctl_deadline(ts, false);
+	int rc;
+
+	/* Waiting only: nothing of a message is read before its recv. */
+	if (ts->type == SOCK_STREAM && first < ts->end_ns) {
+		rc = rm_wait(ts->ctx->ctl_fd, POLLIN, first, ts->ctx->stop_fd);
+		if (rc == -ETIMEDOUT &&
+		    !__atomic_load_n(&job->taken, __ATOMIC_RELAXED))
+			return -EHOSTDOWN;
+	}
+	return ipc_rwire_recv(ts->ctx->ctl_fd, m, IPC_REMOTE_MSG_MAX,
+			      ctl_deadline(ts, true), ts->ctx->stop_fd, why,
+			      why_len);
 }
 
 /* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
@@ -346,9 +372,7 @@ static int one_run(struct tst *ts, uint64_t run)
 	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
 			    ts->ctx->stop_fd);
 	if (!rc)
-		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
-				    ctl_deadline(ts, true), ts->ctx->stop_fd,
-				    why, sizeof(why));
+		rc = wait_run_end(ts, &job, &m, why, sizeof(why));
 	ipc_cancel_fire(&job.stop);
 	pthread_join(th, NULL);
 	ts->cs.tp->teardown(&job.ch);
@@ -358,6 +382,11 @@ static int one_run(struct tst *ts, uint64_t run)
 	if (rc == -ECANCELED)
 		return fail(ts, IPC_RERR_STOPPING, 2,
 			    "the server is stopping: run %llu aborted",
+			    (unsigned long long)run);
+	if (rc == -EHOSTDOWN)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: no data connection with the test's "
+			    "cookie within the control timeout",
 			    (unsigned long long)run);
 	if (rc == -ETIMEDOUT)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,

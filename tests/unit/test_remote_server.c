@@ -1018,6 +1018,38 @@ static void attack_udp_queue(struct server *s)
 	after(s, what);
 }
 
+/*
+ * A client that sends "run" and never connects holds its test slot for a
+ * control timeout, not for the test's hour.
+ */
+static void attack_run_idle(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {.type = IPC_RM_RUN};
+	const char *what = "run announced, no data connection";
+	uint64_t t0;
+	int cfd, r = -1;
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	cfd = ipc_rclient_fd(c);
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	r = answer(cfd, &m, 3000);
+	ok(r == 1 && m.type == IPC_RM_READY, "%s: ready", what);
+	t0 = now_ms();
+	r = answer(cfd, &m, (CTL_TIMEOUT_S + 3) * 1000);
+	ok(r == 1 && m.type == IPC_RM_ERROR && m.code == IPC_RERR_TIMEOUT &&
+		   strstr(m.message, "no data connection"),
+	   "%s: ended after %.1f s (control timeout %d s): %s", what,
+	   (now_ms() - t0) / 1e3, CTL_TIMEOUT_S,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_slowloris(struct server *s)
 {
 	const char *body =
@@ -1591,6 +1623,7 @@ int main(int argc, char **argv)
 	attack_cookie(&s, "tcp");
 	attack_cookie(&s, "udp");
 	attack_udp_queue(&s);
+	attack_run_idle(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);
