@@ -411,6 +411,13 @@ struct ipc_peer_ops {
 };
 
 /*
+ * Bytes of payload buffers a case's run (and ipc_serve_begin) allocates
+ * and touches, for both sides together: what a budget must count besides
+ * what the pattern allocates per flow.
+ */
+size_t ipc_case_buf_total(const struct ipc_case *cs);
+
+/*
  * The server side of @cs alone, for a server whose client is on another
  * host (ipcperf server): _begin allocates the buffers once; each _once
  * serves one run on @ch, set up by the caller (a listening socket in
@@ -421,14 +428,6 @@ struct ipc_peer_ops {
  * must outlive the state.  _begin returns 0 or -ENOMEM.
  */
 struct ipc_serve_state;
-
-/*
- * Bytes of payload buffers a case's run (and ipc_serve_begin) allocates
- * and touches, for both sides together: what a budget must count besides
- * what the pattern allocates per flow.
- */
-size_t ipc_case_buf_total(const struct ipc_case *cs);
-
 
 int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		    struct ipc_serve_state **st);
