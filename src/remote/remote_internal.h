@@ -86,6 +86,9 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
  */
 int rm_trace_text(const struct ipc_trace *t, char **out, size_t *len);
 
+/* RLIMIT_DATA of a test process: twice the buffer budget. */
+#define RM_TEST_DATA_MAX (2 * IPC_REMOTE_TEST_BYTES_MAX)
+
 /* What the server hands a test process. */
 struct rm_test_ctx {
 	int ctl_fd;	     /* the control connection */

@@ -657,6 +657,26 @@ static int serve(struct tst *ts)
 	}
 }
 
+/*
+ * The test's memory, whatever allocates it (a trace's parse grows by
+ * doubling: a 16 MiB trace of one-byte units took 562 MiB): the buffer
+ * budget, and as much again for the trace, stacks and the rest.  An
+ * allocation past it fails and the test ends with that failure.  Not
+ * under AddressSanitizer, whose shadow memory is data too.
+ */
+static void data_limit(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_DATA, &rl))
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > RM_TEST_DATA_MAX)
+		rl.rlim_cur = RM_TEST_DATA_MAX;
+	setrlimit(RLIMIT_DATA, &rl);
+#endif
+}
+
 int rm_test_main(struct rm_test_ctx *ctx)
 {
 	struct tst ts = {.ctx = ctx,
@@ -667,6 +687,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 	ssize_t w;
 
 	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
+	data_limit();
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
 	/*
 	 * The server's side is measured as the client's is: its CPU wakes

@@ -825,6 +825,50 @@ static void attack_trace(struct server *s)
 	after(s, "replay traces");
 }
 
+/*
+ * The largest trace, all one-byte units: its parse must stay within the
+ * test process's memory (it took 562 MiB): refused, not taken.
+ */
+static void attack_trace_memory(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	const char *what = "a 16 MiB trace of one-byte units";
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {0};
+	size_t n = IPC_REMOTE_TRACE_MAX;
+	char *text;
+	int r;
+
+	if (getenv("SAN") && !strcmp(getenv("SAN"), "1")) {
+		skip("%s: no data limit under ASan", what);
+		return;
+	}
+	text = malloc(n);
+	if (!text) {
+		ok(0, "%s: memory for it", what);
+		return;
+	}
+	memcpy(text, "w ", 2);
+	memset(text + 2, '+', n - 3);
+	text[n - 1] = '\n';
+	strcpy(t.pattern, "replay");
+	t.trace_bytes = n;
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		free(text);
+		return;
+	}
+	ipc_rclient_send_trace(c, text, n, why, sizeof(why));
+	free(text);
+	r = answer(ipc_rclient_fd(c), &m, 20000);
+	ok(r == 1 && m.type == IPC_RM_ERROR &&
+		   (m.code == IPC_RERR_REFUSED || m.code == IPC_RERR_FAILED),
+	   "%s: refused within the test's memory: %s", what,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_version(struct server *s)
 {
 	struct ipc_rmsg m;
@@ -1620,6 +1664,7 @@ int main(int argc, char **argv)
 	attack_version(&s);
 	attack_in_test(&s);
 	attack_trace(&s);
+	attack_trace_memory(&s);
 	attack_cookie(&s, "tcp");
 	attack_cookie(&s, "udp");
 	attack_udp_queue(&s);
