@@ -151,6 +151,9 @@ static void event_table(const struct ipc_server_event *ev)
 	}
 }
 
+/* Event lines that could not be written (stdout failed). */
+static unsigned long lost;
+
 static void on_event(void *arg, const struct ipc_server_event *ev)
 {
 	const struct cli_config *c = arg;
@@ -159,8 +162,20 @@ static void on_event(void *arg, const struct ipc_server_event *ev)
 		event_json(ev);
 	else
 		event_table(ev);
-	/* A log read as it is written, by a person or an orchestrator. */
-	fflush(stdout);
+	/*
+	 * A log read as it is written, by a person or an orchestrator; one
+	 * that cannot be written (a full disk) is said at once, once, and
+	 * how many lines were lost at the end.
+	 */
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (!lost)
+			cli_warn("cannot write the event log to standard "
+				 "output: %s; the server goes on, its events "
+				 "are lost",
+				 strerror(errno ? errno : EIO));
+		lost++;
+	}
 }
 
 int cli_server(const struct cli_config *c)
@@ -220,6 +235,10 @@ int cli_server(const struct cli_config *c)
 		cli_error("server: %s", strerror(-rc));
 		rc = EXIT_MEASURE;
 	}
+	if (lost)
+		cli_error("server: %lu event line%s could not be written to "
+			  "standard output",
+			  lost, lost == 1 ? "" : "s");
 out:
 	ipc_server_free(s);
 	if (conf.key)
