@@ -36,6 +36,7 @@ extern "C" {
  *   time     ns        ns, us (µs), ms, s, m (min), h              seconds
  *   bitrate  bit/s     bit, kbit, mbit, gbit = 1000-based          bit/s
  *   percent  ppm       % (1% = 10000 ppm)                          refused
+ *   pct      ppm       % (for options that are percentages)        percent
  *
  * The syntax is the same everywhere; the range a value may take is the
  * caller's (a delay may be 0, a duration may not).  A value typed as more
@@ -47,6 +48,7 @@ enum ipc_unit_kind {
 	IPC_UNIT_TIME,
 	IPC_UNIT_BITRATE,
 	IPC_UNIT_PERCENT,
+	IPC_UNIT_PCT,
 };
 
 /*
@@ -85,6 +87,27 @@ int ipc_units_parse_list(enum ipc_unit_kind kind, const char *s, uint64_t min,
 
 /* Free the values of @l and empty it; an empty list is a no-op. */
 void ipc_u64_list_free(struct ipc_u64_list *l);
+
+/*
+ * Copy @src into @dst (@dst_len bytes, NUL-terminated) for one line of a
+ * terminal or a log: printable ASCII and other UTF-8 characters as they
+ * are; control bytes as \n, \t, \r or \xNN, bytes that are not UTF-8
+ * as \xNN, and the code points that change how a line shows (C1
+ * controls, bidirectional overrides such as U+202E, U+2028 and U+2029,
+ * zero-width marks, U+FEFF) as \uNNNN.  With IPC_TEXT_ASCII every
+ * non-ASCII character is escaped so.  A copy that does not fit ends
+ * before the first character or escape that would not fit whole.
+ * Returns the bytes written.
+ */
+#define IPC_TEXT_ASCII (1u << 0)
+size_t ipc_text_escape(char *dst, size_t dst_len, const char *src,
+		       unsigned flags);
+
+/*
+ * The length of @s cut to at most @max bytes at a character boundary
+ * (UTF-8), so that a cut text stays valid.
+ */
+size_t ipc_text_cut(const char *s, size_t max);
 
 /*
  * Human units for tables, with three significant digits: "812 ns",

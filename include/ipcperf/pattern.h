@@ -640,8 +640,10 @@ struct ipc_http_serve_opts {
 	uint64_t max_duration_ns;   /* serve this long at most, 0: no limit */
 	uint64_t idle_timeout_ns;   /* stop after this long without a
 				       request, 0: no limit */
-	uint32_t max_conns;	    /* open connections at most (others wait
-				       in the backlog), 0: 10000 */
+	uint32_t max_conns;	    /* open connections at most: a new one
+				       pushes out the one idle longest, or
+				       waits in the backlog when none is
+				       idle; 0: 10000 */
 	int stop_fd;		    /* readable: stop now; -1: none */
 	const char *engine;	    /* how the loop waits, an engine's
 				       name: "epoll" (NULL too), "poll"
@@ -656,6 +658,7 @@ struct ipc_http_serve_stats {
 	uint64_t bad;	    /* malformed requests answered 400 or 431 */
 	uint64_t timeouts;  /* connections closed for a slow client */
 	uint64_t resets;    /* connections that failed (reset, error) */
+	uint64_t evicted;   /* idle ones closed for a new one (max_conns) */
 	uint64_t bytes_in;  /* bytes read */
 	uint64_t bytes_out; /* bytes written */
 };

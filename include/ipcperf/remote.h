@@ -280,6 +280,15 @@ bool ipc_rauth_check(const struct ipc_rkey *key, enum ipc_rauth_role role,
 		     const uint8_t mac[IPC_REMOTE_MAC_BYTES]);
 
 /*
+ * Without resolving anything: 0 unless the host of @spec (as
+ * ipc_addr_parse takes it) is a number in one of inet_aton's old forms
+ * ("010", "1.5", "0x7f.1", "2130706433": whatever is not a.b.c.d with four
+ * numbers 0..255 and no leading zeros), which ipc_addr_parse refuses too;
+ * then -EINVAL and one sentence in @why.  For option checks.
+ */
+int ipc_addr_check(const char *spec, char *why, size_t why_len);
+
+/*
  * Parse "ADDR[:PORT]", "[ADDR6]:PORT", "HOST[:PORT]" or ":PORT" into @ss
  * for @family (AF_UNSPEC: the first address the name gives), the port
  * defaulting to @port.  An empty ADDR is the wildcard (:: with @family

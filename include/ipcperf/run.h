@@ -237,6 +237,29 @@ void ipc_result_free(struct ipc_result *res);
 char *ipc_case_describe(const struct ipc_case *cs, char *buf, size_t len);
 
 /*
+ * Can @tp (with options @o) and @eng work on this host together?  Asks
+ * the transport's and the engine's probes and checks and whether the
+ * engine can drive the transport; @eng NULL asks about @tp alone.  0, or
+ * -errno with what is refused in @what ("transport shm", "engine io_uring",
+ * "blocking on shm") and one sentence in @why.  The plan and the remote
+ * server both ask it, so that they refuse the same things.
+ */
+int ipc_pair_check(const struct ipc_transport_ops *tp,
+		   const struct ipc_engine_ops *eng,
+		   const struct ipc_tp_opts *o, char *what, size_t what_len,
+		   char *why, size_t why_len);
+
+/*
+ * Can @cs run with @ro, its transport and engine being fine (above)?
+ * Asks its peer kind's check, its pattern's check (sizes, engine, the
+ * placement), whether a trace-playing pattern has its trace, and whether
+ * its largest message fits the transport.  0, or -errno and one sentence
+ * in @why.
+ */
+int ipc_case_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		   char *why, size_t why_len);
+
+/*
  * A run: what a running plan needs, owned by its caller, so that several
  * runs can live in one process (a server running many tests, a test
  * running two plans at once) without sharing anything:
@@ -386,6 +409,13 @@ struct ipc_peer_ops {
 	 */
 	void (*stop)(struct ipc_peer *p);
 };
+
+/*
+ * Bytes of payload buffers a case's run (and ipc_serve_begin) allocates
+ * and touches, for both sides together: what a budget must count besides
+ * what the pattern allocates per flow.
+ */
+size_t ipc_case_buf_total(const struct ipc_case *cs);
 
 /*
  * The server side of @cs alone, for a server whose client is on another

@@ -82,12 +82,13 @@ struct ipc_tp_opts {
 	 * side by side and takes the first that shows them; it closes one
 	 * that sends other bytes, ends, or is silent for preamble_wait_ns,
 	 * counting it in *preamble_refused (if not NULL; added to
-	 * atomically).
+	 * atomically), and each one taken in *preamble_taken (the same).
 	 */
 	const uint8_t *preamble;
 	size_t preamble_len;
 	uint64_t preamble_wait_ns;
 	uint64_t *preamble_refused;
+	uint64_t *preamble_taken;
 	size_t max_msg;	     /* largest message either side will send, bytes */
 	uint64_t timeout_ns; /* receive timeout on lossy transports, 0: none */
 	bool nodelay;	     /* TCP_NODELAY where it applies */

@@ -76,6 +76,11 @@ static const struct unit percent_units[] = {
 	{"%", NULL, "%", 1e4},
 };
 
+/* Where the option itself says it is a percentage: "2" is 2% too. */
+static const struct unit pct_units[] = {
+	{"|%", NULL, "%", 1e4},
+};
+
 /* Only printed: messages or bytes per second. */
 static const struct unit rate_units[] = {
 	{NULL, "/s", NULL, 1},	    {NULL, " k/s", NULL, 1e3},
@@ -106,6 +111,8 @@ static const struct kind kinds[] = {
 	[IPC_UNIT_PERCENT] = {"percentage", percent_units, NELEM(percent_units),
 			      true, "write it with %, such as 1%", "0.0001%",
 			      1000, false},
+	[IPC_UNIT_PCT] = {"percentage", pct_units, NELEM(pct_units), true,
+			  "such as 2 or 2%", "0.0001%", 1000, false},
 };
 
 static const struct kind rate_kind = {

@@ -13,14 +13,11 @@
 
 static bool percent(const char *a, double *v)
 {
-	char *end;
+	uint64_t ppm;
+	bool good = !cli_units(IPC_UNIT_PCT, a, 0, 9999999, &ppm);
 
-	if (!*a || *a == ' ')
-		return false;
-	*v = strtod(a, &end);
-	if (*end == '%')
-		end++;
-	return *end == '\0' && end != a && isfinite(*v) && *v >= 0 && *v < 1000;
+	*v = good ? ppm / 1e4 : *v;
+	return good;
 }
 
 static int set_metric(struct cli_config *c, const char *a)

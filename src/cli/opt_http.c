@@ -301,8 +301,8 @@ static const struct cli_opt http_opts[] = {
 	 "responses are read [1]",
 	 set_pipeline},
 	{"max-conns", 0, "N", CMD_HTTP,
-	 "the built-in target's open connections at most; more wait to be "
-	 "accepted [10000]",
+	 "the built-in target's open connections at most; a new one pushes "
+	 "out the one idle longest, or waits when none is idle [10000]",
 	 set_max_conns},
 };
 

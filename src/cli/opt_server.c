@@ -23,6 +23,9 @@ static int set_listen(struct cli_config *c, const char *a)
 	if (!*a)
 		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
 				   "--listen: empty address");
+	if (ipc_addr_check(a, cli_err, sizeof(cli_err)))
+		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
+				   "--listen: %s", cli_err);
 	c->listen[c->nlisten++] = a;
 	return 0;
 }
@@ -190,6 +193,10 @@ static int remote_target(struct cli_config *c)
 		return usage_error("give HOST, HOST:PORT, [IPV6] or "
 				   "[IPV6]:PORT of an ipcperf server",
 				   "--remote: '%s' is not an address", r);
+	if (ipc_addr_check(c->remote_target, cli_err, sizeof(cli_err)))
+		return usage_error("give HOST, HOST:PORT, [IPV6] or "
+				   "[IPV6]:PORT of an ipcperf server",
+				   "--remote: %s", cli_err);
 	return 0;
 }
 

@@ -24,15 +24,15 @@
  */
 #define SUITE_BUDGET_NS (20 * 1000000000ull)
 
-/* A plain decimal number, all of @a; false if it is not one. */
+/* A percentage, all of @a, in the syntax of every number option. */
 static bool number(const char *a, double *v)
 {
-	char *end;
+	uint64_t ppm;
 
-	if (!*a || *a == ' ')
+	if (cli_units(IPC_UNIT_PCT, a, 0, UINT64_MAX, &ppm))
 		return false;
-	*v = strtod(a, &end);
-	return *end == '\0' && end != a && isfinite(*v);
+	*v = ppm / 1e4;
+	return true;
 }
 
 /* --ci LEVEL[,PCT]: "95,1", "99,0.5", "90". */

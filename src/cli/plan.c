@@ -192,29 +192,14 @@ void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
 	ro->pin_server = cs->place.cpus ? cs->place.server_cpu : -1;
 }
 
-/* Add @cs unless its messages are too large for its transport. */
+/* Add @cs unless it cannot run here (ipc_case_check says why). */
 static int try_case(struct cli_plan *p, const struct ipc_case *cs,
 		    const struct ipc_runopts *ro)
 {
-	struct ipc_tp_opts o = ro->tp;
-	size_t need = cs->pat->max_msg(cs), limit;
 	char what[128], why[192];
 
-	o.max_msg = need;
-	if ((cs->peer && cs->peer->check &&
-	     cs->peer->check(cs, ro, why, sizeof(why))) ||
-	    (cs->pat->check &&
-	     cs->pat->check(cs, ro->placement, why, sizeof(why)))) {
+	if (ipc_case_check(cs, ro, why, sizeof(why))) {
 		ipc_case_describe(cs, what, sizeof(what));
-		return add_skip(p, what, why);
-	}
-	limit = cs->tp->max_msg ? cs->tp->max_msg(&o) : SIZE_MAX;
-	if (need > limit) {
-		ipc_case_describe(cs, what, sizeof(what));
-		snprintf(why, sizeof(why),
-			 "a %zu-byte message is larger than the largest %s "
-			 "can carry (%zu bytes)",
-			 need, cs->tp->name, limit);
 		return add_skip(p, what, why);
 	}
 	return add_case(p, cs, ro);
@@ -381,12 +366,8 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 			const struct ipc_transport_ops *tp =
 				ipc_transport_find(tnames[t]);
 
-			why[0] = '\0';
-			if ((tp->probe && tp->probe(why, sizeof(why))) ||
-			    (tp->check &&
-			     tp->check(&cfg->ro.tp, why, sizeof(why)))) {
-				snprintf(what, sizeof(what), "transport %s",
-					 tp->name);
+			if (ipc_pair_check(tp, NULL, &cfg->ro.tp, what,
+					   sizeof(what), why, sizeof(why))) {
 				err = add_skip(p, what, why);
 				if (err)
 					goto oom;
@@ -396,21 +377,13 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 				const struct ipc_engine_ops *eng =
 					ipc_engine_find(enames[e]);
 
-				why[0] = '\0';
-				if (eng->probe &&
-				    eng->probe(why, sizeof(why))) {
-					snprintf(what, sizeof(what),
-						 "engine %s", eng->name);
+				if (ipc_pair_check(tp, eng, &cfg->ro.tp, what,
+						   sizeof(what), why,
+						   sizeof(why)))
 					err = add_skip(p, what, why);
-				} else if (ipc_engine_can_drive(eng, tp, why,
-								sizeof(why))) {
-					snprintf(what, sizeof(what), "%s on %s",
-						 eng->name, tp->name);
-					err = add_skip(p, what, why);
-				} else {
+				else
 					err = expand_links(cfg, pats[a], tp,
 							   eng, p);
-				}
 				if (err)
 					goto oom;
 			}

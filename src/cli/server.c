@@ -167,6 +167,9 @@ static void event_table(FILE *out, const struct ipc_server_event *ev)
 	}
 }
 
+/* Event lines that could not be written (stdout failed). */
+static unsigned long lost;
+
 static void on_event(void *arg, const struct ipc_server_event *ev)
 {
 	const struct sink *k = arg;
@@ -178,8 +181,22 @@ static void on_event(void *arg, const struct ipc_server_event *ev)
 
 	if (k->fp) {
 		put(k->fp, ev);
-		/* A log read as it is written, by a person or an orchestrator. */
-		fflush(k->fp);
+		/*
+		 * A log read as it is written, by a person or an orchestrator;
+		 * one that cannot be written (a full disk) is said at once,
+		 * once, and how many lines were lost at the end.
+		 */
+		errno = 0;
+		if (fflush(k->fp) == EOF || ferror(k->fp)) {
+			if (!lost)
+				cli_warn("cannot write the event log%s: %s; "
+					 "the server goes on, its events are "
+					 "lost",
+					 k->fp == stdout ? " to standard output"
+							 : "",
+					 strerror(errno ? errno : EIO));
+			lost++;
+		}
 		return;
 	}
 	/* syslog takes a line: the same line, without its newline. */
@@ -478,6 +495,10 @@ int cli_server(const struct cli_config *c)
 		sink_error(&sink, "server: %s", strerror(-rc));
 		rc = EXIT_MEASURE;
 	}
+	if (lost)
+		sink_error(&sink, "server: %lu event line%s could not be "
+			   "written to the event log",
+			   lost, lost == 1 ? "" : "s");
 out:
 	ipc_server_free(s);
 	if (pidfile[0])

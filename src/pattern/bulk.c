@@ -21,6 +21,21 @@ static size_t bk_buf_bytes(const struct ipc_case *cs)
 	return bk_max_msg(cs) + 64;
 }
 
+/* Chunks of 0 bytes would never add up to the total: both loops spin. */
+static int bk_check(const struct ipc_case *cs, enum ipc_placement placement,
+		    char *why, size_t why_len)
+{
+	(void)placement;
+	if (!cs->chunk_size || !cs->total) {
+		snprintf(why, why_len,
+			 "bulk sends a total of at least 1 byte in chunks of "
+			 "at least 1 byte (total %llu, chunk %zu)",
+			 (unsigned long long)cs->total, cs->chunk_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
 {
@@ -99,6 +114,9 @@ static int bk_server(struct ipc_pctx *c)
 			if (err)
 				return err;
 		}
+		/* Its sends need not wait: the stop is looked at here. */
+		if (ipc_cancelled(c->io.cancel))
+			return 0;
 		for (left = total; left; left -= len) {
 			len = left < chunk ? (size_t)left : chunk;
 			msg_stamp(c->sbuf, len, cseq++);
@@ -150,6 +168,7 @@ const struct ipc_pattern_ops ipc_pattern_bulk = {
 	.rate = &ipc_metric_bytes_per_s,
 	.params = bk_params,
 	.cols = bk_cols,
+	.check = bk_check,
 	.buf_bytes = bk_buf_bytes,
 	.max_msg = bk_max_msg,
 	.client = bk_client,

@@ -88,6 +88,7 @@ struct hclient {
 	struct hflow *hf;   /* per flow */
 	struct hcount *cnt; /* per thread */
 	bool head;	    /* the method is HEAD */
+	uint64_t connects;  /* connections opened, all threads (atomic) */
 };
 
 static struct hclient *hc_of(struct lthread *th)
@@ -118,6 +119,7 @@ static int open_flow(const struct ld_proto *p, struct ipc_pctx *c,
 	int err = connect_flow(c, x);
 
 	if (!err) {
+		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 		hc->hf[x->g].conn = true;
 		ipc_http_parser_init(&hc->hf[x->g].p, false);
 	}
@@ -178,6 +180,7 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 		h->conn = true;
 		ipc_http_parser_init(&h->p, false);
 		cnt_of(th)->x[X_RECONNECTS]++;
+		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 	}
 	h->pending = hc->cfg->pipeline;
 	h->closing = false;
@@ -416,6 +419,21 @@ static int build(struct hclient *hc, struct ipc_pctx *c)
 	return 0;
 }
 
+/*
+ * The built-in target serves any client (ab and wrk too), so a local run
+ * cannot give its connections a token.  Instead it counts: the target
+ * adds the connections it accepted and the client takes away those it
+ * opened, in the run's counter of refused strangers, so that what
+ * another process sent it flags the result.
+ */
+static void strangers_count(struct ipc_pctx *c, int64_t n)
+{
+	uint64_t *cnt = c->ch ? c->ch->opts.preamble_refused : NULL;
+
+	if (cnt && !c->cs->peer)
+		__atomic_fetch_add(cnt, (uint64_t)n, __ATOMIC_RELAXED);
+}
+
 static int http_client(struct ipc_pctx *c)
 {
 	const struct ipc_http_cfg *cfg = c->cs->cfg;
@@ -452,6 +470,7 @@ static int http_client(struct ipc_pctx *c)
 	}
 	err = ld_run(&pc, &p);
 	c->out = pc.out;
+	strangers_count(c, -(int64_t)hc.connects);
 out:
 	free(hc.req);
 	free(hc.hf);
@@ -486,6 +505,7 @@ static int http_server(struct ipc_pctx *c)
 	err = ipc_http_serve_run(s);
 	ipc_http_serve_stats(s, &st);
 	ipc_http_serve_free(s);
+	strangers_count(c, (int64_t)st.conns);
 	c->out.done = st.requests;
 	return err < 0 ? msg_fail(c, err, "serve") : 0;
 }

@@ -139,6 +139,10 @@ struct ipc_http_server {
 	struct conn *free;	   /* connections to reuse */
 	uint32_t nconns;
 	bool accepting;		  /* the listening socket is in the epoll set */
+	bool no_idle;		  /* full, and no connection was idle to push
+				     out: wait for a close or some activity */
+	bool evict;		  /* full with a connection waiting: push
+				     one out after this wake-up's events */
 	uint64_t accept_retry_ns; /* out of descriptors: try again then */
 	uint64_t now_ns, last_ns; /* now; the last request or accept */
 	char *rbuf;
@@ -299,6 +303,7 @@ static void list_del(struct ipc_http_server *s, struct conn *c)
 /* The client has client_timeout from now (see the top of the file). */
 static void touch(struct ipc_http_server *s, struct conn *c)
 {
+	s->no_idle = false;
 	list_del(s, c);
 	c->deadline_ns = s->now_ns + s->o.client_timeout_ns;
 	c->prev = s->last;
@@ -450,6 +455,30 @@ static void conn_close(struct ipc_http_server *s, struct conn *c)
 	c->next = s->free;
 	s->free = c;
 	s->nconns--;
+	s->no_idle = false;
+}
+
+/* Connections looked at for one to push out, at most, from the oldest. */
+#define EVICT_SCAN 64
+
+/*
+ * Full: close the connection idle longest (no request begun, no answer
+ * queued) to make room, as the remote server does with its pending
+ * sessions, so that idle connections cannot lock every client out.  The
+ * deadline list is in order of last activity.  False when none is idle.
+ */
+static bool evict_idle(struct ipc_http_server *s)
+{
+	struct conn *c = s->first;
+
+	for (int i = 0; c && i < EVICT_SCAN; i++, c = c->next)
+		if (!c->rx.in_msg && !c->qlen) {
+			conn_close(s, c);
+			s->st.evicted++;
+			return true;
+		}
+	s->no_idle = true;
+	return false;
 }
 
 /* Room for the answers to one more request (and its 100 Continue). */
@@ -735,8 +764,15 @@ static void on_accept(struct ipc_http_server *s)
 		struct conn *c;
 		int fd;
 
-		if (s->nconns >= s->o.max_conns)
+		/*
+		 * Full: one waits (the listener woke us); room is made once
+		 * this wake-up's events are handled, none of them then for
+		 * a connection already closed.
+		 */
+		if (s->nconns >= s->o.max_conns) {
+			s->evict = i == 0;
 			break;
+		}
 		fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE ||
@@ -775,8 +811,8 @@ static void on_accept(struct ipc_http_server *s)
 /* Listen, or stop listening, as the connection count allows. */
 static int set_accepting(struct ipc_http_server *s)
 {
-	bool want =
-		s->nconns < s->o.max_conns && s->now_ns >= s->accept_retry_ns;
+	bool want = (s->nconns < s->o.max_conns || !s->no_idle) &&
+		    s->now_ns >= s->accept_retry_ns;
 
 	if (want == s->accepting)
 		return 0;
@@ -857,6 +893,9 @@ int ipc_http_serve_run(struct ipc_http_server *s)
 			else
 				on_event(s, s->rdy[i].ptr, s->rdy[i].events);
 		}
+		if (s->evict)
+			evict_idle(s);
+		s->evict = false;
 		expire(s);
 		if (end < 0 && s->o.max_duration_ns &&
 		    s->now_ns - start >= s->o.max_duration_ns)

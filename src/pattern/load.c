@@ -70,6 +70,10 @@ static int ld_check(const struct ipc_case *cs, enum ipc_placement placement,
 	uint64_t need = fds_needed(cs->flows, thread), hard;
 	uint64_t per = cs->req_size + cs->resp_size + 2 * SLACK;
 
+	if (!cs->flows) {
+		snprintf(why, why_len, "load needs at least 1 flow");
+		return -EINVAL;
+	}
 	if (!cs->eng->fs_new) {
 		snprintf(why, why_len,
 			 "load drives many flows from each thread and engine "

@@ -100,6 +100,19 @@ static int st_recv(struct ipc_pctx *c, uint64_t k, bool in_place,
 	return k ? err : msg_next_end(c, err);
 }
 
+/* A batch of no messages would time acknowledgements alone. */
+static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
+		    char *why, size_t why_len)
+{
+	(void)placement;
+	if (!cs->count) {
+		snprintf(why, why_len,
+			 "stream sends batches of at least 1 message");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The server checks a message where the transport holds it when it can
  * (shm): one pass over the bytes, instead of a copy out and a second pass
@@ -222,6 +235,7 @@ const struct ipc_pattern_ops ipc_pattern_stream = {
 	.params = st_params,
 	.cols = st_cols,
 	.suite = &st_suite,
+	.check = st_check,
 	.buf_bytes = st_buf_bytes,
 	.max_msg = st_max_msg,
 	.client = st_client,

@@ -62,6 +62,47 @@ static socklen_t wildcard(struct sockaddr_storage *ss, int family,
 	return sizeof(*sin6);
 }
 
+/*
+ * A name whose last label starts with a digit is no DNS name (no top-level
+ * domain does): it is an IPv4 address, and only as a.b.c.d.  getaddrinfo
+ * would also take inet_aton's old forms, where "010" is 0.0.0.8, "1.5" is
+ * 1.0.0.5 and a lone port number an address: a typo would then measure
+ * some other host.
+ */
+static int numeric_ok(const char *host, const char *spec, char *why,
+		      size_t why_len)
+{
+	const char *last = strrchr(host, '.');
+	struct in_addr a;
+
+	last = last ? last + 1 : host;
+	if (strchr(host, ':') || !(*last >= '0' && *last <= '9'))
+		return 0;
+	if (inet_pton(AF_INET, host, &a) == 1)
+		return 0;
+	return bad(why, why_len, -EINVAL,
+		   "'%s' is not an IPv4 address: give four numbers 0 to 255 "
+		   "without leading zeros (a.b.c.d), a host name, or HOST:PORT",
+		   spec);
+}
+
+int ipc_addr_check(const char *spec, char *why, size_t why_len)
+{
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	size_t hlen;
+
+	/* Bracketed or bare IPv6 has no IPv4 forms to refuse. */
+	if (spec[0] == '[' || (colon && strchr(spec, ':') != colon))
+		return 0;
+	hlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (hlen >= sizeof(host))
+		return 0; /* the parse says it is too long */
+	memcpy(host, spec, hlen);
+	host[hlen] = '\0';
+	return hlen ? numeric_ok(host, spec, why, why_len) : 0;
+}
+
 int ipc_addr_parse(const char *spec, int family, uint16_t port,
 		   struct sockaddr_storage *ss, socklen_t *len, char *why,
 		   size_t why_len)
@@ -114,6 +155,9 @@ int ipc_addr_parse(const char *spec, int family, uint16_t port,
 		*len = wildcard(ss, family, port);
 		return 0;
 	}
+	rc = numeric_ok(host, spec, why, why_len);
+	if (rc)
+		return rc;
 	hints.ai_family = family;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG;

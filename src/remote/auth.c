@@ -36,7 +36,8 @@ int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 	int fd, rc = 0;
 
 	memset(key, 0, sizeof(*key));
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* Non-blocking: a FIFO given for a key must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		rc = -errno;
 		snprintf(why, why_len, "cannot open '%s': %s", path,
@@ -52,6 +53,18 @@ int ipc_rkey_load(const char *path, struct ipc_rkey *key, char *why,
 	if (!S_ISREG(st.st_mode)) {
 		rc = -EINVAL;
 		snprintf(why, why_len, "'%s' is not a regular file", path);
+		goto out;
+	}
+	/*
+	 * Another user's key file is that user's to swap: whoever can write
+	 * it chooses the key this process trusts.
+	 */
+	if (st.st_uid != geteuid()) {
+		rc = -EPERM;
+		snprintf(why, why_len,
+			 "'%s' belongs to uid %u, not to this user (uid %u); "
+			 "a key file must be the user's own",
+			 path, (unsigned)st.st_uid, (unsigned)geteuid());
 		goto out;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {

@@ -30,6 +30,7 @@ enum fkind {
 
 #define OPT (1u << 0)	  /* may be absent (the default stays) */
 #define IF_AUTH (1u << 1) /* present exactly when m->auth */
+#define NO_NEG (1u << 2)  /* F_I64 stored signed, but never -1 */
 
 struct field {
 	const char *name;
@@ -152,7 +153,7 @@ static const struct field stats_f[] = {
 	U64("bytes", stats.bytes, 0, BIG),
 	U64("others", stats.others, 0, BIG),
 	U64("rejected", stats.rejected, 0, BIG),
-	{"err", F_I64, 0, M(stats.err), 0, 4095},
+	{"err", F_I64, NO_NEG, M(stats.err), 0, 4095},
 	STR("what", stats.what, OPT),
 	{0},
 };
@@ -294,6 +295,7 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 {
 	char *p = (char *)m + f->off;
 	json_int_t i;
+	int lo;
 	const char *s, *end = NULL;
 	size_t slen;
 
@@ -304,11 +306,11 @@ static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
 			return fail(why, why_len, "'%s' is not an integer",
 				    f->name);
 		i = json_integer_value(v);
-		if (i < (f->kind == F_I64 ? -1 : 0) ||
-		    (i >= 0 && (uint64_t)i > f->max))
+		lo = f->kind == F_I64 && !(f->flags & NO_NEG) ? -1 : 0;
+		if (i < lo || (i >= 0 && (uint64_t)i > f->max))
 			return fail(why, why_len,
 				    "'%s' is %lld, outside %d..%llu", f->name,
-				    (long long)i, f->kind == F_I64 ? -1 : 0,
+				    (long long)i, lo,
 				    (unsigned long long)f->max);
 		if (f->kind == F_U64)
 			*(uint64_t *)p = (uint64_t)i;

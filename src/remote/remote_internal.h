@@ -35,14 +35,19 @@ int rm_send_all(int fd, const void *buf, size_t len, uint64_t deadline_ns,
 void rm_control_sockopts(int fd, uint64_t timeout_ns);
 
 /*
- * Make @s printable ASCII in place (anything else becomes '?'): for error
- * messages we send, which may quote what a peer sent (jansson's "near
- * '...'" can hold any byte), since the peer's parser refuses control
- * characters and invalid UTF-8.
+ * Escape @s (a buffer of @size bytes) in place with ipc_text_escape and
+ * @flags, whole characters only: IPC_TEXT_ASCII for error messages we
+ * send, which may quote what a peer sent (jansson's "near '...'" can hold
+ * any byte), since the peer's parser refuses control characters and
+ * invalid UTF-8; 0 for what the server's events show on a terminal or in
+ * its log.  At most IPC_RM_HOST_MAX bytes of @s are kept.
  */
-void rm_ascii(char *s);
+void rm_safe(char *s, size_t size, unsigned flags);
 
-/* Copy the printable text @s into @dst (@len bytes), NUL-terminated. */
+/*
+ * Copy the text @s into @dst (@len bytes), NUL-terminated, cut at a
+ * character boundary.
+ */
 void rm_strlcpy(char *dst, const char *s, size_t len);
 
 /* The name ipc_transport_find would take for @family and @type. */
@@ -55,6 +60,23 @@ const char *rm_data_transport(int family, int type);
 int rm_transport_socket(const char *name, int *family, int *type);
 
 struct ipc_trace;
+struct ipc_case;
+struct ipc_runopts;
+
+/* Is @name one of the patterns a server runs for a client? */
+bool rm_pattern_served(const char *name);
+
+/*
+ * @t as the server side's case @cs and options @ro, checked as the
+ * command line checks a case of its plan (ipc_pair_check, ipc_case_check)
+ * and against the protocol's own limits.  @trace: a replay's conversation
+ * once it has arrived; before that (NULL) a replay's case is checked
+ * without its pattern's check.  0, or -errno with one sentence in @why
+ * (the `refused` error's message).  @cs points at @trace.
+ */
+int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
+		 struct ipc_case *cs, struct ipc_runopts *ro, char *why,
+		 size_t why_len);
 
 /*
  * @t in the native trace format (docs/replay.md), every unit a record with
@@ -63,6 +85,9 @@ struct ipc_trace;
  * -ENOMEM.
  */
 int rm_trace_text(const struct ipc_trace *t, char **out, size_t *len);
+
+/* RLIMIT_DATA of a test process: twice the buffer budget. */
+#define RM_TEST_DATA_MAX (2 * IPC_REMOTE_TEST_BYTES_MAX)
 
 /* What the server hands a test process. */
 struct rm_test_ctx {

@@ -36,6 +36,7 @@
 #include "ipcperf/engine.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
+#include "ipcperf/run.h"
 #include "remote/remote_internal.h"
 
 #define LISTEN_MAX 8
@@ -115,6 +116,12 @@ void ipc_server_conf_default(struct ipc_server_conf *c)
 
 static void emit(struct ipc_server *s, struct ipc_server_event *ev)
 {
+	/* Peers' words go to a terminal or a log: escaped, one line. */
+	rm_safe(ev->reason, sizeof(ev->reason), 0);
+	rm_safe(ev->addr, sizeof(ev->addr), 0);
+	rm_safe(ev->test.pattern, sizeof(ev->test.pattern), 0);
+	rm_safe(ev->test.transport, sizeof(ev->test.transport), 0);
+	rm_safe(ev->test.engine, sizeof(ev->test.engine), 0);
 	if (s->conf.on_event)
 		s->conf.on_event(s->conf.event_arg, ev);
 }
@@ -227,7 +234,7 @@ __attribute__((format(printf, 4, 5))) static void refuse(struct ipc_server *s,
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
-	rm_ascii(m.message);
+	rm_safe(m.message, sizeof(m.message), IPC_TEXT_ASCII);
 	if (code == IPC_RERR_BUSY)
 		m.running = s->nchildren;
 	if (code != IPC_RERR_PROTOCOL && code != IPC_RERR_TIMEOUT)
@@ -240,56 +247,13 @@ __attribute__((format(printf, 4, 5))) static void refuse(struct ipc_server *s,
 	touch(s, x);
 }
 
-/*
- * What the server side of @t may hold in buffers: each flow a request
- * and a response (rr, crr, load), or a message or chunk (stream, bulk).
- * Each size is capped by the parser at 64 MiB and flows at 10000, but
- * their product is not: 10000 flows of 64 MiB would be 625 GiB.
- */
-static uint64_t test_bytes(const struct ipc_rtest *t)
-{
-	uint64_t per = t->req_size + t->resp_size + t->msg_size + t->chunk_size;
-
-	return per * (t->flows ? t->flows : 1);
-}
-
+/* Refuse before the test's process what that process would refuse. */
 static int check_test(const struct ipc_rtest *t, char *why, size_t why_len)
 {
-	int family, type;
+	struct ipc_case cs;
+	struct ipc_runopts ro;
 
-	if (rm_transport_socket(t->transport, &family, &type)) {
-		snprintf(why, why_len,
-			 "transport '%s' cannot run remotely: remote mode runs "
-			 "over tcp, tcp6, udp and udp6",
-			 t->transport);
-		return -EPROTONOSUPPORT;
-	}
-	if (!ipc_pattern_find(t->pattern)) {
-		snprintf(why, why_len, "unknown pattern '%s'", t->pattern);
-		return -EINVAL;
-	}
-	if (!ipc_engine_find(t->engine)) {
-		snprintf(why, why_len, "unknown engine '%s'", t->engine);
-		return -EINVAL;
-	}
-	if (t->framing[0] && !ipc_framing_find(t->framing)) {
-		snprintf(why, why_len, "unknown framing '%s'", t->framing);
-		return -EINVAL;
-	}
-	if (t->no_ack &&
-	    !(t->framing[0] && ipc_framing_find(t->framing)->acks)) {
-		snprintf(why, why_len, "no_ack without a framing that acks");
-		return -EINVAL;
-	}
-	if (test_bytes(t) > IPC_REMOTE_TEST_BYTES_MAX) {
-		snprintf(why, why_len,
-			 "the test needs %llu MiB of buffers; this server "
-			 "allows %llu MiB per test",
-			 (unsigned long long)(test_bytes(t) >> 20),
-			 (unsigned long long)(IPC_REMOTE_TEST_BYTES_MAX >> 20));
-		return -E2BIG;
-	}
-	return 0;
+	return rm_test_case(t, NULL, &cs, &ro, why, why_len);
 }
 
 static int start_test(struct ipc_server *s, struct sess *x,

@@ -75,7 +75,7 @@ fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m.message, sizeof(m.message), fmt, ap);
 	va_end(ap);
-	rm_ascii(m.message);
+	rm_safe(m.message, sizeof(m.message), IPC_TEXT_ASCII);
 	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
 	ts->rec.status = status;
 	/* Best effort, briefly: the client may be gone. */
@@ -143,6 +143,33 @@ static bool ctl_or_stop(const struct pollfd *p)
 }
 
 /*
+ * What the socket queued before connect() stays queued from any sender:
+ * drop it all, before the echo tells the client to begin (so that none of
+ * its data can be in it), counting what came from others.
+ */
+static void drain_udp(struct tst *ts, const struct sockaddr_storage *client,
+		      socklen_t clen)
+{
+	struct sockaddr_storage from;
+	socklen_t flen;
+	uint8_t buf[64];
+	ssize_t r;
+
+	for (;;) {
+		flen = sizeof(from);
+		r = recvfrom(ts->lfd, buf, sizeof(buf),
+			     MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr *)&from,
+			     &flen);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return;
+		if (flen != clen || memcmp(&from, client, clen))
+			ts->rec.rejected++;
+	}
+}
+
+/*
  * UDP: the first datagram that is exactly the cookie names the client;
  * the socket is connected to it and the cookie echoed as the
  * acknowledgement.  Anything else is dropped and counted.
@@ -180,6 +207,7 @@ static int wait_udp(struct tst *ts, uint64_t deadline)
 		}
 		if (connect(ts->lfd, (struct sockaddr *)&from, flen))
 			return -errno;
+		drain_udp(ts, &from, flen);
 		send(ts->lfd, ts->cookie, sizeof(ts->cookie), MSG_DONTWAIT);
 		ts->data_fd = ts->lfd;
 		return 0;
@@ -207,6 +235,7 @@ struct serve_job {
 	struct ipc_cancel stop;
 	struct ipc_pout out;
 	struct ipc_side_cost cost;
+	uint64_t taken; /* tcp: data connections taken (with the cookie) */
 };
 
 static void *serve_thread(void *arg)
@@ -250,6 +279,7 @@ static int job_chan(struct serve_job *j)
 		ch->opts.preamble_len = sizeof(ts->cookie);
 		ch->opts.preamble_wait_ns = ts->conf->control_timeout_ns;
 		ch->opts.preamble_refused = &ts->rec.rejected;
+		ch->opts.preamble_taken = &j->taken;
 		ch->fd[0] = fd;
 	} else {
 		ch->fd[IPC_SERVER] = fd;
@@ -267,6 +297,30 @@ static uint64_t tv_ns(const struct timeval *tv)
 static uint64_t load_shared(const struct tst *ts, int i)
 {
 	return __atomic_load_n(&ts->ctx->shared[i], __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The run's end.  A tcp client has a control timeout from "ready" to
+ * connect (after that the test's own limit): one that never does, a
+ * client that only wanted to hold a test slot, does not keep it longer.
+ * -EHOSTDOWN when it did not connect.
+ */
+static int wait_run_end(struct tst *ts, struct serve_job *job,
+			struct ipc_rmsg *m, char *why, size_t why_len)
+{
+	uint64_t first = ctl_deadline(ts, false);
+	int rc;
+
+	/* Waiting only: nothing of a message is read before its recv. */
+	if (ts->type == SOCK_STREAM && first < ts->end_ns) {
+		rc = rm_wait(ts->ctx->ctl_fd, POLLIN, first, ts->ctx->stop_fd);
+		if (rc == -ETIMEDOUT &&
+		    !__atomic_load_n(&job->taken, __ATOMIC_RELAXED))
+			return -EHOSTDOWN;
+	}
+	return ipc_rwire_recv(ts->ctx->ctl_fd, m, IPC_REMOTE_MSG_MAX,
+			      ctl_deadline(ts, true), ts->ctx->stop_fd, why,
+			      why_len);
 }
 
 /* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
@@ -318,9 +372,7 @@ static int one_run(struct tst *ts, uint64_t run)
 	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
 			    ts->ctx->stop_fd);
 	if (!rc)
-		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
-				    ctl_deadline(ts, true), ts->ctx->stop_fd,
-				    why, sizeof(why));
+		rc = wait_run_end(ts, &job, &m, why, sizeof(why));
 	ipc_cancel_fire(&job.stop);
 	pthread_join(th, NULL);
 	ts->cs.tp->teardown(&job.ch);
@@ -330,6 +382,11 @@ static int one_run(struct tst *ts, uint64_t run)
 	if (rc == -ECANCELED)
 		return fail(ts, IPC_RERR_STOPPING, 2,
 			    "the server is stopping: run %llu aborted",
+			    (unsigned long long)run);
+	if (rc == -EHOSTDOWN)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: no data connection with the test's "
+			    "cookie within the control timeout",
 			    (unsigned long long)run);
 	if (rc == -ETIMEDOUT)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,
@@ -437,7 +494,7 @@ static void host_json(char *buf, size_t len, const struct ipc_pmqos *q)
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (text && strlen(text) < len) {
 		memcpy(buf, text, strlen(text) + 1);
-		rm_ascii(buf);
+		rm_safe(buf, len, IPC_TEXT_ASCII);
 	}
 out:
 	free(text);
@@ -501,59 +558,6 @@ static int take_trace(struct tst *ts)
 	return rc;
 }
 
-/*
- * The server side of the test as a case of the run layer: its names
- * looked up before the accept (@alloc false), its buffers made once the
- * trace, if any, has arrived (@alloc true).
- */
-static int make_case(struct tst *ts, bool alloc, char *why, size_t why_len)
-{
-	const struct ipc_rtest *t = ts->t;
-	struct ipc_case *cs = &ts->cs;
-	struct ipc_runopts *ro = &ts->ro;
-	int rc;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->pat = ipc_pattern_find(t->pattern);
-	cs->tp = ipc_transport_find(t->transport);
-	cs->eng = ipc_engine_find(t->engine);
-	cs->framing = t->framing[0] ? ipc_framing_find(t->framing) : NULL;
-	if (!cs->pat || !cs->tp || !cs->eng ||
-	    (t->framing[0] && !cs->framing)) {
-		snprintf(why, why_len, "this server has no %s",
-			 !cs->pat   ? t->pattern
-			 : !cs->tp  ? t->transport
-			 : !cs->eng ? t->engine
-				    : t->framing);
-		return -EINVAL;
-	}
-	cs->framing_noack = t->no_ack;
-	cs->req_size = t->req_size;
-	cs->resp_size = t->resp_size;
-	cs->msg_size = t->msg_size;
-	cs->count = t->count;
-	cs->total = t->total;
-	cs->chunk_size = t->chunk_size;
-	cs->flows = t->flows;
-	cs->trace = ts->trace;
-	if (!alloc)
-		return 0;
-	ipc_runopts_default(ro);
-	ro->verify = t->verify;
-	ro->pin_server = (int)t->pin_cpu;
-	ro->timeout_ns = t->timeout_ns ? t->timeout_ns : ro->timeout_ns;
-	ro->tp.nodelay = t->nodelay;
-	ro->tp.sndbuf = (int)t->sndbuf;
-	ro->tp.rcvbuf = (int)t->rcvbuf;
-	ro->tp.busy_poll_us = (int)t->busy_poll_us;
-	ro->tp.timeout_ns = ro->timeout_ns;
-	rc = ipc_serve_begin(cs, ro, &ts->srv);
-	if (rc)
-		snprintf(why, why_len, "cannot prepare the server side: %s",
-			 strerror(-rc));
-	return rc;
-}
-
 static int serve(struct tst *ts)
 {
 	struct ipc_rmsg m = {0};
@@ -563,8 +567,8 @@ static int serve(struct tst *ts)
 	if (rm_transport_socket(ts->t->transport, &ts->family, &ts->type))
 		return fail(ts, IPC_RERR_REFUSED, 1, "transport '%s' refused",
 			    ts->t->transport);
-	rc = make_case(ts, false, why, sizeof(why));
-	if (rc)
+	/* Checked as the server checked it before the accept. */
+	if (rm_test_case(ts->t, NULL, &ts->cs, &ts->ro, why, sizeof(why)))
 		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
 	port = data_open(ts, why, sizeof(why));
 	if (port < 0)
@@ -583,9 +587,14 @@ static int serve(struct tst *ts)
 			    strerror(-rc));
 	if (take_trace(ts))
 		return -1;
-	rc = make_case(ts, true, why, sizeof(why));
+	/* Again with the trace, if any: a replay's sizes are in it. */
+	if (rm_test_case(ts->t, ts->trace, &ts->cs, &ts->ro, why, sizeof(why)))
+		return fail(ts, IPC_RERR_REFUSED, 1, "%s", why);
+	rc = ipc_serve_begin(&ts->cs, &ts->ro, &ts->srv);
 	if (rc)
-		return fail(ts, IPC_RERR_FAILED, 1, "%s", why);
+		return fail(ts, IPC_RERR_FAILED, 1,
+			    "cannot prepare the server side: %s",
+			    strerror(-rc));
 	for (;;) {
 		rc = ipc_rwire_recv(ts->ctx->ctl_fd, &m, IPC_REMOTE_MSG_MAX,
 				    ctl_deadline(ts, false), ts->ctx->stop_fd,
@@ -637,7 +646,8 @@ static int serve(struct tst *ts)
 		case IPC_RM_ERROR:
 			ts->rec.status = 2;
 			snprintf(ts->rec.reason, sizeof(ts->rec.reason),
-				 "the client gave up: %.200s", m.message);
+				 "the client gave up: %.*s",
+				 (int)ipc_text_cut(m.message, 200), m.message);
 			return -1;
 		default:
 			return fail(ts, IPC_RERR_PROTOCOL, 1,
@@ -645,6 +655,26 @@ static int serve(struct tst *ts)
 				    ipc_rmsg_name(m.type));
 		}
 	}
+}
+
+/*
+ * The test's memory, whatever allocates it (a trace's parse grows by
+ * doubling: a 16 MiB trace of one-byte units took 562 MiB): the buffer
+ * budget, and as much again for the trace, stacks and the rest.  An
+ * allocation past it fails and the test ends with that failure.  Not
+ * under AddressSanitizer, whose shadow memory is data too.
+ */
+static void data_limit(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_DATA, &rl))
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > RM_TEST_DATA_MAX)
+		rl.rlim_cur = RM_TEST_DATA_MAX;
+	setrlimit(RLIMIT_DATA, &rl);
+#endif
 }
 
 int rm_test_main(struct rm_test_ctx *ctx)
@@ -657,6 +687,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 	ssize_t w;
 
 	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
+	data_limit();
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
 	/*
 	 * The server's side is measured as the client's is: its CPU wakes

@@ -109,6 +109,30 @@ int ipc_rwire_send(int fd, const struct ipc_rmsg *m, uint64_t deadline_ns,
 	return rc;
 }
 
+/*
+ * A length over the cap, in words.  Four printable bytes are no length an
+ * ipcperf peer sends ("HTTP" reads as 1213486160): name what was sent.
+ */
+static void too_long(const struct ipc_rframe *f, size_t max, char *why,
+		     size_t why_len)
+{
+	const uint8_t *b = f->hdr;
+	bool text = true;
+
+	for (int i = 0; i < 4; i++)
+		text = text && b[i] >= 0x20 && b[i] < 0x7f;
+	if (text)
+		snprintf(why, why_len,
+			 "the peer does not speak ipcperf's control protocol "
+			 "(it sent \"%c%c%c%c...\": another service on that "
+			 "port?)",
+			 b[0], b[1], b[2], b[3]);
+	else
+		snprintf(why, why_len,
+			 "a message of %u bytes is refused (0 or over %zu)",
+			 f->len, max);
+}
+
 int ipc_rwire_recv(int fd, struct ipc_rmsg *m, size_t max, uint64_t deadline_ns,
 		   int stop_fd, char *why, size_t why_len)
 {
@@ -148,10 +172,7 @@ int ipc_rwire_recv(int fd, struct ipc_rmsg *m, size_t max, uint64_t deadline_ns,
 		}
 		rc = ipc_rframe_feed(&f, buf, (size_t)n, &used);
 		if (rc == -EMSGSIZE && why && why_len)
-			snprintf(why, why_len,
-				 "a message of %u bytes is refused (0 or over "
-				 "%zu)",
-				 f.len, max);
+			too_long(&f, max, why, why_len);
 		if (rc < 0)
 			break;
 		if (rc == 1) {
@@ -188,16 +209,19 @@ void rm_control_sockopts(int fd, uint64_t timeout_ns)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-void rm_ascii(char *s)
+void rm_safe(char *s, size_t size, unsigned flags)
 {
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p >= 0x7f)
-			*p = '?';
+	char tmp[IPC_RM_HOST_MAX];
+
+	if (size > sizeof(tmp))
+		size = sizeof(tmp);
+	ipc_text_escape(tmp, size, s, flags);
+	memcpy(s, tmp, strlen(tmp) + 1);
 }
 
 void rm_strlcpy(char *dst, const char *s, size_t len)
 {
-	size_t n = strnlen(s, len - 1);
+	size_t n = ipc_text_cut(s, len - 1);
 
 	memcpy(dst, s, n);
 	dst[n] = '\0';

@@ -5,10 +5,12 @@
  * it, withdrawn by the kernel when the descriptor closes.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ipcperf/run.h"
@@ -51,6 +53,22 @@ static int not_held(struct ipc_pmqos *q, int state, int err)
 	return -err;
 }
 
+/*
+ * The device is a character device.  The one other thing taken in its
+ * place is the tests' stand-in, an empty regular file of the user's own:
+ * whoever sets the path (an environment variable) must not be able to
+ * have 4 bytes written over a file that holds anything.
+ */
+static bool device_ok(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return false;
+	return S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0 &&
+				       st.st_uid == geteuid());
+}
+
 int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
 {
 	int32_t v = us, cur;
@@ -65,9 +83,14 @@ int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
 		q->state = IPC_PMQOS_OFF;
 		return 0;
 	}
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	/* Non-blocking: a FIFO put there must not hold the program up. */
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return not_held(q, open_state(errno), errno);
+	if (!device_ok(fd)) {
+		close(fd);
+		return not_held(q, IPC_PMQOS_FAILED, ENODEV);
+	}
 	/*
 	 * Reading gives the effective value: 2000000000 (2000 s) when no
 	 * process holds a request.  A regular file (the tests' stand-in)

@@ -334,30 +334,35 @@ static int token_arm(struct run_token *t, const struct ipc_case *cs,
 	void *m;
 
 	t->refused = NULL;
-	/* A server elsewhere, or one for any client, has its own rules. */
-	if ((cs->tp->caps & need) != need ||
-	    (kind->flags & IPC_PEER_ELSEWHERE) ||
-	    (cs->pat->flags & IPC_PAT_ANY_CLIENT))
+	/* A server elsewhere has its own rules. */
+	if ((cs->tp->caps & need) != need || (kind->flags & IPC_PEER_ELSEWHERE))
 		return 0;
 	m = mmap(NULL, sizeof(*t->refused), PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return -errno;
 	t->refused = m;
+	tpo->preamble_refused = t->refused;
+	/* One for any client takes no token: the pattern counts strangers. */
+	if (cs->pat->flags & IPC_PAT_ANY_CLIENT)
+		return 0;
 	ipc_random_bytes(t->bytes, sizeof(t->bytes));
 	tpo->preamble = t->bytes;
 	tpo->preamble_len = sizeof(t->bytes);
 	tpo->preamble_wait_ns = RUN_TOKEN_WAIT_NS;
-	tpo->preamble_refused = t->refused;
 	return 0;
 }
 
 /* After the teardown: the count into @res, the token forgotten. */
 static void token_disarm(struct run_token *t, struct ipc_result *res)
 {
+	int64_t n;
+
 	if (!t->refused)
 		return;
-	res->refused += __atomic_load_n(t->refused, __ATOMIC_RELAXED);
+	/* Below 0: an any-client pattern's own connections not all seen. */
+	n = (int64_t)__atomic_load_n(t->refused, __ATOMIC_RELAXED);
+	res->refused += n > 0 ? (uint64_t)n : 0;
 	munmap(t->refused, sizeof(*t->refused));
 	t->refused = NULL;
 	memset(t->bytes, 0, sizeof(t->bytes));
@@ -501,6 +506,14 @@ static void bufs_free(struct case_bufs *b)
 	free(b->s_recv);
 	ipc_hist_free(b->run_hist);
 	ipc_hist_free(b->run_xhist);
+}
+
+/* The buffers of struct case_bufs: expect, and a send and a receive a side. */
+#define CASE_BUFS 5
+
+size_t ipc_case_buf_total(const struct ipc_case *cs)
+{
+	return CASE_BUFS * cs->pat->buf_bytes(cs);
 }
 
 static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)

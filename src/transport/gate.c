@@ -97,6 +97,9 @@ static int gate_judge(const struct ipc_chan *ch, struct tp_gate *g,
 		struct gate_conn *c = &g->c[i];
 
 		if (c->got == ch->opts.preamble_len && gate_match(ch, c)) {
+			if (ch->opts.preamble_taken)
+				__atomic_fetch_add(ch->opts.preamble_taken, 1,
+						   __ATOMIC_RELAXED);
 			fd = c->fd;
 			memmove(c, c + 1, (g->n - i - 1) * sizeof(*c));
 			g->n--;

@@ -3,8 +3,12 @@
 # host name of its own) joined by two bridges, a management network where
 # each runs sshd with a key made for the test, and a data network the
 # measurements use.  deploy/ansible/fleet.yml runs over SSH as it would
-# against real machines: for the pairs topology every pair has a result,
-# the matrix is complete with intervals, and no ipcperf or sshd is left.
+# against real machines, with the role's defaults: for the pairs topology
+# every pair has a result, the matrix is complete with intervals, each
+# server listened on its data address only, and no ipcperf, sshd or run
+# directory is left.  Then a working directory made beforehand by
+# another user, writable by all, with a binary of theirs in it: the role
+# refuses it and runs nothing from it.
 # With FLEET_FULL=1 (make check-fleet) also the star topology, every pair
 # at once (ipcperf_parallel), a host's data network cut mid-run (its
 # pairs are failed cells with the reason, the others complete), and
@@ -71,7 +75,7 @@ for h in $HOSTS; do
 	ip -n "$n" link set lo up
 	ip -n "$n" link set m0 up
 	ip -n "$n" link set d0 up
-	mkdir -p "$T/hosts/$h"
+	mkdir -p "$T/hosts/tmp"
 	cat >"$T/sshd-$h.conf" <<CONF
 ListenAddress 10.201.$N.$i
 HostKey $T/keys/host
@@ -84,6 +88,7 @@ UsePAM no
 StrictModes no
 PrintMotd no
 Subsystem sftp internal-sftp
+SetEnv TMPDIR=$T/hosts/tmp
 CONF
 	# A UTS namespace of its own: the host reports its own name.
 	ip netns exec "$n" unshare --uts sh -c \
@@ -92,9 +97,9 @@ CONF
 done
 cat >"$T/inventory.ini" <<INV
 [ipcperf]
-h1 ansible_host=10.201.$N.1 ipcperf_address=10.202.$N.1 ipcperf_dir=$T/hosts/h1
-h2 ansible_host=10.201.$N.2 ipcperf_address=10.202.$N.2 ipcperf_dir=$T/hosts/h2
-h3 ansible_host=10.201.$N.3 ipcperf_address=10.202.$N.3 ipcperf_dir=$T/hosts/h3
+h1 ansible_host=10.201.$N.1 ipcperf_address=10.202.$N.1
+h2 ansible_host=10.201.$N.2 ipcperf_address=10.202.$N.2
+h3 ansible_host=10.201.$N.3 ipcperf_address=10.202.$N.3
 
 [ipcperf:vars]
 ansible_user=root
@@ -139,10 +144,13 @@ playbook() {
 		"$@" >"$T/ansible.log" 2>&1
 }
 
-# nothing_left WHAT: no ipcperf runs in any of the hosts.
+# nothing_left WHAT: no ipcperf runs in any of the hosts, and no run
+# directory is left where the role makes them.
 nothing_left() {
-	local left="" h p
+	local left="" h p dirs
 	sleep 0.3
+	dirs=$(ls -d "$T"/hosts/tmp/* "$T"/hosts/parent/* 2>/dev/null | head -n 3)
+	[ -z "$dirs" ]; ok $? "$1: every run directory removed${dirs:+ ($dirs)}"
 	for h in $HOSTS; do
 		for p in $(ip netns pids "$(ns $h)" 2>/dev/null); do
 			case $(readlink "/proc/$p/exe" 2>/dev/null) in
@@ -168,9 +176,22 @@ matrix() {
 # show_log: the end of the last playbook's output, as diagnostics.
 show_log() { sed 's/^/#   /' "$T/ansible.log" | tail -n 40; }
 
+# The addresses h1's server listens on, while the playbook runs.
+listening() {
+	while :; do
+		ip netns exec "$(ns h1)" ss -Hltn 'sport = :5301' 2>/dev/null |
+			awk '{print $4}'
+		sleep 0.1
+	done >"$T/listen.txt"
+}
+
 start=$(date +%s)
+listening &
+lpid=$!
 playbook pairs -e ipcperf_topology=pairs
 r=$?
+kill $lpid
+wait $lpid 2>/dev/null
 ok $r "ansible-playbook, pairs: exit 0"
 [ $r = 0 ] || show_log
 n=$(ls "$T/pairs"/*--*.json 2>/dev/null | wc -l)
@@ -192,6 +213,26 @@ grep -q "from .* to" "$T/pairs.txt" && grep -q "$(name h1)" "$T/ansible.log"
 ok $? "the playbook printed the matrix too"
 nothing_left "pairs"
 diag "pairs: $(( $(date +%s) - start )) s"
+seen=$(sort -u "$T/listen.txt" | tr '\n' ' ')
+[ "$seen" = "10.202.$N.1:5301 " ]
+ok $? "h1's server listened on its data address only (${seen:-never seen})"
+
+# A working directory another user made first, open to all, with their
+# own "ipcperf" in it: refused on every host, nothing of it run.
+mkdir -p "$T/hostile"
+printf '#!/bin/sh\nid >%s/hostile-ran\n' "$T" >"$T/hostile/ipcperf"
+chmod 755 "$T/hostile/ipcperf"
+chown -R 65534:65534 "$T/hostile"
+chmod 777 "$T/hostile"
+playbook hostile -e ipcperf_topology=pairs -e "ipcperf_dir=$T/hostile"
+r=$?
+[ $r != 0 ]; ok $? "a working directory of another owner: the playbook fails ($r)"
+grep -q "belongs to uid 65534.*refused" "$T/ansible.log"
+ok $? "and says the directory is another user's"
+[ "$(ls "$T/hostile")" = ipcperf ] && [ ! -e "$T/hostile-ran" ]
+ok $? "nothing was run from it or put in it"
+[ $r != 0 ] || show_log
+nothing_left "hostile"
 
 if [ "$FULL" = 1 ]; then
 	playbook star -e ipcperf_topology=star -e ipcperf_reference=h2
@@ -214,10 +255,12 @@ if [ "$FULL" = 1 ]; then
 
 	# h3's data network cut once the first pair is done: its pairs fail
 	# with the reason, the others complete, and nothing hangs.
-	playbook cut -e ipcperf_topology=pairs &
+	# Run directories in a parent of the user's own (ipcperf_dir).
+	mkdir -m 700 "$T/hosts/parent"
+	playbook cut -e ipcperf_topology=pairs -e "ipcperf_dir=$T/hosts/parent" &
 	apid=$!
 	for _ in $(seq 300); do
-		ls "$T/hosts/h1/results/h1--h2.json" >/dev/null 2>&1 && break
+		ls "$T"/hosts/parent/*/results/h1--h2.json >/dev/null 2>&1 && break
 		sleep 0.1
 	done
 	ip -n "$(ns h3)" link set d0 down
@@ -238,11 +281,11 @@ if [ "$FULL" = 1 ]; then
 
 	# Ctrl-C on the controller once the first pair is done: Ansible runs
 	# nothing more, the servers stop by themselves (idle 4 s here).
-	rm -rf "$T"/hosts/*/results/*
-	playbook int -e ipcperf_topology=pairs -e ipcperf_idle_timeout=4s &
+	playbook int -e ipcperf_topology=pairs -e ipcperf_idle_timeout=4s \
+		-e "ipcperf_dir=$T/hosts/parent" &
 	apid=$!
 	for _ in $(seq 300); do
-		ls "$T/hosts/h1/results/h1--h2.json" >/dev/null 2>&1 && break
+		ls "$T"/hosts/parent/*/results/h1--h2.json >/dev/null 2>&1 && break
 		sleep 0.1
 	done
 	kill -INT $(pgrep -P $apid) $apid

@@ -30,6 +30,29 @@ bad() {
 	ok $? "$d: a hint, nothing on stdout"
 }
 
+## Option values and names from files quoted in errors: escaped, and the
+## one-line error stays one line.
+esc=$(printf '\033')
+run rr -t "$(printf 'tcp\n\033[2J\342\200\256')" -n 10
+is_rc 2 "a transport with a newline, ESC and U+202E: exit 2"
+[ "$(grep -c . "$err")" = 2 ] && ! grep -q "$esc" "$err" &&
+	! grep -q "$(printf '\342\200\256')" "$err" &&
+	grep -qF "unknown transport 'tcp\n\x1b[2J\u202e'" "$err"
+ok $? "the error is one line and a hint, its value escaped: $(head -n 1 "$err")"
+
+## compare's percentages and --ci: the syntax of every number option.
+"$IPCPERF" rr -t pipe -n 100 -r 2 --pin none -q -f json -o "$T/cmp.json" 2>"$err"
+for v in 0x10 +5 "$(printf '\t5')" 5e1 1000; do
+	bad "compare --threshold '$v'" "--threshold: bad value" compare --threshold "$v" "$T/cmp.json" "$T/cmp.json"
+done
+bad "compare --fail-if-slower hex" "--fail-if-slower: bad value" compare --fail-if-slower 0x5 "$T/cmp.json" "$T/cmp.json"
+bad "compare --drift signed" "--drift: bad value" compare --drift +10 "$T/cmp.json" "$T/cmp.json"
+bad "--ci hex" "--ci: bad value" rr -t pipe -n 10 -r 1 --ci 0x5f,1
+bad "--ci a tab" "--ci: bad value" rr -t pipe -n 10 -r 1 --ci "$(printf '\t95')"
+run_default compare --threshold 2.5% "$T/cmp.json" "$T/cmp.json"
+is_rc 0 "compare --threshold 2.5%: taken"
+rm -f "$T/cmp.json"
+
 ## Bad numbers (defects 2 and 4; the rest of the review's table).
 bad "--link jitter after a space" "' -1ms'" rr -t pipe -n 10 --link 'delay=1ms,jitter= -1ms' -r 1
 bad "--link negative delay" "' -5ms'" rr -t pipe -n 10 --link 'delay= -5ms' -r 1

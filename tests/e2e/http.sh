@@ -208,4 +208,28 @@ check "... the engines named in the results" \
 	jq -e '[.results[].engine] == ["poll", "busy", "epoll"]' "$out"
 no_leftovers "http -e"
 
+# The built-in target serves any client; what another process sends it
+# during a run is counted and flags the result (none: no flag).
+check "a run alone: no stranger counted" \
+	jq -e '[.results[] | select((.refused_connections // 0) == 0)] | length == 3' "$out"
+"$IPCPERF" http -d 3s -r 1 --pin none -q -f json >"$T/strangers.json" 2>"$err" &
+hpid=$!
+port=""
+for _ in $(seq 50); do
+	port=$(ss -Hltnp 2>/dev/null | grep "pid=$hpid," | awk '{print $4}' | sed 's/.*://' | head -n 1)
+	[ -n "$port" ] && break
+	sleep 0.05
+done
+for i in 1 2 3; do
+	if [ -n "$port" ] && exec 3<>"/dev/tcp/127.0.0.1/$port"; then
+		printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\n' >&3
+		head -c 12 <&3 >/dev/null
+		exec 3>&-
+	fi
+done
+wait $hpid
+check "three strangers' connections during the run: counted, flagged" \
+	jq -e '.results[0].refused_connections == 3 and ([.results[0].flags[].flag] | index("refused"))' "$T/strangers.json"
+rm -f "$T/strangers.json"
+
 done_testing

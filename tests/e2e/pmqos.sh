@@ -112,6 +112,20 @@ if [ "$(id -u)" = 0 ] && [ -c /dev/cpu_dma_latency ]; then
 	ok $? "as root: none of ours holds it after the end${left:+ ($left)}"
 fi
 
+# Neither the device nor an empty file of ours: not written, not waited
+# on (a FIFO has no writer), recorded as failed.
+printf keep >"$T/full"
+IPCPERF_PM_QOS_DEVICE=$T/full run "${short[@]}" -f json
+is_rc 0 "a file with content for the device: exit 0"
+jqt "a file with content: failed, measured" '.host.pm_qos.state == "failed" and .results[0].status == "ok"'
+[ "$(cat "$T/full")" = keep ]; ok $? "and its content is left as it was"
+mkfifo "$T/fifo"
+IPCPERF_PM_QOS_DEVICE=$T/fifo timeout 20 "$IPCPERF" "${short[@]}" -f json >"$out" 2>"$err"
+rc=$?
+is_rc 0 "a FIFO for the device: no hang, exit 0"
+jqt "a FIFO: failed, measured" '.host.pm_qos.state == "failed" and .results[0].status == "ok"'
+rm -f "$T/full" "$T/fifo"
+
 # Not held: recorded with the reason, measured anyway, exit 0.
 IPCPERF_PM_QOS_DEVICE=$T/no-such-device run "${short[@]}" -f json
 is_rc 0 "no device: exit 0"

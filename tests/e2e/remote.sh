@@ -106,6 +106,19 @@ is_rc 2 "--remote '': exit 2"
 run rr --remote "[::1" -n 10
 is_rc 2 "--remote '[::1': exit 2"
 check "--remote '[::1': named" grep -q "\[::1" "$err"
+# inet_aton's old forms (loopback spellings only): refused, named.
+for a in 0177.1 127.1 2130706433; do
+	run rr --remote "$a" -n 10
+	is_rc 2 "--remote $a: exit 2"
+	check "--remote $a: named, as not an IPv4 address" \
+		grep -q "'$a:5301' is not an IPv4 address" "$err"
+done
+# The server's side, load on an engine without flow sets: refused there
+# with the check's reason, as the command line refuses it here.
+run load --remote "$addr" -e epoll --server-engine blocking -c 2 -d 200ms -r 1 -q
+is_rc 1 "load --server-engine blocking: exit 1"
+check "load --server-engine blocking: the server's reason" \
+	grep -q "refused.*engine blocking waits on one descriptor" "$err"
 run rr --server-engine epoll -n 10
 is_rc 2 "--server-engine without --remote: exit 2"
 run rr --remote "$addr" --server-engine bogus -n 10

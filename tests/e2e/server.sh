@@ -128,5 +128,21 @@ r=$("$HELPER" --client "$addr" tcp)
 kill -TERM $spid
 ends_within $spid 5 "--max-test: the server ends on SIGTERM"
 
+# Its log on a full disk: said at once, on stderr, with the reason; the
+# server goes on; the lost lines counted at the end.
+"$IPCPERF" server --listen 127.0.0.1:0 -f json >/dev/full 2>"$T/full.err" &
+fpid=$!
+for _ in $(seq 40); do
+	grep -q "event log" "$T/full.err" && break
+	sleep 0.05
+done
+grep -q "cannot write the event log to standard output: No space left on device" "$T/full.err"
+ok $? "stdout full: the server says so at once, with ENOSPC"
+kill -0 $fpid 2>/dev/null; ok $? "stdout full: the server goes on"
+kill -TERM $fpid
+ends_within $fpid 5 "stdout full: the server ends on SIGTERM"
+grep -q "event lines* could not be written" "$T/full.err"
+ok $? "stdout full: the lost lines counted at the end"
+
 no_leftovers "server"
 done_testing

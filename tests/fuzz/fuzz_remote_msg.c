@@ -5,13 +5,20 @@
  * length-prefixed reader in pieces, every complete message through the
  * parser, and every message that parses must encode and parse back to the
  * same bytes (the parser and the encoder share one field table).  The raw
- * input is also parsed as one message body.
+ * input is also parsed as one message body.  A test that parses goes on
+ * through the server's check of it (the one the command line's plan
+ * uses too); one the check accepts has its server side's buffers made,
+ * when they are small, so that what the check lets through is what the
+ * server can prepare.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipcperf/pattern.h"
 #include "ipcperf/remote.h"
+#include "ipcperf/run.h"
+#include "remote/remote_internal.h"
 
 static uint8_t enc1[IPC_REMOTE_MSG_MAX + 4], enc2[IPC_REMOTE_MSG_MAX + 4];
 
@@ -31,14 +38,44 @@ static void roundtrip(const struct ipc_rmsg *m)
 		abort();
 }
 
+/* Buffers made per input at most: more would only slow the fuzzer. */
+#define PREPARE_MAX (1u << 20)
+
+static void test_case(const struct ipc_rtest *t)
+{
+	struct ipc_serve_state *st = NULL;
+	struct ipc_runopts ro;
+	struct ipc_case cs;
+	char why[256] = "";
+	uint64_t bytes;
+
+	if (rm_test_case(t, NULL, &cs, &ro, why, sizeof(why))) {
+		if (!why[0])
+			abort(); /* every refusal says why */
+		return;
+	}
+	bytes = (t->req_size + t->resp_size + t->msg_size + t->chunk_size) *
+		(t->flows ? t->flows : 1);
+	if (bytes > IPC_REMOTE_TEST_BYTES_MAX)
+		abort(); /* accepted past the budget */
+	if (cs.pat->flags & IPC_PAT_TRACE)
+		return; /* its sizes wait for the trace */
+	if (cs.pat->buf_bytes(&cs) > PREPARE_MAX)
+		return;
+	if (ipc_serve_begin(&cs, &ro, &st) == 0)
+		ipc_serve_end(st);
+}
+
 static void body(const uint8_t *p, size_t n)
 {
 	struct ipc_rmsg m;
 	char why[256];
 
-	if (ipc_rmsg_parse(p, n, &m, why, sizeof(why)) == 0)
+	if (ipc_rmsg_parse(p, n, &m, why, sizeof(why)) == 0) {
 		roundtrip(&m);
-	else if (!why[0])
+		if (m.type == IPC_RM_TEST)
+			test_case(&m.test);
+	} else if (!why[0])
 		abort(); /* every refusal says why */
 }
 

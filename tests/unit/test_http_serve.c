@@ -566,14 +566,24 @@ static void test_max_conns(const char *way)
 		ok(say(a, GET) && next(a, false) == 1 && say(b, GET) &&
 			   next(b, false) == 1,
 		   "max 2 connections: two are served");
+		/* Both idle now: a third pushes out the one idle longest. */
 		c = cl_new(v.port);
-		pf = (struct pollfd){.fd = c->fd, .events = POLLIN};
-		ok(say(c, GET) && poll(&pf, 1, 300) == 0,
-		   "... a third waits unanswered");
+		ok(say(c, GET) && next(c, false) == 1 && page_ok(c),
+		   "... a third is answered at once, both being idle");
+		ok(closed_within(a, 2000), "... the one idle longest closed");
 		cl_free(a);
-		ok(next(c, false) == 1 && page_ok(c),
-		   "... and is answered once one closes");
+		/* b and c each in the middle of a request: nothing idle. */
+		ok(say(b, "GET / HTTP/1.1\r\nHo") &&
+			   say(c, "GET / HTTP/1.1\r\nHo"),
+		   "... the two left each begin a request");
+		a = cl_new(v.port);
+		pf = (struct pollfd){.fd = a->fd, .events = POLLIN};
+		ok(say(a, GET) && poll(&pf, 1, 300) == 0,
+		   "... a new one then waits unanswered");
 		cl_free(b);
+		ok(next(a, false) == 1 && page_ok(a),
+		   "... and is answered once one closes");
+		cl_free(a);
 		cl_free(c);
 		is_int(stop(&v, NULL), "==", IPC_SERVE_STOPPED,
 		       "a stop through the descriptor ends the run");

@@ -267,6 +267,10 @@ static void test_bad_fields(void)
 	refused("{\"type\":\"test\",\"pattern\":\"rr\",\"transport\":\"tcp\","
 		"\"pin_cpu\":-2}",
 		"pin_cpu", "pin_cpu below -1");
+	refused("{\"type\":\"run_stats\",\"run\":0,\"user_ns\":0,\"sys_ns\":0,"
+		"\"vcsw\":0,\"ivcsw\":0,\"messages\":0,\"bytes\":0,"
+		"\"others\":0,\"rejected\":0,\"err\":-1}",
+		"err", "an errno of -1");
 	refused("{\"type\":\"auth\",\"nonce\":\"00\",\"mac\":\"00\"}", "nonce",
 		"short hex");
 	refused("{\"type\":\"auth_ok\",\"mac\":"
@@ -402,6 +406,16 @@ static void test_key_file(void)
 	is_int(k.len, "==", 20, "its length");
 	ipc_rkey_wipe(&k);
 	is_int(k.len, "==", 0, "wiped");
+	/* Another user's file, however private, is theirs to swap. */
+	if (geteuid() == 0 && fchown(fd, 65534, 65534) == 0) {
+		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EPERM,
+		       "a key file of another owner is refused");
+		ok(strstr(why, "uid 65534") != NULL, "and names it: %s", why);
+		fchown(fd, 0, 0);
+	} else {
+		skip("not root: no file of another owner to make");
+		skip("not root");
+	}
 	ftruncate(fd, 8);
 	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
 	       "an 8-byte key is refused");
@@ -412,6 +426,18 @@ static void test_key_file(void)
 	unlink(path);
 	is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -ENOENT,
 	       "a missing key file");
+	/* A FIFO with no writer: refused at once, not waited on for good. */
+	if (mkfifo(path, 0600) == 0) {
+		alarm(10);
+		is_int(ipc_rkey_load(path, &k, why, sizeof(why)), "==", -EINVAL,
+		       "a FIFO for a key is refused without waiting");
+		alarm(0);
+		ok(strstr(why, "regular") != NULL, "as not a file: %s", why);
+		unlink(path);
+	} else {
+		skip("mkfifo: %s", strerror(errno));
+		skip("no FIFO");
+	}
 }
 
 static void test_addr(void)
@@ -455,6 +481,53 @@ static void test_addr(void)
 	is_int(ipc_addr_parse("127.0.0.1", AF_INET6, 1, &ss, &len, why,
 			      sizeof(why)),
 	       "!=", 0, "v4 literal where v6 is needed");
+	/*
+	 * inet_aton's old forms, each of them 127.0.0.1 to inet_aton (only
+	 * loopback spellings: a test that went wrong connects nowhere).
+	 */
+	{
+		static const char *const old[] = {
+			"0177.1",     "127.1",	       "0x7f.1:80",
+			"2130706433", "127.000.0.1:9", "0177.0.0.01",
+		};
+
+		for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+			is_int(ipc_addr_parse(old[i], AF_UNSPEC, 1, &ss, &len,
+					      why, sizeof(why)),
+			       "==", -EINVAL, "'%s' refused: %s", old[i], why);
+			is_int(ipc_addr_check(old[i], why, sizeof(why)),
+			       "==", -EINVAL, "'%s' refused unresolved",
+			       old[i]);
+		}
+	}
+	is_int(ipc_addr_check("127.0.0.1:80", why, sizeof(why)), "==", 0,
+	       "a dotted quad passes the check");
+	is_int(ipc_addr_check("localhost:80", why, sizeof(why)), "==", 0,
+	       "and so does a name");
+	is_int(ipc_addr_check("[::1]:80", why, sizeof(why)), "==", 0,
+	       "and IPv6");
+}
+
+/* A peer that is not ipcperf: told so, not "a message of N bytes". */
+static void test_not_ipcperf(void)
+{
+	static const char http[] = "HTTP/1.1 400 Bad Request\r\n\r\n";
+	struct ipc_rmsg m;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		skip("socketpair: %s", strerror(errno));
+		return;
+	}
+	is_int(write(sv[0], http, sizeof(http) - 1),
+	       "==", (int)sizeof(http) - 1, "an HTTP answer written");
+	is_int(ipc_rwire_recv(sv[1], &m, IPC_REMOTE_MSG_MAX, UINT64_MAX, -1,
+			      why, sizeof(why)),
+	       "==", -EMSGSIZE, "read as a message that is too long");
+	ok(strstr(why, "does not speak") && strstr(why, "HTTP"),
+	   "which says the peer is not ipcperf: %s", why);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /* Every unit of @a in @b: direction, bytes and think time. */
@@ -529,6 +602,7 @@ int main(void)
 	test_auth();
 	test_key_file();
 	test_addr();
+	test_not_ipcperf();
 	test_trace_text();
 	return done_testing();
 }

@@ -603,6 +603,47 @@ static void attack_fields(struct server *s)
 	after(s, "fields of the wrong type");
 }
 
+/*
+ * Tests the command line would refuse for the same case: the server
+ * refuses each with `refused` and the check's reason, before its accept.
+ */
+static void attack_cases(struct server *s)
+{
+	static const struct {
+		const char *v, *word;
+	} bad[] = {
+		{"\"bulk\",\"total\":1024,\"chunk_size\":0", "chunk"},
+		{"\"bulk\",\"total\":0,\"chunk_size\":64", "total"},
+		{"\"http\"", "http"},
+		{"\"rr-stub\"", "rr-stub"},
+		{"\"load\",\"flows\":2,\"req_size\":1,\"resp_size\":1,"
+		 "\"engine\":\"blocking\"",
+		 "blocking"},
+		{"\"load\",\"req_size\":1,\"resp_size\":1,"
+		 "\"engine\":\"epoll\"",
+		 "flow"},
+		{"\"replay\"", "trace"},
+		{"\"rr\",\"req_size\":1,\"trace_bytes\":10", "trace"},
+		{"\"stream\",\"msg_size\":64", "batch"},
+		{"\"stream\",\"msg_size\":64,\"count\":1,\"framing\":\"len\"",
+		 "framing"},
+	};
+	struct ipc_rmsg m;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+
+		memset(&m, 0, sizeof(m));
+		r = test_with(s, "pattern", bad[i].v, &m, false);
+		ok(r == 0 && m.type == IPC_RM_ERROR &&
+			   m.code == IPC_RERR_REFUSED &&
+			   strstr(m.message, bad[i].word),
+		   "pattern %s refused, naming '%s': %s", bad[i].v, bad[i].word,
+		   m.type == IPC_RM_ERROR ? m.message : "no error");
+	}
+	after(s, "tests the command line refuses");
+}
+
 static char *nested(size_t depth, const char *type)
 {
 	char *b = malloc(2 * depth + 64);
@@ -784,6 +825,50 @@ static void attack_trace(struct server *s)
 	after(s, "replay traces");
 }
 
+/*
+ * The largest trace, all one-byte units: its parse must stay within the
+ * test process's memory (it took 562 MiB): refused, not taken.
+ */
+static void attack_trace_memory(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	const char *what = "a 16 MiB trace of one-byte units";
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {0};
+	size_t n = IPC_REMOTE_TRACE_MAX;
+	char *text;
+	int r;
+
+	if (getenv("SAN") && !strcmp(getenv("SAN"), "1")) {
+		skip("%s: no data limit under ASan", what);
+		return;
+	}
+	text = malloc(n);
+	if (!text) {
+		ok(0, "%s: memory for it", what);
+		return;
+	}
+	memcpy(text, "w ", 2);
+	memset(text + 2, '+', n - 3);
+	text[n - 1] = '\n';
+	strcpy(t.pattern, "replay");
+	t.trace_bytes = n;
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		free(text);
+		return;
+	}
+	ipc_rclient_send_trace(c, text, n, why, sizeof(why));
+	free(text);
+	r = answer(ipc_rclient_fd(c), &m, 20000);
+	ok(r == 1 && m.type == IPC_RM_ERROR &&
+		   (m.code == IPC_RERR_REFUSED || m.code == IPC_RERR_FAILED),
+	   "%s: refused within the test's memory: %s", what,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_version(struct server *s)
 {
 	struct ipc_rmsg m;
@@ -907,6 +992,104 @@ static void attack_cookie(struct server *s, const char *tp)
 	   "%s: the test ends normally", what);
 	for (int i = 0; i < 3; i++)
 		close(att[i]);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
+/*
+ * UDP: strangers' datagrams queued behind the client's cookie, before the
+ * server connects its socket to the client, must not reach the served
+ * loop (they would be taken for the client's requests).
+ */
+static void attack_udp_queue(struct server *s)
+{
+	struct ipc_rtest t = plain_test("udp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {0};
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	uint8_t echo[64];
+	int cfd, me, them, rc = -1;
+	const char *what = "strangers' datagrams queued behind the cookie";
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	cfd = ipc_rclient_fd(c);
+	sin.sin_port = htons((uint16_t)acc.data_port);
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	me = socket(AF_INET, SOCK_DGRAM, 0);
+	them = socket(AF_INET, SOCK_DGRAM, 0);
+	connect(me, (struct sockaddr *)&sin, sizeof(sin));
+	connect(them, (struct sockaddr *)&sin, sizeof(sin));
+	/* All queued before the run is announced: the order is certain. */
+	send_raw(me, acc.cookie, sizeof(acc.cookie));
+	for (int i = 0; i < 10; i++)
+		send_raw(them, "junk!", 5);
+	m.type = IPC_RM_RUN;
+	m.run = 0;
+	if (ipc_rwire_send(cfd, &m, UINT64_MAX, -1) == 0) {
+		struct pollfd p = {me, POLLIN, 0};
+
+		if (poll(&p, 1, 3000) == 1 &&
+		    recv(me, echo, sizeof(echo), 0) ==
+			    (ssize_t)sizeof(acc.cookie) &&
+		    answer(cfd, &m, 3000) == 1 && m.type == IPC_RM_READY)
+			rc = 0;
+	}
+	ok(rc == 0, "%s: the client gets in", what);
+	sleep_ms(100); /* the served loop has had time to read them */
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_RUN_END;
+	m.run = 0;
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	rc = answer(cfd, &m, 3000);
+	ok(rc == 1 && m.type == IPC_RM_RUN_STATS && m.stats.err == 0 &&
+		   m.stats.messages == 0,
+	   "%s: the server side read none of them (err %lld, %llu messages: "
+	   "%s)",
+	   what, (long long)m.stats.err, (unsigned long long)m.stats.messages,
+	   m.stats.what[0] ? m.stats.what : "no failure");
+	ok(m.stats.rejected >= 10, "%s: and counted them (%llu refused)", what,
+	   (unsigned long long)m.stats.rejected);
+	memset(&m, 0, sizeof(m));
+	m.type = IPC_RM_DONE;
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	answer(cfd, &m, 3000);
+	close(me);
+	close(them);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
+/*
+ * A client that sends "run" and never connects holds its test slot for a
+ * control timeout, not for the test's hour.
+ */
+static void attack_run_idle(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {.type = IPC_RM_RUN};
+	const char *what = "run announced, no data connection";
+	uint64_t t0;
+	int cfd, r = -1;
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	cfd = ipc_rclient_fd(c);
+	ipc_rwire_send(cfd, &m, UINT64_MAX, -1);
+	r = answer(cfd, &m, 3000);
+	ok(r == 1 && m.type == IPC_RM_READY, "%s: ready", what);
+	t0 = now_ms();
+	r = answer(cfd, &m, (CTL_TIMEOUT_S + 3) * 1000);
+	ok(r == 1 && m.type == IPC_RM_ERROR && m.code == IPC_RERR_TIMEOUT &&
+		   strstr(m.message, "no data connection"),
+	   "%s: ended after %.1f s (control timeout %d s): %s", what,
+	   (now_ms() - t0) / 1e3, CTL_TIMEOUT_S,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
 	ipc_rclient_free(c);
 	after(s, what);
 }
@@ -1090,13 +1273,39 @@ static void killed_client(struct server *s)
 }
 
 /* The suite's log: every test line has the fields an orchestrator reads. */
+/*
+ * A client that gives up with a message of U+202E and 196 ASCII bytes,
+ * then 'é' across byte 200: its test's log line keeps the error (cut
+ * before the 'é', not through it), the U+202E escaped.
+ */
+static void gave_up_hostile(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {.type = IPC_RM_ERROR, .code = IPC_RERR_ABORT};
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "a hostile farewell: a test: %s", why);
+		return;
+	}
+	memcpy(m.message, "\xe2\x80\xae", 3);
+	memset(m.message + 3, 'g', 196);
+	strcpy(m.message + 199, "\xc3\xa9 tail");
+	ipc_rwire_send(ipc_rclient_fd(c), &m, UINT64_MAX, -1);
+	ipc_rclient_free(c);
+	settle(s);
+}
+
 static void log_lines(const struct server *s)
 {
 	char line[2048];
-	int tests = 0, complete = 0, refused = 0;
+	int tests = 0, complete = 0, refused = 0, farewell = 0, rlo = 0;
 	FILE *f = fopen(s->log, "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
+		farewell += strstr(line, "\"error\":\"the client gave up: "
+					 "\\\\u202eggg") != NULL;
+		rlo += strstr(line, "\xe2\x80\xae") != NULL;
 		if (strstr(line, "\"event\":\"test\"")) {
 			tests++;
 			complete += strstr(line, "\"status\":") &&
@@ -1111,6 +1320,9 @@ static void log_lines(const struct server *s)
 	ok(tests > 10, "-f json: a line per test (%d)", tests);
 	is_int(complete, "==", tests, "each with status, pattern, time");
 	ok(refused > 0, "-f json: refusals logged too (%d)", refused);
+	is_int(farewell, "==", 1,
+	       "-f json: a farewell cut through a character keeps its error");
+	is_int(rlo, "==", 0, "-f json: no U+202E in the log");
 }
 
 /*
@@ -1118,6 +1330,242 @@ static void log_lines(const struct server *s)
  * elsewhere (another network namespace).  --hold: stop after the run is
  * ready and wait to be killed or for the server to end the test.
  */
+/* ---- the sweep ------------------------------------------------------ */
+
+/* The address of @s's listener in the family of @v6, from its log. */
+static bool listen_addr(const struct server *s, bool v6, char *out, size_t n)
+{
+	char line[512], a[80];
+	FILE *f = fopen(s->log, "r");
+	bool found = false;
+
+	while (!found && f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "\"address\":\"");
+
+		if (p && sscanf(p + 11, "%79[^\"]", a) == 1 &&
+		    (a[0] == '[') == v6) {
+			snprintf(out, n, "%s", a);
+			found = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Most VmHWM of the server's test processes now, kB (0: none). */
+static long children_hwm_kb(pid_t server)
+{
+	char path[64], buf[4096];
+	long most = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)server,
+		 (int)server);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *save = NULL;
+
+		for (char *t = strtok_r(buf, " \n", &save); t;
+		     t = strtok_r(NULL, " \n", &save)) {
+			long kb = status_kb((pid_t)atoi(t), "VmHWM:");
+
+			if (kb > most)
+				most = kb;
+		}
+	}
+	fclose(f);
+	return most;
+}
+
+struct sweep_tally {
+	int tried, refused, served, stuck, other;
+	long hwm_kb;
+	char first_stuck[400];
+};
+
+/*
+ * One test as a raw client would send it: accepted or refused with a
+ * reason; accepted, one run whose data endpoint gets the cookie and a few
+ * bytes that are no pattern's format, then run_end, which must be
+ * answered within the control timeout (a serving loop that does not watch
+ * its stop would keep the test process from answering), and done.
+ */
+#define SWEEP_TRACE "> @0 \"ping\"\n< @0.001 \"pong\"\n"
+#define SWEEP_TRACE_LEN (sizeof(SWEEP_TRACE) - 1)
+
+static void sweep_one(const struct server *s, const char *addr,
+		      const struct ipc_rtest *t, struct sweep_tally *y)
+{
+	static const char trace[] = SWEEP_TRACE;
+	struct ipc_rclient_conf cc = {.server = addr,
+				      .timeout_ns = 3000000000ull,
+				      .software = "sweep"};
+	bool v6 = strchr(t->transport, '6') != NULL,
+	     dg = t->transport[0] == 'u';
+	struct ipc_rclient *c = NULL;
+	struct ipc_rrun_stats st;
+	struct ipc_rmsg acc, bye;
+	uint8_t junk[64];
+	char what[160];
+	long hwm;
+	int fd;
+
+	snprintf(what, sizeof(what), "%s %s %s %s", t->pattern, t->transport,
+		 t->engine, t->framing[0] ? t->framing : "raw");
+	y->tried++;
+	why[0] = '\0';
+	if (ipc_rclient_open(&cc, &c, why, sizeof(why))) {
+		y->other++;
+		diag("sweep %s: open: %s", what, why);
+		return;
+	}
+	if (ipc_rclient_test(c, t, &acc, why, sizeof(why))) {
+		if (strstr(why, "refused") || strstr(why, "not served") ||
+		    strstr(why, "cannot"))
+			y->refused++;
+		else {
+			y->other++;
+			diag("sweep %s: %s", what, why);
+		}
+		goto out;
+	}
+	if (t->trace_bytes &&
+	    ipc_rclient_send_trace(c, trace, strlen(trace), why, sizeof(why)))
+		goto bad;
+	fd = ipc_rclient_run_begin(c, 0, v6 ? AF_INET6 : AF_INET,
+				   dg ? SOCK_DGRAM : SOCK_STREAM, why,
+				   sizeof(why));
+	if (fd < 0)
+		goto bad;
+	ipc_random_bytes(junk, sizeof(junk));
+	send(fd, junk, sizeof(junk), MSG_NOSIGNAL | MSG_DONTWAIT);
+	sleep_ms(20);
+	hwm = children_hwm_kb(s->pid);
+	if (hwm > y->hwm_kb)
+		y->hwm_kb = hwm;
+	if (hwm > 280 * 1024)
+		diag("sweep %s: %ld kB", what, hwm);
+	close(fd);
+	if (ipc_rclient_run_end(c, 0, &st, why, sizeof(why)))
+		goto bad;
+	if (ipc_rclient_done(c, &bye, why, sizeof(why)))
+		goto bad;
+	y->served++;
+	goto out;
+bad:
+	/* A refusal after the trace is a refusal; the rest is a failure. */
+	if (strstr(why, "refused")) {
+		y->refused++;
+	} else {
+		y->stuck++;
+		diag("sweep %s: %s", what, why);
+		if (!y->first_stuck[0])
+			snprintf(y->first_stuck, sizeof(y->first_stuck),
+				 "%s: %.150s", what, why);
+	}
+out:
+	ipc_rclient_free(c);
+}
+
+/* Small sizes; every size and count 0; buffers near the budget. */
+static void sweep_sizes(struct ipc_rtest *t, int z)
+{
+	uint64_t big = 24ull << 20;
+
+	t->req_size = t->resp_size = z == 0 ? 16 : z == 1 ? 0 : big;
+	t->msg_size = z == 0 ? 64 : z == 1 ? 0 : big;
+	t->count = z == 0 ? 4 : z == 1 ? 0 : 2;
+	t->total = z == 0 ? 4096 : z == 1 ? 0 : big;
+	t->chunk_size = z == 0 ? 512 : z == 1 ? 0 : big;
+	t->flows = z == 0 ? 3 : z == 1 ? 0 : 1;
+}
+
+static void sweep(const char *bin)
+{
+	static const char *const pats[] = {"rr",   "stream", "bulk", "crr",
+					   "load", "replay", "http", "rr-stub"};
+	static const char *const engs[] = {"blocking", "poll", "epoll",
+					   "io_uring", "busy"};
+	static const char *const tps[] = {"tcp", "udp", "tcp6", "udp6"};
+	static const char *const frs[] = {"", "len", "gdb-rsp"};
+	struct sweep_tally y = {0};
+	char a4[80], a6[80];
+	struct server s;
+	uint64_t t0 = now_ms();
+	int st, killed = 0;
+	bool have6;
+
+	if (server_start(&s, bin, false, "--listen=[::1]:0")) {
+		ok(0, "sweep: the server starts");
+		return;
+	}
+	have6 = listen_addr(&s, true, a6, sizeof(a6));
+	listen_addr(&s, false, a4, sizeof(a4));
+	for (int z = 0; z < 3; z++)
+		for (size_t p = 0; p < sizeof(pats) / sizeof(pats[0]); p++)
+			for (size_t e = 0; e < sizeof(engs) / sizeof(engs[0]);
+			     e++)
+				for (size_t k = 0;
+				     k < sizeof(tps) / sizeof(tps[0]); k++)
+					for (size_t f = 0;
+					     f < sizeof(frs) / sizeof(frs[0]);
+					     f++) {
+						struct ipc_rtest t =
+							plain_test(tps[k]);
+						bool v6 = strchr(tps[k], '6');
+
+						if (v6 && !have6)
+							continue;
+						strcpy(t.pattern, pats[p]);
+						strcpy(t.engine, engs[e]);
+						strcpy(t.framing, frs[f]);
+						t.no_ack = f == 2 && e % 2;
+						sweep_sizes(&t, z);
+						t.timeout_ns = 200000000;
+						if (!strcmp(pats[p], "replay"))
+							t.trace_bytes =
+								SWEEP_TRACE_LEN;
+						sweep_one(&s, v6 ? a6 : a4, &t,
+							  &y);
+					}
+	settle(&s);
+	{
+		char line[2048];
+		FILE *f = fopen(s.log, "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			killed += strstr(line, "killed by SIG") != NULL ||
+				  strstr(line, "no record") != NULL;
+		if (f)
+			fclose(f);
+	}
+	printf("# sweep: %d tests in %.1f s: %d served, %d refused, %d "
+	       "other; test processes at most %ld kB (VmHWM)%s\n",
+	       y.tried, (now_ms() - t0) / 1e3, y.served, y.refused, y.other,
+	       y.hwm_kb, have6 ? "" : "; no IPv6 here: tcp6, udp6 left out");
+	ok(y.served > 0 && y.refused > 0,
+	   "sweep: some served, some refused (%d, %d)", y.served, y.refused);
+	is_int(y.stuck, "==", 0,
+	       "sweep: every served run answers run_end in time%s%s",
+	       y.first_stuck[0] ? ": " : "", y.first_stuck);
+	is_int(y.other, "==", 0, "sweep: nothing but served or refused");
+	is_int(killed, "==", 0,
+	       "sweep: no test process died of a signal or without a record");
+	/* The budget, and what ASan adds to it (shadow, quarantine). */
+	ok(y.hwm_kb <
+		   (getenv("SAN") && !strcmp(getenv("SAN"), "1") ? 600 : 280) *
+			   1024,
+	   "sweep: each test process within the 256 MiB budget (%ld kB)",
+	   y.hwm_kb);
+	ok(alive(&s), "sweep: the server is alive");
+	st = server_stop(&s);
+	ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "sweep: SIGTERM: the server exits 0 (status %d)", st);
+}
+
 static int client_mode(int argc, char **argv)
 {
 	struct server s = {0};
@@ -1211,17 +1659,22 @@ int main(int argc, char **argv)
 	attack_lengths(&s);
 	attack_truncated(&s);
 	attack_fields(&s);
+	attack_cases(&s);
 	attack_nesting(&s);
 	attack_version(&s);
 	attack_in_test(&s);
 	attack_trace(&s);
+	attack_trace_memory(&s);
 	attack_cookie(&s, "tcp");
 	attack_cookie(&s, "udp");
+	attack_udp_queue(&s);
+	attack_run_idle(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);
 	busy(&s);
 	killed_client(&s);
+	gave_up_hostile(&s);
 	ok(legit(&s, "udp", NULL) == 0, "a legitimate exchange over udp: %s",
 	   why[0] ? why : "ok");
 	printf("# server memory: VmRSS %ld kB at start, at most %ld kB "
@@ -1231,6 +1684,8 @@ int main(int argc, char **argv)
 	st = server_stop(&s);
 	ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	   "SIGTERM: the server exits 0 (status %d)", st);
+
+	sweep(bin);
 
 	if (server_start(&s, bin, true, NULL)) {
 		ok(0, "the keyed server starts");

@@ -175,6 +175,13 @@ static void test_rates_percent(void)
 	parses(IPC_UNIT_PERCENT, "100%", 0, 1000000, 1000000);
 	parses(IPC_UNIT_PERCENT, "0%", 0, 1000000, 0);
 	refused(IPC_UNIT_PERCENT, "1", 0, 1000000, "a unit is needed");
+	/* Options that are percentages: the % may go, the syntax stays. */
+	parses(IPC_UNIT_PCT, "2", 0, 1000000, 20000);
+	parses(IPC_UNIT_PCT, "2.5%", 0, 1000000, 25000);
+	refused(IPC_UNIT_PCT, "0x10", 0, 1000000, "hexadecimal");
+	refused(IPC_UNIT_PCT, "+5", 0, 1000000, "sign");
+	refused(IPC_UNIT_PCT, "\t5", 0, 1000000, "space");
+	refused(IPC_UNIT_PCT, "5e1", 0, 1000000, "unknown unit");
 	refused(IPC_UNIT_PERCENT, "101%", 0, 1000000, "at most 100%");
 	refused(IPC_UNIT_PERCENT, "0.00001%", 0, 1000000,
 		"resolution of 0.0001%");
