@@ -14,6 +14,7 @@ enum {
 	RP_LINK_NS = 0, /* what the emulated link alone takes */
 	RP_MATCHED,	/* --target: replies of the recorded shape */
 	RP_MISMATCHED,	/* ... of another shape */
+	RP_CPU,		/* ... of another shape where the CPU decides */
 	RP_ACKS,	/* ... acks missing or not recorded */
 	RP_REWRITTEN,	/* ... client packets with live ids */
 	RP_PIECES,	/* ... requests added by --max-packet */

@@ -259,6 +259,10 @@ void tab_flag_hints(struct tab_out *out, const struct trow *const *rows,
 void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
 		   size_t n);
 
+/* Each case's first reply unlike its trace's (replay --target), if any. */
+void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
+			size_t n);
+
 /* Why each flagged case has its flags, then one hint per kind. */
 void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
 		    size_t n, unsigned flags);

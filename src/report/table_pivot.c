@@ -270,6 +270,7 @@ int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_puts(out, "\n");
 		if (pat->note)
 			tab_printf(out, "%s\n", pat->note);
+		tab_mismatch_notes(out, rows, n);
 		err = print_details(out, rows, n);
 	}
 	return err;

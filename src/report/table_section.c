@@ -141,6 +141,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 						    : "message");
 		tab_wake_note(out, rows, n);
 		tab_flag_notes(out, rows, n, tt.flags);
+		tab_mismatch_notes(out, rows, n);
 	}
 	err = g.err;
 	grid_free(&g);
