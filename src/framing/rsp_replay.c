@@ -304,6 +304,26 @@ static size_t rewrite(struct ipc_rsp_replay *r, size_t n)
 }
 
 /*
+ * vFile:setfs:PID (hex) makes the stub open files in that process's
+ * mount namespace, as gdb asks with its default sysroot "target:"; with
+ * the recorded pid gdbserver fails every open after it (F-1, errno 22 or
+ * 3).  Make it the live one; setfs:0 (the stub's own) stays.  The new
+ * length, or 0 when nothing was replaced.
+ */
+static size_t rewrite_setfs(struct ipc_rsp_replay *r, size_t n)
+{
+	static const char verb[] = "vFile:setfs:";
+	size_t v = sizeof(verb) - 1, rl = strlen(r->rec_pid);
+
+	if (n != v + rl || memcmp(r->body, verb, v) ||
+	    memcmp(r->body + v, r->rec_pid, rl))
+		return 0;
+	memcpy(r->out, verb, v);
+	memcpy(r->out + v, r->live_pid, strlen(r->live_pid));
+	return v + strlen(r->live_pid);
+}
+
+/*
  * A vFile:open or vFile:readlink of a path under /proc names the process
  * in decimal, hex-encoded: "/proc/26881/task/26881/maps" (gdb reads the
  * live process's mappings so).  Replace "/REC/" (or a final "/REC") by
@@ -469,6 +489,8 @@ int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i)
 	r->noack_asked = n == 15 && !memcmp(r->body, "QStartNoAckMode", 15);
 	if (other)
 		m = rewrite(r, (size_t)n);
+	if (!m && other)
+		m = rewrite_setfs(r, (size_t)n);
 	if (!m && other)
 		m = rewrite_path(r, (size_t)n);
 	if (!m && r->nfd)
