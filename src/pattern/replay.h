@@ -20,6 +20,8 @@ enum {
 	RP_PIECES,	/* ... requests added by --max-packet */
 	RP_BYTES_OUT,	/* ... bytes sent to the stub */
 	RP_BYTES_IN,	/* ... bytes received from it */
+	RP_WIRE_C2S,	/* one replay's bytes as they crossed, client to */
+	RP_WIRE_S2C,	/* ... server and back (--target: the live ones) */
 	RP_COUNT
 };
 

@@ -229,6 +229,21 @@ is_rc 0 "... and in the table"
 check "... under it, the first mismatch" grep -q "^replay tcp other-cpu .*: first mismatch: line [0-9]*: qTfZ: the stub answered empty" "$out"
 gs_end
 
+# Over an emulated line, a live stub whose replies are not the recorded
+# bytes (qTfZ answered empty, 36 bytes fewer than the trace's qTfV): the
+# bytes each way and the link's own time are those that crossed.
+sed -e "s/^w \$qTfV#81\$/w \$qTfZ#$(rsp_sum qTfZ)/" traces/stub-multi.log >"$T/multi-z.log"
+gs --multi
+run replay --target "gdb://127.0.0.1:$port" --link serial-115200 -r 1 "$T/multi-z.log" -f json
+is_rc 0 "a live replay over serial-115200"
+jqt "... c2s and s2c as they crossed, not the recording's" \
+	'.results[0] | .wire_bytes_c2s == .summary.bytes_to_stub and .wire_bytes_s2c == .summary.bytes_from_stub and .wire_bytes_s2c == .bytes_s2c - 36 and .wire_bytes_c2s == .bytes_c2s'
+jqt "... the link time from those bytes: (c2s + s2c) x 10 / 115200" \
+	'.results[0] | .link_ns == (((.wire_bytes_c2s + .wire_bytes_s2c) * 10 * 1e9 / 115200) | round)'
+jqt "... which the replay took longer than" \
+	'.results[0] | .summary.elapsed_ns > .link_ns'
+gs_end
+
 # A real gdb's log, made now with gdb's own defaults (sysroot "target:",
 # so gdb reads the program through vFile with a setfs of the traced
 # process), replayed against a fresh gdbserver: every process-specific
