@@ -5,6 +5,7 @@
  * stub (or ipcperf's own stub, the yardstick), and --ack.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,31 @@ static int set_ack(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_stub_cpu(struct cli_config *c, const char *a)
+{
+	cpu_set_t set;
+	char *end;
+	long cpu;
+
+	errno = 0;
+	cpu = strtol(a, &end, 10);
+	if (errno || end == a || *end || cpu < 0 || cpu >= CPU_SETSIZE)
+		return usage_error("a CPU number, such as 0",
+				   "--stub-cpu: bad CPU '%s'", a);
+	/* Both sides go on it once: this process must be allowed there. */
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    !CPU_ISSET((int)cpu, &set))
+		return usage_error(
+			"give a CPU this process may run on "
+			"(taskset -p $$)",
+			"--stub-cpu: CPU %ld is not one this process "
+			"may run on",
+			cpu);
+	c->stub_cpu = (int)cpu;
+	c->stub_cpu_set = true;
+	return 0;
+}
+
 static const struct cli_opt target_opts[] = {
 	{"target", 0, "STUBS", CMD_RR | CMD_REPLAY,
 	 "the other end is a GDB stub, comma separated: gdb://HOST:PORT"
@@ -117,6 +143,12 @@ static const struct cli_opt target_opts[] = {
 	 set_target},
 	{"ack", 0, NULL, CMD_RR | CMD_REPLAY,
 	 "with --target: keep '+' acks (no QStartNoAckMode)", set_ack},
+	{"stub-cpu", 0, "CPU", CMD_RR | CMD_REPLAY,
+	 "with --target gdb://...: the CPU you pinned that stub to "
+	 "(taskset -c CPU gdbserver ...; not checked): its cases, and "
+	 "ipcperf's own stub's, are then placed as local ones, on that CPU "
+	 "with the client and beside it",
+	 set_stub_cpu},
 };
 
 /* Does @c have a stub elsewhere (gdb://), not only ipcperf's own? */
@@ -165,6 +197,20 @@ static int target_validate(struct cli_config *c)
 				   c->framing->name);
 	if (c->ack && c->no_ack)
 		return usage_error(NULL, "--ack and --no-ack: choose one");
+	if (c->stub_cpu_set && !elsewhere(c))
+		return usage_error("give it with --target gdb://HOST:PORT",
+				   "--stub-cpu: no stub elsewhere to place");
+	if (c->stub_cpu_set && c->pin == PIN_NONE)
+		return usage_error("--stub-cpu places the sides; --pin none "
+				   "leaves them to the scheduler",
+				   "--stub-cpu and --pin none: choose one");
+	if (c->stub_cpu_set && c->pin == PIN_FIXED &&
+	    c->ro.pin_server != c->stub_cpu)
+		return usage_error("the stub's CPU is the server's: --pin "
+				   "C,S with S the --stub-cpu",
+				   "--stub-cpu %d and --pin %d,%d disagree",
+				   c->stub_cpu, c->ro.pin_client,
+				   c->ro.pin_server);
 	c->framing = &ipc_framing_rsp;
 	c->no_ack = !c->ack;
 	for (size_t i = 0; i < c->ntargets; i++) {

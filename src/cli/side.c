@@ -7,6 +7,7 @@
  * intervals, and the difference per packet.  With --target ipcperf,
  * gdb://... that difference is what the real stub adds per packet.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,65 @@ static int side_doc(const struct cli_side *s, const struct ipc_stub_cfg *cfg,
 	return 0;
 }
 
+/* Is HOST of "HOST:PORT" (or "[V6]:PORT") this machine's loopback? */
+static bool loopback(const char *hostport)
+{
+	char host[128];
+	const char *colon = strrchr(hostport, ':');
+	size_t n = colon ? (size_t)(colon - hostport) : strlen(hostport);
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (n >= sizeof(host))
+		return false;
+	memcpy(host, hostport, n);
+	host[n] = '\0';
+	if (host[0] == '[' && n > 2 && host[n - 1] == ']') {
+		host[n - 1] = '\0';
+		return inet_pton(AF_INET6, host + 1, &a6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&a6);
+	}
+	if (!strcmp(host, "localhost"))
+		return true;
+	/* inet_aton takes every IPv4 spelling (0177.1, 127.1). */
+	return inet_aton(host, &a4) && (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+/* Where @b's stub and ipcperf's ran, in one line: what B-A holds. */
+static void placement_line(FILE *out, const struct cli_config *cfg,
+			   const struct cli_target *b)
+{
+	if (b->own)
+		return;
+	if (!loopback(b->hostport))
+		fprintf(out,
+			"placement: %s is on another host, so B-A holds "
+			"the network's round trip as well as what the "
+			"stub adds; like with like is two stubs on that "
+			"host (both unpinned here)\n",
+			b->cfg.target);
+	else if (cfg->stub_cpu_set)
+		fprintf(out,
+			"placement: the stub on CPU %d as --stub-cpu "
+			"says (not checked), ipcperf's own on it too; "
+			"the client on it (cpus=1) and beside it "
+			"(cpus=2)\n",
+			cfg->stub_cpu);
+	else if (cfg->pin == PIN_FIXED)
+		fprintf(out,
+			"placement: --pin %d,%d: ipcperf pinned its "
+			"client and its own stub; the other stub's CPU "
+			"%d is yours to have pinned (not checked)\n",
+			cfg->ro.pin_client, cfg->ro.pin_server,
+			cfg->ro.pin_server);
+	else
+		fprintf(out, "placement: both stubs at the scheduler's choice "
+			     "(ipcperf does not place a stub it did not "
+			     "start); pin it (taskset -c CPU gdbserver ...) "
+			     "and give --stub-cpu CPU to measure both on one "
+			     "CPU and on two\n");
+}
+
 int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
 		   const struct ipc_report_meta *meta, FILE *out)
 {
@@ -88,6 +148,7 @@ int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
 		if (!err) {
 			fprintf(out, "\nside by side: %s (A) and %s (B)\n",
 				a.path, b.path);
+			placement_line(out, cfg, &cfg->targets[k]);
 			err = ops->compare(out, c);
 		} else if (err == -ENOENT) {
 			fprintf(out,

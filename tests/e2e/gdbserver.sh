@@ -88,6 +88,54 @@ check "the difference per packet" grep -q "B-A per packet" "$out"
 check "the stub's packet size in the table" grep -q "pkt size.*18.0 KiB" <(tr '\n' ' ' <"$out")
 check "the heading says one end was already running" grep -q "peer in a separate process or already running" "$out"
 
+# By default ipcperf measures its own cases on one CPU and on two; a stub
+# it did not start it cannot place, so its own stub is then measured as
+# that one is, and every case pairs.
+run_default rr --target "ipcperf,$url" --req 0,1k --resp 1k -n 100 -w 10 -r 3 -f json
+is_rc 0 "the side by side with ipcperf's default placement"
+jqt "... both stubs' cases at the scheduler's choice, two each" \
+	'(.results | length) == 4 and all(.results[]; .cpus == null)'
+run_default rr --target "ipcperf,$url" --req 0,1k --resp 1k -n 100 -w 10 -r 3
+is_rc 0 "... in the table"
+check "... every case paired" grep -q "B-A per packet" "$out"
+check "... none left unpaired" bash -c "! grep -q 'no case measured against both' '$out'"
+check "... two cells, each with its B-A" test "$(grep -c '^rr-stub tcp req=[01]k* resp=1k framing=gdb-rsp .*[+-][0-9.]* µs' "$out")" = 2
+check "... the placement said" grep -q "^placement: both stubs at the scheduler's choice" "$out"
+
+# With the stub pinned (taskset) and --stub-cpu, both on one CPU and on two.
+if command -v taskset >/dev/null; then
+	gs_end
+	: >"$T/gs.log"
+	taskset -c 0 gdbserver 127.0.0.1:0 "$T/stub_target" >"$T/gs.log" 2>&1 &
+	gs=$!
+	for _ in $(seq 100); do
+		port=$(sed -n 's/^Listening on port \([0-9]*\)$/\1/p' "$T/gs.log")
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	url="gdb://127.0.0.1:$port"
+	run_default rr --target "ipcperf,$url" --stub-cpu 0 --req 1k --resp 1k -n 100 -w 10 -r 3 -f json
+	is_rc 0 "--stub-cpu 0 with gdbserver pinned to CPU 0"
+	if [ "$(nproc)" -ge 2 ]; then
+		jqt "... each stub on one CPU and on two, the stub's CPU 0" \
+			'(.results | length) == 4 and ([.results[] | select(.cpus == 1 and .pin.client == 0 and .pin.server == 0)] | length) == 2 and ([.results[] | select(.cpus == 2 and .pin.client != 0 and .pin.server == 0)] | length) == 2'
+	else
+		jqt "... each stub on its one CPU" \
+			'(.results | length) == 2 and all(.results[]; .cpus == 1 or .cpus == null)'
+	fi
+	run_default rr --target "ipcperf,$url" --stub-cpu 0 --req 1k --resp 1k -n 100 -w 10 -r 3
+	check "... paired per placement" grep -q "^placement: the stub on CPU 0 as --stub-cpu says" "$out"
+fi
+run rr --target "$url" --stub-cpu 0 --pin none -n 10
+is_rc 2 "--stub-cpu with --pin none: refused"
+run rr --target ipcperf --stub-cpu 0 -n 10
+is_rc 2 "--stub-cpu without a stub elsewhere: refused"
+run rr --target "$url" --stub-cpu 4096 -n 10
+is_rc 2 "--stub-cpu of no CPU: refused"
+check "... naming it" grep -q "4096" "$err"
+run rr --target "$url" --stub-cpu 0 --pin 0,1 -n 10
+is_rc 2 "--stub-cpu 0 and --pin 0,1 disagree: refused"
+
 run rr --target "$url?addr=0x10" -n 10 -r 1 -f json
 is_rc 1 "a buffer gdbserver cannot read: the case fails"
 jqt "... saying where" '.results[0].status == "error" and (.results[0].error | test("0x10"))'
