@@ -149,25 +149,35 @@ void tab_appendf(char *buf, size_t len, const char *fmt, ...)
 }
 
 /*
- * "until the 95% CI is within ±1% (5 to 30 runs, budget 60 s)": the
- * stopping rule of --runs auto in words.
+ * "until the 95% CI is within ±1% (6 to 30 runs, budget 60 s; took 6m20s,
+ * each case's 6 runs first)": the stopping rule of --runs auto in words,
+ * from the least runs the budget leaves a case (the scheduler's floor),
+ * and what the command took when known (@took_ns, 0: not known): the
+ * floor's runs of every case come before the budget.
  */
-static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro)
+static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro,
+		       uint64_t took_ns)
 {
+	unsigned floor = ipc_sched_floor_runs(ro);
 	char t[32];
 
-	tab_appendf(buf, len,
-		    "until the %g%% CI is within ±%g%% (%u to %u runs",
-		    ro->ci_level * 100, ro->ci_pct, ro->min_runs, ro->max_runs);
+	tab_appendf(
+		buf, len, "until the %g%% CI is within ±%g%% (%u to %u runs",
+		ro->ci_level * 100, ro->ci_pct, floor, ipc_sched_max_runs(ro));
 	if (ro->budget_ns)
 		tab_appendf(buf, len, ", budget %s",
 			    ipc_fmt_ns((double)ro->budget_ns, t, sizeof(t)));
+	if (ro->budget_ns && took_ns)
+		tab_appendf(buf, len, "; took %s",
+			    ipc_fmt_ns((double)took_ns, t, sizeof(t)));
+	if (ro->budget_ns && took_ns > ro->budget_ns + ro->budget_ns / 10)
+		tab_appendf(buf, len, ", each case's %u runs first", floor);
 	tab_appendf(buf, len, ")");
 }
 
 void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
-		  const char *many)
+		  const char *many, uint64_t took_ns)
 {
 	const char *unit = iters == 1 ? one : many;
 	char t[32];
@@ -180,7 +190,7 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		else
 			tab_appendf(buf, len, "runs of %llu %s ",
 				    (unsigned long long)iters, unit);
-		auto_words(buf, len, ro);
+		auto_words(buf, len, ro, took_ns);
 		return;
 	}
 	tab_appendf(buf, len, "%zu run%s", runs, runs == 1 ? "" : "s");

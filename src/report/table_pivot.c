@@ -100,7 +100,7 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_how_many(how, sizeof(how),
 			     ro && ro->duration_ns ? &timed : NULL,
 			     ref->res.nruns, ref->run_iters, pat->sample,
-			     pat->samples);
+			     pat->samples, 0);
 	}
 	if (ro && ro->warmup)
 		tab_appendf(how, sizeof(how), " after %llu warm-up",
