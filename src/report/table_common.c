@@ -103,23 +103,40 @@ void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl)
 void tab_place_note(struct tab_out *out, const struct trow *const *rows,
 		    size_t n)
 {
-	bool chosen = false, smt = false, any = false;
+	bool chosen = false, smt = false, one = false, two = false, any = false;
+	const char *sep = "";
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ipc_place *pl = &rows[i]->res.cs.place;
 
 		chosen |= pl->chosen;
 		smt |= pl->cpus == IPC_CPUS_TWO && pl->smt == 1;
+		one |= pl->cpus == IPC_CPUS_ONE;
+		two |= pl->cpus == IPC_CPUS_TWO;
 		any |= pl->cpus == IPC_CPUS_ANY;
 	}
-	tab_printf(out,
-		   "cpus: the client and the server pinned to one CPU (1) or a "
-		   "CPU each (2%s)%s%s; two placements, two measurements%s\n",
-		   smt ? "; SMT: two threads of one core"
-		       : ", not SMT siblings",
-		   any ? ", any: where the scheduler put them" : "",
-		   chosen ? ", chosen by ipcperf" : ", as --pin asked",
-		   chosen ? " (--pin none: the scheduler's choice)" : "");
+	tab_puts(out, "cpus: ");
+	if (one || two)
+		tab_puts(out, "the client and the server pinned to ");
+	if (one) {
+		tab_puts(out, "one CPU (1)");
+		sep = " or ";
+	}
+	if (two)
+		tab_printf(out, "%sa CPU each (2%s)", sep,
+			   smt ? "; SMT: two threads of one core"
+			       : ", not SMT siblings");
+	if (any)
+		tab_printf(out, "%sany: where the scheduler put them",
+			   one || two ? ", " : "");
+	if (one || two)
+		tab_puts(out,
+			 chosen ? ", chosen by ipcperf" : ", as --pin asked");
+	if (one + two + any > 1)
+		tab_puts(out, "; two placements, two measurements");
+	if (chosen)
+		tab_puts(out, " (--pin none: the scheduler's choice)");
+	tab_puts(out, "\n");
 }
 
 bool tab_zero_on_stream(const struct trow *t)
