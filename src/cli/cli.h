@@ -321,6 +321,7 @@ struct cli_plan {
 	 * --stub-cpu says where it runs (STUBS_TOLD: all placed).
 	 */
 	enum { STUBS_NONE = 0, STUBS_ANY, STUBS_TOLD } stubs;
+	bool url; /* a URL's server: not placed by ipcperf, only the client */
 };
 
 /*

@@ -122,6 +122,11 @@ static int add_case(struct cli_plan *p, const struct ipc_case *cs,
 	bool any = p->stubs == STUBS_ANY ||
 		   (p->stubs == STUBS_NONE && !placeable(cs));
 
+	/* A URL's server: recorded as not placed (--pin pins the client). */
+	if (p->url) {
+		c.place = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
+		return add_one(p, &c);
+	}
 	if (p->nplaces > 1 && any) {
 		c.place = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
 		return add_one(p, &c);
@@ -209,6 +214,9 @@ void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
 	*ro = cfg->ro;
 	ro->pin_client = cs->place.cpus ? cs->place.client_cpu : -1;
 	ro->pin_server = cs->place.cpus ? cs->place.server_cpu : -1;
+	/* A URL's server is where it is; ours, the client, as --pin says. */
+	if (cfg->peer && cfg->pin == PIN_FIXED)
+		ro->pin_client = cfg->ro.pin_client;
 }
 
 /* Add @cs unless its messages are too large for its transport. */
@@ -316,6 +324,7 @@ static int expand(const struct cli_config *cfg,
 		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
+	p->url = cfg->peer != NULL;
 	if (cfg->peer) { /* a URL's server */
 		cs.peer = cfg->peer;
 		cs.target = cfg->target;

@@ -232,7 +232,8 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
 				    : "a separate process");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
-	if (ro->pin_server >= 0)
+	/* A server already running is where it is: --pin cannot put it. */
+	if (ro->pin_server >= 0 && !(cs && cs->peer == &ipc_peer_external))
 		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
@@ -324,6 +325,12 @@ void tab_param_cell(struct grid *g, char **cell, const struct ipc_case *cs,
 {
 	char buf[128];
 
+	/* Left out of the JSON at its default: the case has none ("-"). */
+	if ((p->flags & IPC_PARAM_JSON_DFLT) && ipc_param_is_number(p) &&
+	    ipc_param_u64(cs, p) == p->dflt) {
+		grid_set(g, cell, "-");
+		return;
+	}
 	param_text(cs, p, buf, sizeof(buf));
 	grid_set(g, cell, "%s", buf);
 }
