@@ -21,9 +21,11 @@ command -v cc >/dev/null && command -v nm >/dev/null || {
 }
 
 # gs [--OPTION...] [PROGRAM ARGS...]: start gdbserver on a loopback port
-# the kernel chooses (its options before the address, as it wants them);
-# sets gs (its pid) and port.
+# the kernel chooses (its options before the address, as it wants them),
+# under the command in gs_wrap if any (taskset -c 0); sets gs (its pid)
+# and port.
 gs=
+gs_wrap=()
 gs() {
 	local opts=()
 	while [ $# -gt 0 ] && [ "${1#--}" != "$1" ]; do
@@ -31,7 +33,7 @@ gs() {
 		shift
 	done
 	: >"$T/gs.log"
-	gdbserver "${opts[@]}" 127.0.0.1:0 "$@" >"$T/gs.log" 2>&1 &
+	"${gs_wrap[@]}" gdbserver "${opts[@]}" 127.0.0.1:0 "$@" >"$T/gs.log" 2>&1 &
 	gs=$!
 	port=
 	for _ in $(seq 100); do
@@ -105,14 +107,9 @@ check "... the placement said" grep -q "^placement: both stubs at the scheduler'
 # With the stub pinned (taskset) and --stub-cpu, both on one CPU and on two.
 if command -v taskset >/dev/null; then
 	gs_end
-	: >"$T/gs.log"
-	taskset -c 0 gdbserver 127.0.0.1:0 "$T/stub_target" >"$T/gs.log" 2>&1 &
-	gs=$!
-	for _ in $(seq 100); do
-		port=$(sed -n 's/^Listening on port \([0-9]*\)$/\1/p' "$T/gs.log")
-		[ -n "$port" ] && break
-		sleep 0.05
-	done
+	gs_wrap=(taskset -c 0)
+	gs "$T/stub_target"
+	gs_wrap=()
 	url="gdb://127.0.0.1:$port"
 	run_default rr --target "ipcperf,$url" --stub-cpu 0 --req 1k --resp 1k -n 100 -w 10 -r 3 -f json
 	is_rc 0 "--stub-cpu 0 with gdbserver pinned to CPU 0"

@@ -126,18 +126,43 @@ static struct ipc_runopts fixed_ro(unsigned n)
 }
 
 /*
+ * Two cases by @ro on the pty @f: case 0's run, case 1's, case 0's again,
+ * each 3 s from start to start, the runner having timed case 0's first
+ * at 2 s.  The bound when case 0's second run starts.
+ */
+static double bound_after_three(FILE *f, int master,
+				const struct ipc_runopts *ro)
+{
+	struct progress_state st = {"rr pipe", 1,  2, 1,  30,
+				    false,     -1, 1, -1, 0};
+	struct progress p;
+	char got[4096];
+	uint64_t t = 0;
+
+	progress_init(&p, f, false, 2, ro, 0);
+	progress_run(&p, 0, &st, t += 3 * S);
+	ok(st.eta_s == -1, "bound: no run done, unknown");
+	progress_run(&p, 1, &st, t += 3 * S);
+	ok(st.eta_s == -1, "bound: case 1 not run yet, unknown");
+	st.case_wall_ns = 2 * S;
+	progress_run(&p, 0, &st, t += 3 * S);
+	progress_fini(&p);
+	drain(master, got, sizeof(got));
+	return st.eta_s;
+}
+
+/*
  * The time left at most as the plan's runs start, on a pty (the line is
- * drawn only there).  Two cases, runs of 3 s from start to start of which
- * the runner timed 2 s: each case counted at its longest run, the floor
- * the budget never cuts a case below (6 at 95%, 8 at 99%, not --runs
- * auto's minimum of 5), what is left of the budget scaled by 3 / 2, one
- * more run of each open case, and never more than every case's 30.
+ * drawn only there).  Each case counted at its longest run (3 s), the
+ * floor the budget never cuts a case below (6 at 95%, 8 at 99%, not
+ * --runs auto's minimum of 5), what is left of the budget scaled by the
+ * runs' start-to-start time over the runner's (3 / 2), one more run of
+ * each open case, and never more than every case's 30.
  */
 static void test_bound(void)
 {
 	struct winsize ws = {.ws_row = 24, .ws_col = 200};
-	struct progress_state st = {"rr pipe", 1,  2, 1,  30,
-				    false,     -1, 1, -1, 0};
+	struct progress_state st = {"rr pipe", 1, 2, 1, 30, true, -1, 1, -1, 0};
 	struct ipc_runopts ro;
 	struct progress p;
 	int master;
@@ -156,44 +181,18 @@ static void test_bound(void)
 	progress_init(&p, f, false, 2, &ro, 0);
 	is_uint(p.min_runs, "==", 6, "bound: the least runs a case has: 6");
 	is_uint(p.max_runs, "==", 30, "bound: the most: 30");
-	progress_run(&p, 0, &st, t += 3 * S);
-	ok(st.eta_s == -1, "bound: no run done, unknown");
-	progress_run(&p, 1, &st, t += 3 * S);
-	ok(st.eta_s == -1, "bound: case 1 not run yet, unknown");
-	st.case_wall_ns = 2 * S;
-	progress_run(&p, 0, &st, t += 3 * S);
-	/* Floor: 4 + 5 runs of 3 s; budget spent; one more of each. */
-	is_near(st.eta_s, 3 + 27 + 0 + 6, 1e-9,
-		"bound: the run starting, the floors, one more each");
 	progress_fini(&p);
-	drain(master, got, sizeof(got));
-
+	/* Floor: 4 + 5 runs of 3 s; budget spent; one more of each. */
+	is_near(bound_after_three(f, master, &ro), 3 + 27 + 0 + 6, 1e-9,
+		"bound: the run starting, the floors, one more each");
 	ro.budget_ns = 20 * S;
-	progress_init(&p, f, false, 2, &ro, 0);
-	t = 0;
-	st.case_wall_ns = 0;
-	progress_run(&p, 0, &st, t += 3 * S);
-	progress_run(&p, 1, &st, t += 3 * S);
-	st.case_wall_ns = 2 * S;
-	progress_run(&p, 0, &st, t += 3 * S);
 	/* 18 s of budget left, in runner time: 27 s from start to start. */
-	is_near(st.eta_s, 3 + 27 + 18 * 1.5 + 6, 1e-9,
+	is_near(bound_after_three(f, master, &ro), 3 + 27 + 18 * 1.5 + 6, 1e-9,
 		"bound: what is left of the budget, scaled to the runs' "
 		"length");
 	ro.budget_ns = 100 * S;
-	progress_fini(&p);
-	drain(master, got, sizeof(got));
-	progress_init(&p, f, false, 2, &ro, 0);
-	t = 0;
-	st.case_wall_ns = 0;
-	progress_run(&p, 0, &st, t += 3 * S);
-	progress_run(&p, 1, &st, t += 3 * S);
-	st.case_wall_ns = 2 * S;
-	progress_run(&p, 0, &st, t += 3 * S);
-	is_near(st.eta_s, 3 + (28 + 29) * 3, 1e-9,
+	is_near(bound_after_three(f, master, &ro), 3 + (28 + 29) * 3, 1e-9,
 		"bound: never more than every case's 30 runs");
-	progress_fini(&p);
-	drain(master, got, sizeof(got));
 
 	ro.ci_level = 0.99;
 	ro.budget_ns = 1 * S;
@@ -201,23 +200,14 @@ static void test_bound(void)
 	is_uint(p.min_runs, "==", ipc_sched_floor_runs(&ro),
 		"bound at 99%%: the scheduler's floor (%zu)", p.min_runs);
 	is_uint(p.min_runs, "==", 8, "... which is 8 runs");
-	t = 0;
-	st.case_wall_ns = 0;
-	progress_run(&p, 0, &st, t += 3 * S);
-	progress_run(&p, 1, &st, t += 3 * S);
-	st.case_wall_ns = 2 * S;
-	progress_run(&p, 0, &st, t += 3 * S);
-	is_near(st.eta_s, 3 + (6 + 7) * 3 + 6, 1e-9,
-		"bound at 99%%: 6 and 7 runs left to the floor of 8");
 	progress_fini(&p);
-	drain(master, got, sizeof(got));
+	is_near(bound_after_three(f, master, &ro), 3 + (6 + 7) * 3 + 6, 1e-9,
+		"bound at 99%%: 6 and 7 runs left to the floor of 8");
 
 	ro = fixed_ro(4);
 	progress_init(&p, f, false, 2, &ro, 0);
 	ok(p.min_runs == 4 && p.max_runs == 4 && !p.budget_ns,
 	   "-r 4: exactly 4 runs a case, no budget");
-	t = 0;
-	st.exact = true;
 	progress_run(&p, 0, &st, t += 3 * S);
 	progress_run(&p, 1, &st, t += 3 * S);
 	is_near(st.eta_s, 6.0 * (3 + 3 + 1), 1e-9, "-r 4: 3 left a case");
