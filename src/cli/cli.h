@@ -44,7 +44,12 @@ struct cli_target {
 	struct ipc_stub_cfg cfg; /* the case's own parameters */
 	char hostport[128];	 /* gdb://HOST:PORT's HOST:PORT */
 	bool own;		 /* "ipcperf": ipcperf's own stub */
+	long stub_pid; /* with --stub-cpu: its process, found and checked
+			  (0: not found, a stub elsewhere or hidden) */
 };
+
+/* Is HOST of "HOST:PORT" (or "[V6]:PORT") this machine's loopback? */
+bool cli_loopback(const char *hostport);
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {

@@ -7,7 +7,6 @@
  * intervals, and the difference per packet.  With --target ipcperf,
  * gdb://... that difference is what the real stub adds per packet.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,37 +58,13 @@ static int side_doc(const struct cli_side *s, const struct ipc_stub_cfg *cfg,
 	return 0;
 }
 
-/* Is HOST of "HOST:PORT" (or "[V6]:PORT") this machine's loopback? */
-static bool loopback(const char *hostport)
-{
-	char host[128];
-	const char *colon = strrchr(hostport, ':');
-	size_t n = colon ? (size_t)(colon - hostport) : strlen(hostport);
-	struct in_addr a4;
-	struct in6_addr a6;
-
-	if (n >= sizeof(host))
-		return false;
-	memcpy(host, hostport, n);
-	host[n] = '\0';
-	if (host[0] == '[' && n > 2 && host[n - 1] == ']') {
-		host[n - 1] = '\0';
-		return inet_pton(AF_INET6, host + 1, &a6) == 1 &&
-		       IN6_IS_ADDR_LOOPBACK(&a6);
-	}
-	if (!strcmp(host, "localhost"))
-		return true;
-	/* inet_aton takes every IPv4 spelling (0177.1, 127.1). */
-	return inet_aton(host, &a4) && (ntohl(a4.s_addr) >> 24) == 127;
-}
-
 /* Where @b's stub and ipcperf's ran, in one line: what B-A holds. */
 static void placement_line(FILE *out, const struct cli_config *cfg,
 			   const struct cli_target *b)
 {
 	if (b->own)
 		return;
-	if (!loopback(b->hostport))
+	if (!cli_loopback(b->hostport))
 		fprintf(out,
 			"placement: %s is on another host, so B-A holds "
 			"the network's round trip as well as what the "
@@ -98,11 +73,13 @@ static void placement_line(FILE *out, const struct cli_config *cfg,
 			b->cfg.target);
 	else if (cfg->stub_cpu_set)
 		fprintf(out,
-			"placement: the stub on CPU %d as --stub-cpu "
-			"says (not checked), ipcperf's own on it too; "
-			"the client on it (cpus=1) and beside it "
-			"(cpus=2)\n",
-			cfg->stub_cpu);
+			"placement: the stub on CPU %d as --stub-cpu says "
+			"(%s), "
+			"ipcperf's own on it too; the client on it (cpus=1) "
+			"and beside it (cpus=2)\n",
+			cfg->stub_cpu,
+			b->stub_pid > 0 ? "its affinity checked"
+					: "not checked: its process not seen");
 	else if (cfg->pin == PIN_FIXED)
 		fprintf(out,
 			"placement: --pin %d,%d: ipcperf pinned its "

@@ -121,17 +121,28 @@ if command -v taskset >/dev/null; then
 			'(.results | length) == 2 and all(.results[]; .cpus == 1 or .cpus == null)'
 	fi
 	run_default rr --target "ipcperf,$url" --stub-cpu 0 --req 1k --resp 1k -n 100 -w 10 -r 3
-	check "... paired per placement" grep -q "^placement: the stub on CPU 0 as --stub-cpu says" "$out"
+	check "... paired per placement, the stub's CPU checked" grep -q "^placement: the stub on CPU 0 as --stub-cpu says (its affinity checked)" "$out"
+	if [ "$(nproc)" -ge 2 ]; then
+		pinned=$gs
+		gs "$T/stub_target"
+		run_default rr --target "gdb://127.0.0.1:$port" --stub-cpu 0 -n 10
+		is_rc 2 "--stub-cpu 0 for a gdbserver that may run on any CPU: refused"
+		check "... naming its pid" grep -q "(pid $gs) may run on [0-9]* CPUs, not CPU 0 alone" "$err"
+		gs_end
+		gs=$pinned
+	fi
 fi
 run rr --target "$url" --stub-cpu 0 --pin none -n 10
 is_rc 2 "--stub-cpu with --pin none: refused"
-run rr --target ipcperf --stub-cpu 0 -n 10
+run_default rr --target ipcperf --stub-cpu 0 -n 10
 is_rc 2 "--stub-cpu without a stub elsewhere: refused"
-run rr --target "$url" --stub-cpu 4096 -n 10
+check "... saying so" grep -q "no stub elsewhere" "$err"
+run_default rr --target "$url" --stub-cpu 4096 -n 10
 is_rc 2 "--stub-cpu of no CPU: refused"
 check "... naming it" grep -q "4096" "$err"
-run rr --target "$url" --stub-cpu 0 --pin 0,1 -n 10
+run_default rr --target "$url" --stub-cpu 0 --pin 0,1 -n 10
 is_rc 2 "--stub-cpu 0 and --pin 0,1 disagree: refused"
+check "... saying so" grep -q "disagree\|not CPU 0 alone" "$err"
 
 run rr --target "$url?addr=0x10" -n 10 -r 1 -f json
 is_rc 1 "a buffer gdbserver cannot read: the case fails"
