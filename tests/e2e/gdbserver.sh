@@ -284,6 +284,12 @@ run replay --target "gdb://127.0.0.1:$port" -r 1 "$T/other-cpu.log"
 is_rc 0 "... and in the table"
 check "... under it, the first mismatch" grep -q "^replay tcp other-cpu .*: first mismatch: line [0-9]*: qTfZ: the stub answered empty" "$out"
 gs_end
+gs "$T/target"
+run replay --target "gdb://127.0.0.1:$port" -r 1 "$T/other-cpu.log" -f json -o "$T/other-cpu.json"
+run report "$T/other-cpu.json"
+is_rc 0 "... its JSON rendered again"
+check "... with the first mismatch under the table" grep -q "^replay tcp other-cpu .*: first mismatch: line [0-9]*: qTfZ:" "$out"
+gs_end
 
 # Over an emulated line, a live stub whose replies are not the recorded
 # bytes (qTfZ answered empty, 36 bytes fewer than the trace's qTfV): the
