@@ -25,7 +25,7 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	 want="liburing-dev:pc:liburing" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
-	wrk:cmd:wrk" ;;
+	wrk:cmd:wrk gdb:cmd:gdb" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"

@@ -591,12 +591,15 @@ int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out);
  * frame that breaks the protocol) fails.
  */
 struct ipc_rsp_replay_counts {
-	uint64_t matched;      /* replies of the recorded shape */
-	uint64_t mismatched;   /* replies of another shape */
-	uint64_t acks_missing; /* a '+' recorded, a packet came */
-	uint64_t acks_extra;   /* a '+' that was not recorded */
-	uint64_t rewritten;    /* client packets whose ids were replaced */
-	uint64_t pieces;       /* requests added by a smaller max packet */
+	uint64_t matched;	/* replies of the recorded shape */
+	uint64_t mismatched;	/* replies of another shape */
+	uint64_t cpu_dependent; /* ... to a request whose answer the
+				   target's CPU decides (the target
+				   description, registers), apart */
+	uint64_t acks_missing;	/* a '+' recorded, a packet came */
+	uint64_t acks_extra;	/* a '+' that was not recorded */
+	uint64_t rewritten;	/* client packets whose ids were replaced */
+	uint64_t pieces;	/* requests added by a smaller max packet */
 };
 
 struct ipc_rsp_replay;
@@ -653,7 +656,12 @@ int ipc_rsp_replay_recv(struct ipc_rsp_replay *r, size_t i, size_t j,
 const struct ipc_rsp_replay_counts *
 ipc_rsp_replay_counts(const struct ipc_rsp_replay *r);
 
-/* The first mismatch in words ("" when none): "LINE: ...". */
+/*
+ * The first reply of another shape in words ("" when none), a counted
+ * mismatch before one the CPU decides: "line LINE:
+ * REQUEST: the stub answered KIND (N bytes: \"TEXT\") where the trace has
+ * KIND (N bytes)", printable characters only.
+ */
 const char *ipc_rsp_replay_first(const struct ipc_rsp_replay *r);
 
 /*

@@ -394,6 +394,8 @@ struct ipc_pout {
 	uint64_t bytes;		/* measured payload bytes moved */
 	int err;		/* 0, or -errno of the failure */
 	char what[160];		/* what failed, in words ("" when err == 0) */
+	char mismatch[300];	/* replay --target: the first reply unlike
+				   the trace's, in words, "" if none */
 	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
 	double extra[IPC_EXTRA_MAX];   /* the pattern's IPC_EXTRA_RUN figures */

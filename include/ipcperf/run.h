@@ -223,6 +223,9 @@ struct ipc_result {
 	char peer_host[1024]; /* its fingerprint, JSON text, "" otherwise */
 	uint64_t peer_others; /* most other tests it ran during one run; the
 				 shared flag when not 0 */
+
+	/* replay --target: the first reply unlike the trace's, in words. */
+	char mismatch[300]; /* "" if none */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */

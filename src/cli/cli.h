@@ -44,7 +44,12 @@ struct cli_target {
 	struct ipc_stub_cfg cfg; /* the case's own parameters */
 	char hostport[128];	 /* gdb://HOST:PORT's HOST:PORT */
 	bool own;		 /* "ipcperf": ipcperf's own stub */
+	long stub_pid; /* with --stub-cpu: its process, found and checked
+			  (0: not found, a stub elsewhere or hidden) */
 };
+
+/* Is HOST of "HOST:PORT" (or "[V6]:PORT") this machine's loopback? */
+bool cli_loopback(const char *hostport);
 
 /* Everything argv said, after defaults and validation. */
 struct cli_config {
@@ -131,6 +136,8 @@ struct cli_config {
 	struct cli_target targets[CLI_TARGETS_MAX]; /* --target, in order */
 	size_t ntargets;			    /* 0: ipcperf's peer */
 	bool ack;				    /* --ack */
+	bool stub_cpu_set; /* --stub-cpu given: a stub elsewhere runs on */
+	int stub_cpu;	   /* ... this CPU, as its user pinned it */
 };
 
 /* Bits of cli_config.set, so defaults never overwrite what was typed. */
@@ -323,6 +330,14 @@ struct cli_plan {
 	size_t nskips;
 	struct ipc_place places[2]; /* where each case's sides run */
 	size_t nplaces;
+	/*
+	 * While expanding --target's cases: a stub elsewhere is not placed
+	 * by ipcperf, so with several stubs ipcperf's own is measured as
+	 * that one is, at the scheduler's choice (STUBS_ANY), unless
+	 * --stub-cpu says where it runs (STUBS_TOLD: all placed).
+	 */
+	enum { STUBS_NONE = 0, STUBS_ANY, STUBS_TOLD } stubs;
+	bool url; /* a URL's server: not placed by ipcperf, only the client */
 };
 
 /*

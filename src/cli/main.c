@@ -67,6 +67,8 @@ static void on_started(void *arg, size_t i, const struct ipc_result *res)
 
 	if (!m->prog.on)
 		return;
+	for (size_t k = 0; k < res->nruns; k++)
+		st.case_wall_ns += res->runs[k].wall_ns;
 	st.half_pct = half_width_pct(res, ro->ci_level);
 	progress_run(&m->prog, i, &st, ipc_now_ns());
 }

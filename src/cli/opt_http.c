@@ -238,9 +238,19 @@ static int http_validate(struct cli_config *c)
 				   "a pipeline",
 				   "--no-keepalive with --pipeline %u",
 				   c->http.pipeline);
-	c->http.page = c->serve.page_bytes;
-	c->http.chunk = c->serve.chunk_bytes;
-	c->http.chunked = c->serve.chunked;
+	if (c->http_url &&
+	    ((c->set & (SET_PAGE | SET_CHUNK)) || c->serve.chunked))
+		return usage_error("--page, --chunk and --chunked shape the "
+				   "built-in target's pages",
+				   "--page, --chunk, --chunked: not for a "
+				   "URL's server (%s)",
+				   c->http_url);
+	/* A URL's server has its own pages: no built-in target's to say. */
+	if (!c->http_url) {
+		c->http.page = c->serve.page_bytes;
+		c->http.chunk = c->serve.chunk_bytes;
+		c->http.chunked = c->serve.chunked;
+	}
 	if (!(c->set & SET_TP))
 		c->transports = "tcp";
 	c->pat_cfg = &c->http;

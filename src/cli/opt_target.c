@@ -4,9 +4,14 @@
  * which makes rr's cases memory packets against gdbserver or a board's
  * stub (or ipcperf's own stub, the yardstick), and --ack.
  */
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -109,6 +114,144 @@ static int set_ack(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_stub_cpu(struct cli_config *c, const char *a)
+{
+	cpu_set_t set;
+	char *end;
+	long cpu;
+
+	errno = 0;
+	cpu = strtol(a, &end, 10);
+	if (errno || end == a || *end || cpu < 0 || cpu >= CPU_SETSIZE)
+		return usage_error("a CPU number, such as 0",
+				   "--stub-cpu: bad CPU '%s'", a);
+	/* Both sides go on it once: this process must be allowed there. */
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    !CPU_ISSET((int)cpu, &set))
+		return usage_error(
+			"give a CPU this process may run on "
+			"(taskset -p $$)",
+			"--stub-cpu: CPU %ld is not one this process "
+			"may run on",
+			cpu);
+	c->stub_cpu = (int)cpu;
+	c->stub_cpu_set = true;
+	return 0;
+}
+
+bool cli_loopback(const char *hostport)
+{
+	char host[128];
+	const char *colon = strrchr(hostport, ':');
+	size_t n = colon ? (size_t)(colon - hostport) : strlen(hostport);
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (n >= sizeof(host))
+		return false;
+	memcpy(host, hostport, n);
+	host[n] = '\0';
+	if (host[0] == '[' && n > 2 && host[n - 1] == ']') {
+		host[n - 1] = '\0';
+		return inet_pton(AF_INET6, host + 1, &a6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&a6);
+	}
+	if (!strcmp(host, "localhost"))
+		return true;
+	/* inet_aton takes every IPv4 spelling (0177.1, 127.1). */
+	return inet_aton(host, &a4) && (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+/* The inode of the socket listening on TCP @port here, 0 if none seen. */
+static unsigned long listener_inode(unsigned port)
+{
+	static const char *const tables[] = {"/proc/net/tcp", "/proc/net/tcp6"};
+	char line[512];
+	unsigned long inode = 0;
+
+	for (size_t t = 0; t < 2 && !inode; t++) {
+		FILE *f = fopen(tables[t], "r");
+		unsigned lport, state;
+		unsigned long ino;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line,
+				   " %*d: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x "
+				   "%x %*x:%*x %*x:%*x %*x %*u %*u %lu",
+				   &lport, &state, &ino) == 3 &&
+			    lport == port && state == 0x0a && ino) {
+				inode = ino;
+				break;
+			}
+		if (f)
+			fclose(f);
+	}
+	return inode;
+}
+
+/* The process holding socket @inode open, 0 if none can be seen. */
+static long socket_owner(unsigned long inode)
+{
+	char want[64], path[600], got[64];
+	DIR *proc = opendir("/proc"), *fds;
+	struct dirent *p, *d;
+	long pid = 0;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	while (proc && !pid && (p = readdir(proc))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		while (fds && !pid && (d = readdir(fds))) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
+				 p->d_name, d->d_name);
+			n = readlink(path, got, sizeof(got) - 1);
+			if (n > 0 && (got[n] = '\0', !strcmp(got, want)))
+				pid = strtol(p->d_name, NULL, 10);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+	return pid;
+}
+
+/*
+ * --stub-cpu says where a stub runs; on this machine it can be seen: the
+ * process listening on its port may run on that CPU alone, or the cases
+ * would be recorded on CPUs they did not run on.  0, or a usage error.
+ * A stub not found (another host, another user's process) stays as said.
+ */
+static int check_stub_cpu(struct cli_config *c, struct cli_target *t)
+{
+	const char *colon = strrchr(t->hostport, ':');
+	unsigned long inode;
+	cpu_set_t set;
+	int n;
+
+	if (t->own || !cli_loopback(t->hostport) || !colon)
+		return 0;
+	inode = listener_inode((unsigned)strtoul(colon + 1, NULL, 10));
+	t->stub_pid = inode ? socket_owner(inode) : 0;
+	if (t->stub_pid <= 0 ||
+	    sched_getaffinity((pid_t)t->stub_pid, sizeof(set), &set)) {
+		t->stub_pid = 0;
+		return 0;
+	}
+	n = CPU_COUNT(&set);
+	if (n == 1 && CPU_ISSET(c->stub_cpu, &set))
+		return 0;
+	return usage_error("pin it there: taskset -pc CPU PID, or start it "
+			   "with taskset -c CPU",
+			   "--stub-cpu %d: the stub at %s (pid %ld) may run on "
+			   "%d CPU%s, not CPU %d alone",
+			   c->stub_cpu, t->hostport, t->stub_pid, n,
+			   n == 1 ? "" : "s", c->stub_cpu);
+}
+
 static const struct cli_opt target_opts[] = {
 	{"target", 0, "STUBS", CMD_RR | CMD_REPLAY,
 	 "the other end is a GDB stub, comma separated: gdb://HOST:PORT"
@@ -117,6 +260,12 @@ static const struct cli_opt target_opts[] = {
 	 set_target},
 	{"ack", 0, NULL, CMD_RR | CMD_REPLAY,
 	 "with --target: keep '+' acks (no QStartNoAckMode)", set_ack},
+	{"stub-cpu", 0, "CPU", CMD_RR | CMD_REPLAY,
+	 "with --target gdb://...: the CPU you pinned that stub to "
+	 "(taskset -c CPU gdbserver ...; checked when it is on this "
+	 "machine): its cases, and ipcperf's own stub's, are then placed "
+	 "as local ones, on that CPU with the client and beside it",
+	 set_stub_cpu},
 };
 
 /* Does @c have a stub elsewhere (gdb://), not only ipcperf's own? */
@@ -165,6 +314,23 @@ static int target_validate(struct cli_config *c)
 				   c->framing->name);
 	if (c->ack && c->no_ack)
 		return usage_error(NULL, "--ack and --no-ack: choose one");
+	if (c->stub_cpu_set && !elsewhere(c))
+		return usage_error("give it with --target gdb://HOST:PORT",
+				   "--stub-cpu: no stub elsewhere to place");
+	if (c->stub_cpu_set && c->pin == PIN_NONE)
+		return usage_error("--stub-cpu places the sides; --pin none "
+				   "leaves them to the scheduler",
+				   "--stub-cpu and --pin none: choose one");
+	for (size_t i = 0; c->stub_cpu_set && i < c->ntargets; i++)
+		if (check_stub_cpu(c, &c->targets[i]))
+			return EXIT_USAGE;
+	if (c->stub_cpu_set && c->pin == PIN_FIXED &&
+	    c->ro.pin_server != c->stub_cpu)
+		return usage_error("the stub's CPU is the server's: --pin "
+				   "C,S with S the --stub-cpu",
+				   "--stub-cpu %d and --pin %d,%d disagree",
+				   c->stub_cpu, c->ro.pin_client,
+				   c->ro.pin_server);
 	c->framing = &ipc_framing_rsp;
 	c->no_ack = !c->ack;
 	for (size_t i = 0; i < c->ntargets; i++) {

@@ -434,11 +434,14 @@ static const struct {
 	const char *help;
 } per_cmd[] = {
 	{"transport", CMD_REPLAY, "transports, comma separated [tcp]"},
-	{"transport", CMD_MEASURE & ~CMD_REPLAY,
+	{"transport", CMD_HTTP,
+	 "the built-in target over tcp or tcp6, comma separated (a URL "
+	 "says which) [tcp]"},
+	{"transport", CMD_MEASURE & ~(CMD_REPLAY | CMD_HTTP),
 	 "transports, comma separated, or all [all]"},
-	{"engine", CMD_LOAD,
+	{"engine", CMD_LOAD | CMD_HTTP,
 	 "I/O engines: poll, epoll, io_uring, busy [epoll]"},
-	{"engine", CMD_MEASURE & ~CMD_LOAD,
+	{"engine", CMD_MEASURE & ~(CMD_LOAD | CMD_HTTP),
 	 "I/O engines: blocking, poll, epoll, io_uring, busy [blocking]"},
 	{"iterations", CMD_RR, "measured round trips per run [10000]"},
 	{"iterations", CMD_STREAM, "measured batches per run [10]"},

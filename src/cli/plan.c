@@ -119,7 +119,15 @@ static int add_case(struct cli_plan *p, const struct ipc_case *cs,
 	struct ipc_case c = *cs;
 	int err = 0;
 
-	if (p->nplaces > 1 && !placeable(cs)) {
+	bool any = p->stubs == STUBS_ANY ||
+		   (p->stubs == STUBS_NONE && !placeable(cs));
+
+	/* A URL's server: recorded as not placed (--pin pins the client). */
+	if (p->url) {
+		c.place = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
+		return add_one(p, &c);
+	}
+	if (p->nplaces > 1 && any) {
 		c.place = (struct ipc_place){.cpus = IPC_CPUS_ANY, .smt = -1};
 		return add_one(p, &c);
 	}
@@ -171,6 +179,22 @@ static void places(const struct cli_config *cfg, struct cli_plan *p)
 	}
 	if (cfg->pin == PIN_NONE || ipc_cpus_pick(cpu, &smt) < 2)
 		return;
+	if (cfg->stub_cpu_set) {
+		/* On the stub's CPU, and beside it: the user's, not ours. */
+		int other = cpu[0] != cfg->stub_cpu ? cpu[0] : cpu[1];
+
+		p->places[0] = (struct ipc_place){.cpus = IPC_CPUS_ONE,
+						  .client_cpu = cfg->stub_cpu,
+						  .server_cpu = cfg->stub_cpu,
+						  .smt = -1};
+		p->places[1] = (struct ipc_place){
+			.cpus = IPC_CPUS_TWO,
+			.client_cpu = other,
+			.server_cpu = cfg->stub_cpu,
+			.smt = ipc_cpus_siblings(other, cfg->stub_cpu)};
+		p->nplaces = 2;
+		return;
+	}
 	p->places[0] = (struct ipc_place){.cpus = IPC_CPUS_ONE,
 					  .client_cpu = cpu[0],
 					  .server_cpu = cpu[0],
@@ -190,6 +214,9 @@ void cli_case_opts(const struct cli_config *cfg, const struct ipc_case *cs,
 	*ro = cfg->ro;
 	ro->pin_client = cs->place.cpus ? cs->place.client_cpu : -1;
 	ro->pin_server = cs->place.cpus ? cs->place.server_cpu : -1;
+	/* A URL's server is where it is; ours, the client, as --pin says. */
+	if (cfg->peer && cfg->pin == PIN_FIXED)
+		ro->pin_client = cfg->ro.pin_client;
 }
 
 /* Add @cs unless it cannot run here (ipc_case_check says why). */
@@ -254,6 +281,15 @@ static int sweep(const struct cli_config *cfg, const struct ipc_param *p,
 	return err;
 }
 
+/* Is a stub of --target elsewhere (gdb://), not ipcperf's own? */
+static bool stubs_elsewhere(const struct cli_config *cfg)
+{
+	for (size_t k = 0; k < cfg->ntargets; k++)
+		if (!cfg->targets[k].own)
+			return true;
+	return false;
+}
+
 static int expand(const struct cli_config *cfg,
 		  const struct ipc_pattern_ops *pat,
 		  const struct ipc_transport_ops *tp,
@@ -273,6 +309,7 @@ static int expand(const struct cli_config *cfg,
 		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
+	p->url = cfg->peer != NULL;
 	if (cfg->peer) { /* a URL's server */
 		cs.peer = cfg->peer;
 		cs.target = cfg->target;
@@ -281,6 +318,10 @@ static int expand(const struct cli_config *cfg,
 		cs.framing = cfg->framing;
 		cs.framing_noack = cfg->no_ack;
 	}
+	p->stubs = !cfg->ntargets || !pat->cfg_size ? STUBS_NONE
+		   : cfg->stub_cpu_set		    ? STUBS_TOLD
+		   : stubs_elsewhere(cfg)	    ? STUBS_ANY
+						    : STUBS_NONE;
 	/* Each stub of --target, the same cases against each. */
 	for (size_t k = 0; !err && k < (cfg->ntargets ? cfg->ntargets : 1);
 	     k++) {

@@ -31,29 +31,56 @@ int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
 	if (quiet || !out || !isatty(fileno(out)) || !ncases)
 		return 0;
 	p->runs = calloc(ncases, sizeof(*p->runs));
-	if (!p->runs)
+	p->max_ns = calloc(ncases, sizeof(*p->max_ns));
+	p->took_ns = calloc(ncases, sizeof(*p->took_ns));
+	p->wall_ns = calloc(ncases, sizeof(*p->wall_ns));
+	p->took_at = calloc(ncases, sizeof(*p->took_at));
+	if (!p->runs || !p->max_ns || !p->took_ns || !p->wall_ns ||
+	    !p->took_at) {
+		progress_fini(p);
 		return -ENOMEM;
+	}
 	p->on = true;
 	return 0;
 }
 
-double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left_max,
-		      size_t left_min, uint64_t budget_ns)
+double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left)
 {
-	double mean_s, eta, cap;
-
 	if (!done)
 		return -1;
-	mean_s = (double)elapsed_ns / 1e9 / (double)done;
-	eta = mean_s * (double)left_max;
-	if (budget_ns) {
-		cap = elapsed_ns < budget_ns
-			      ? (double)(budget_ns - elapsed_ns) / 1e9 + mean_s
-			      : mean_s;
-		cap = fmax(cap, mean_s * (double)left_min);
-		eta = fmin(eta, cap);
+	return (double)elapsed_ns / 1e9 / (double)done * (double)left;
+}
+
+double progress_bound_s(const struct progress *p, size_t i)
+{
+	uint64_t wall = 0, took = 0;
+	double floor_s = 0, most_s = 0, open_s = 0, t, scale, left_s;
+	size_t c;
+
+	for (c = 0; c < p->ncases; c++) {
+		/* A case not run yet could take any time: no bound then. */
+		if (!p->max_ns[c])
+			return -1;
+		wall += p->wall_ns[c];
+		took += p->took_at[c];
 	}
-	return eta;
+	for (c = 0; c < p->ncases; c++) {
+		t = (double)p->max_ns[c] / 1e9;
+		if (p->runs[c] < p->min_runs)
+			floor_s += t * (double)(p->min_runs - p->runs[c]);
+		if (p->runs[c] < p->max_runs) {
+			most_s += t * (double)(p->max_runs - p->runs[c]);
+			open_s += t;
+		}
+	}
+	if (p->budget_ns) {
+		scale = wall && took > wall ? (double)took / (double)wall : 1;
+		left_s = wall < p->budget_ns
+				 ? (double)(p->budget_ns - wall) / 1e9 * scale
+				 : 0;
+		most_s = fmin(most_s, floor_s + left_s + open_s);
+	}
+	return (double)p->max_ns[i] / 1e9 + most_s;
 }
 
 /* "<1s", "45s", "1m20s", "2h05m". */
@@ -128,23 +155,38 @@ static size_t columns(FILE *out)
 void progress_run(struct progress *p, size_t i, struct progress_state *st,
 		  uint64_t now_ns)
 {
-	size_t c, left_max = 0, left_min = 0, done;
+	size_t c, left_max = 0, done;
 	char line[512];
 
 	if (!p->on || i >= p->ncases)
 		return;
+	if (p->started) {
+		/* The last run started has ended: as long as that. */
+		uint64_t dt = now_ns - p->last_ns;
+
+		p->took_ns[p->last] += dt;
+		if (dt > p->max_ns[p->last])
+			p->max_ns[p->last] = dt;
+	}
+	/* The runner's time of the runs of @i done, and theirs so timed. */
+	p->wall_ns[i] = st->case_wall_ns;
+	p->took_at[i] = st->case_wall_ns ? p->took_ns[i] : 0;
 	p->runs[i]++;
 	p->started++;
-	for (c = 0; c < p->ncases; c++) {
-		if (p->runs[c] < p->max_runs)
-			left_max += p->max_runs - p->runs[c];
-		if (p->runs[c] < p->min_runs)
-			left_min += p->min_runs - p->runs[c];
+	p->last = i;
+	p->last_ns = now_ns;
+	if (st->exact) {
+		/* -r N: about the mean run times the runs left. */
+		for (c = 0; c < p->ncases; c++)
+			if (p->runs[c] < p->max_runs)
+				left_max += p->max_runs - p->runs[c];
+		/* The run starting now is still to be done: count it. */
+		done = p->started - 1;
+		st->eta_s = progress_eta_s(done, now_ns - p->start_ns,
+					   left_max + 1);
+	} else {
+		st->eta_s = progress_bound_s(p, i);
 	}
-	/* The run starting now is still to be done: count it as left. */
-	done = p->started - 1;
-	st->eta_s = progress_eta_s(done, now_ns - p->start_ns, left_max + 1,
-				   left_min + 1, p->budget_ns);
 	/* One column short of the edge: no terminal wraps then. */
 	progress_format(st, columns(p->out) - 1, line, sizeof(line));
 	fprintf(p->out, "\r\033[K%s", line);
@@ -165,6 +207,11 @@ void progress_fini(struct progress *p)
 {
 	progress_clear(p);
 	free(p->runs);
+	free(p->max_ns);
+	free(p->took_ns);
+	free(p->wall_ns);
+	free(p->took_at);
 	p->runs = NULL;
+	p->max_ns = p->took_ns = p->wall_ns = p->took_at = NULL;
 	p->on = false;
 }

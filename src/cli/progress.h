@@ -20,14 +20,16 @@ struct progress_state {
 	const char *what; /* the case: "rr tcp req=64 resp=1024" */
 	size_t case_no;	  /* 1-based, of ncases */
 	size_t ncases;
-	size_t run;	   /* 1-based run of this case now starting */
-	size_t max_runs;   /* at most this many (-r N: exactly) */
-	bool exact;	   /* -r N: max_runs is the number, not a bound */
-	double half_pct;   /* the interval's half-width so far, % of the
+	size_t run;	       /* 1-based run of this case now starting */
+	size_t max_runs;       /* at most this many (-r N: exactly) */
+	bool exact;	       /* -r N: max_runs is the number, not a bound */
+	double half_pct;       /* the interval's half-width so far, % of the
 				estimate; < 0: no interval yet */
-	double target_pct; /* the target of --ci; <= 0: none */
-	double eta_s;	   /* seconds left (at most, unless exact); < 0:
+	double target_pct;     /* the target of --ci; <= 0: none */
+	double eta_s;	       /* seconds left (at most, unless exact); < 0:
 				unknown */
+	uint64_t case_wall_ns; /* in: the runner's time of this case's
+				  runs done so far (ns), 0: unknown */
 };
 
 /* The line's state: where it goes and how the plan has gone so far. */
@@ -43,6 +45,14 @@ struct progress {
 	uint64_t start_ns;  /* when the plan started */
 	size_t started;	    /* runs started so far, all cases */
 	size_t *runs;	    /* runs started per case (ncases of them) */
+	uint64_t *max_ns;   /* per case: its longest run, start to the next
+			       run's start (ns), 0: none done */
+	uint64_t *took_ns;  /* per case: its done runs so timed, summed */
+	uint64_t *wall_ns;  /* per case: the runner's time of the runs done
+			       when it last started one (ns) */
+	uint64_t *took_at;  /* per case: took_ns then, to set against it */
+	size_t last;	    /* the case whose run started last ... */
+	uint64_t last_ns;   /* ... and when */
 };
 
 /*
@@ -58,8 +68,8 @@ int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
 
 /*
  * Case @i (0-based) starts a run at @now_ns: count it, estimate the time
- * left into st->eta_s (from the mean time of the runs so far and the runs
- * that may still come, capped by the budget) and redraw the line with @st.
+ * left into st->eta_s (progress_bound_s, or with -r N the mean run times
+ * the runs left) and redraw the line with @st.
  */
 void progress_run(struct progress *p, size_t i, struct progress_state *st,
 		  uint64_t now_ns);
@@ -79,14 +89,26 @@ char *progress_format(const struct progress_state *st, size_t cols, char *buf,
 		      size_t len);
 
 /*
- * Seconds left at most, from the mean length of the @done runs that took
- * @elapsed_ns: @left_max runs that may still come, but with a budget
- * (@budget_ns for the whole plan, 0: none) no more than what is left of
- * it plus one run (one started in time finishes), unless the @left_min
- * runs every case must still have take longer.  -1 when no run has
- * finished yet.  Exposed for tests.
+ * With -r N, about the seconds left: the mean length of the @done runs
+ * that took @elapsed_ns times the @left runs still to come.  -1 when no
+ * run has finished yet.  Exposed for tests.
  */
-double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left_max,
-		      size_t left_min, uint64_t budget_ns);
+double progress_eta_s(size_t done, uint64_t elapsed_ns, size_t left);
+
+/*
+ * With --runs auto, the most seconds the plan can still take once case
+ * @i's run has started: each case's runs counted at its longest so far:
+ * the run starting, plus the
+ * runs every case must still have (the floor), plus what is left of the
+ * budget (which counts the runner's time of each run: scaled by how much
+ * longer the runs took from start to start), plus one run of each case
+ * still open (the scheduler lets a run start that its share may not
+ * cover), and never more than every case's runs up to the most.  The
+ * budget is counted spent only as far as known, which makes the bound
+ * larger, not smaller.  -1 until every case has finished a run
+ * (interleaved, after the first round; one after another, in the last
+ * case): a case not run yet could take any time.  Exposed for tests.
+ */
+double progress_bound_s(const struct progress *p, size_t i);
 
 #endif

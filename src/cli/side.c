@@ -58,6 +58,43 @@ static int side_doc(const struct cli_side *s, const struct ipc_stub_cfg *cfg,
 	return 0;
 }
 
+/* Where @b's stub and ipcperf's ran, in one line: what B-A holds. */
+static void placement_line(FILE *out, const struct cli_config *cfg,
+			   const struct cli_target *b)
+{
+	if (b->own)
+		return;
+	if (!cli_loopback(b->hostport))
+		fprintf(out,
+			"placement: %s is on another host, so B-A holds "
+			"the network's round trip as well as what the "
+			"stub adds; like with like is two stubs on that "
+			"host (both unpinned here)\n",
+			b->cfg.target);
+	else if (cfg->stub_cpu_set)
+		fprintf(out,
+			"placement: the stub on CPU %d as --stub-cpu says "
+			"(%s), "
+			"ipcperf's own on it too; the client on it (cpus=1) "
+			"and beside it (cpus=2)\n",
+			cfg->stub_cpu,
+			b->stub_pid > 0 ? "its affinity checked"
+					: "not checked: its process not seen");
+	else if (cfg->pin == PIN_FIXED)
+		fprintf(out,
+			"placement: --pin %d,%d: ipcperf pinned its "
+			"client and its own stub; the other stub's CPU "
+			"%d is yours to have pinned (not checked)\n",
+			cfg->ro.pin_client, cfg->ro.pin_server,
+			cfg->ro.pin_server);
+	else
+		fprintf(out, "placement: both stubs at the scheduler's choice "
+			     "(ipcperf does not place a stub it did not "
+			     "start); pin it (taskset -c CPU gdbserver ...) "
+			     "and give --stub-cpu CPU to measure both on one "
+			     "CPU and on two\n");
+}
+
 int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
 		   const struct ipc_report_meta *meta, FILE *out)
 {
@@ -88,6 +125,7 @@ int cli_side_print(const struct cli_side *s, const struct cli_config *cfg,
 		if (!err) {
 			fprintf(out, "\nside by side: %s (A) and %s (B)\n",
 				a.path, b.path);
+			placement_line(out, cfg, &cfg->targets[k]);
 			err = ops->compare(out, c);
 		} else if (err == -ENOENT) {
 			fprintf(out,

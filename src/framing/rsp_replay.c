@@ -45,8 +45,11 @@ struct ipc_rsp_replay {
 	} sp;
 	long fd_rec[8], fd_live[8]; /* vFile descriptors: recorded, live */
 	unsigned nfd;
+	bool cpu_dep; /* ... asks for what the target's CPU decides */
+	char req[64]; /* ... in words, cut */
 	struct ipc_rsp_replay_counts n;
-	char first[200];
+	char first[300];
+	bool first_cpu; /* ... is one the CPU decides */
 };
 
 /* Find @key in @p (@n bytes); NULL if absent. */
@@ -193,6 +196,8 @@ void ipc_rsp_replay_restart(struct ipc_rsp_replay *r)
 	r->live_pid[0] = '\0';
 	r->nfd = 0;
 	r->opening = false;
+	r->cpu_dep = false;
+	r->req[0] = '\0';
 	r->noack_asked = false;
 	r->sp.on = false;
 }
@@ -299,6 +304,26 @@ static size_t rewrite(struct ipc_rsp_replay *r, size_t n)
 }
 
 /*
+ * vFile:setfs:PID (hex) makes the stub open files in that process's
+ * mount namespace, as gdb asks with its default sysroot "target:"; with
+ * the recorded pid gdbserver fails every open after it (F-1, errno 22 or
+ * 3).  Make it the live one; setfs:0 (the stub's own) stays.  The new
+ * length, or 0 when nothing was replaced.
+ */
+static size_t rewrite_setfs(struct ipc_rsp_replay *r, size_t n)
+{
+	static const char verb[] = "vFile:setfs:";
+	size_t v = sizeof(verb) - 1, rl = strlen(r->rec_pid);
+
+	if (n != v + rl || memcmp(r->body, verb, v) ||
+	    memcmp(r->body + v, r->rec_pid, rl))
+		return 0;
+	memcpy(r->out, verb, v);
+	memcpy(r->out + v, r->live_pid, strlen(r->live_pid));
+	return v + strlen(r->live_pid);
+}
+
+/*
  * A vFile:open or vFile:readlink of a path under /proc names the process
  * in decimal, hex-encoded: "/proc/26881/task/26881/maps" (gdb reads the
  * live process's mappings so).  Replace "/REC/" (or a final "/REC") by
@@ -380,6 +405,44 @@ static size_t rewrite_fd(struct ipc_rsp_replay *r, size_t n)
 	return v + n - e;
 }
 
+/*
+ * Which requests a CPU decides the answer to: the target description
+ * (qXfer:features:read:, whose XML and annexes list the registers the CPU
+ * has, AVX-512's or not) and the register reads and writes it sizes (g, G,
+ * p, P).  A trace recorded on a CPU with AVX-512 asks for parts of a
+ * description that a CPU without it does not have.
+ */
+static bool cpu_decides(const uint8_t *b, size_t n)
+{
+	static const char xfer[] = "qXfer:features:read:";
+
+	if (n >= sizeof(xfer) - 1 && !memcmp(b, xfer, sizeof(xfer) - 1))
+		return true;
+	return n &&
+	       (b[0] == 'g' || b[0] == 'G' ||
+		((b[0] == 'p' || b[0] == 'P') && n > 1 && rsp_is_hex(b[1])));
+}
+
+/* Bytes @p (@n) as text for a message: '?' for what would not print. */
+static void printable(char *dst, size_t cap, const uint8_t *p, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n && k + 1 < cap; k++)
+		dst[k] = p[k] >= 0x20 && p[k] < 0x7f && p[k] != '"' ? (char)p[k]
+								    : '?';
+	if (cap)
+		dst[k] = '\0';
+}
+
+/* The request about to go out (r->body, @n bytes): what its reply is. */
+static void note_request(struct ipc_rsp_replay *r, size_t n)
+{
+	r->cpu_dep = cpu_decides(r->body, n);
+	printable(r->req, n + 1 < sizeof(r->req) ? n + 1 : sizeof(r->req),
+		  r->body, n);
+}
+
 /* Is the payload in r->body (@n bytes) a vFile:open? */
 static bool is_open(const struct ipc_rsp_replay *r, size_t n)
 {
@@ -422,9 +485,12 @@ int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i)
 	if (n <= 0)
 		return ipc_rsp_send_raw(r->s, b, u->len);
 	r->opening = is_open(r, (size_t)n);
+	note_request(r, (size_t)n);
 	r->noack_asked = n == 15 && !memcmp(r->body, "QStartNoAckMode", 15);
 	if (other)
 		m = rewrite(r, (size_t)n);
+	if (!m && other)
+		m = rewrite_setfs(r, (size_t)n);
 	if (!m && other)
 		m = rewrite_path(r, (size_t)n);
 	if (!m && r->nfd)
@@ -441,25 +507,41 @@ int ipc_rsp_replay_send(struct ipc_rsp_replay *r, size_t i)
 		ipc_framing_rsp.encode(r->frame, r->out, k ? k : m, 0));
 }
 
-/* A live reply of shape @got answers recorded unit @i. */
+/*
+ * A live reply of shape @got answers recorded unit @i.  One of another
+ * shape is a mismatch, or, to a request whose answer the CPU decides,
+ * counted apart; the first mismatch (else the first of the others) is
+ * said in words: the request, what came, what the trace has.
+ */
 static void match_shape(struct ipc_rsp_replay *r, size_t i,
 			const struct ipc_rsp_shape *got, const uint8_t *p,
 			size_t n)
 {
 	const struct ipc_rsp_shape *want = &r->shape[i];
+	char came[28];
 
 	if (ipc_rsp_shape_match(got, want)) {
 		r->n.matched++;
 		return;
 	}
-	r->n.mismatched++;
-	if (!r->first[0])
-		snprintf(r->first, sizeof(r->first),
-			 "%u: the stub answered %s (%zu bytes: \"%.*s\") "
-			 "where the trace has %s (%zu bytes)",
-			 r->t->units[i].line, ipc_rsp_kind_name(got->kind),
-			 got->len, (int)(n < 24 ? n : 24), (const char *)p,
-			 ipc_rsp_kind_name(want->kind), want->len);
+	if (r->cpu_dep)
+		r->n.cpu_dependent++;
+	else
+		r->n.mismatched++;
+	/* A counted mismatch says more than one the CPU decides. */
+	if (r->first[0] && (!r->first_cpu || r->cpu_dep))
+		return;
+	r->first_cpu = r->cpu_dep;
+	printable(came, sizeof(came), p, n);
+	snprintf(r->first, sizeof(r->first),
+		 "line %u: %s: the stub answered %s%s (%zu bytes: \"%s\") "
+		 "where the trace has %s%s (%zu bytes)%s",
+		 r->t->units[i].line, r->req[0] ? r->req : "(no request)",
+		 ipc_rsp_kind_name(got->kind), got->last ? ", last" : "",
+		 got->len, came, ipc_rsp_kind_name(want->kind),
+		 want->last ? ", last" : "", want->len,
+		 r->cpu_dep ? "; not counted: the target's CPU decides it"
+			    : "");
 }
 
 /*

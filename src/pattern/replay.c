@@ -314,36 +314,67 @@ static int rp_server(struct ipc_pctx *c)
 	}
 }
 
-uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
+/* The writes of @t in pieces of @mtu bytes, and its turns. */
+static void rp_pieces(const struct ipc_trace *t, uint64_t mtu, uint64_t *pieces,
+		      uint64_t *turns)
 {
-	uint64_t turns = 0, pieces = 0, mtu;
-
-	if (!t || !l || !l->relay)
-		return 0;
-	mtu = l->mtu ? l->mtu : 1448;
+	*pieces = *turns = 0;
 	for (size_t i = 0; i < t->nunits; i++) {
 		const struct ipc_trace_unit *u = &t->units[i];
 
-		pieces += (u->len + mtu - 1) / mtu;
+		*pieces += (u->len + mtu - 1) / mtu;
 		if (i + 1 == t->nunits || t->units[i + 1].dir != u->dir)
-			turns++; /* the turn: all of it must arrive first */
+			(*turns)++; /* the turn: all of it must arrive first */
 	}
+}
+
+uint64_t ipc_replay_link_ns(const struct ipc_trace *t, const struct ipc_link *l)
+{
+	uint64_t turns, pieces;
+
+	if (!t || !l || !l->relay)
+		return 0;
+	rp_pieces(t, l->mtu ? l->mtu : 1448, &pieces, &turns);
 	return ipc_link_wire_ns(l, t->bytes_c2s + t->bytes_s2c, pieces) +
 	       turns * l->delay_ns;
 }
 
 /*
  * A replay's wall time: the median replay, as the seed report took it.
- * And the time the emulated link alone accounts for, when there is one.
+ * Its bytes each way as they crossed: the trace's, or against a live
+ * stub what went to it and came from it, per replay.  And the time the
+ * emulated link alone accounts for, from those bytes: a live stub's
+ * replies are not the recording's (longer, shorter), and each request
+ * --max-packet adds is one more write each way and two more turns.
  */
 static void rp_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
 {
+	const struct ipc_trace *t = cs->trace;
+	const struct ipc_link *l = cs->link;
+	double n = ps->iterations ? (double)ps->iterations : 1;
+	uint64_t turns, pieces, added = 0;
+
 	if (ps->runs || ps->iterations)
 		ps->elapsed_ns = ps->lat.p50;
+	ps->extra[RP_WIRE_C2S] = t ? (double)t->bytes_c2s : NAN;
+	ps->extra[RP_WIRE_S2C] = t ? (double)t->bytes_s2c : NAN;
+	if (t && cs->cfg) {
+		ps->extra[RP_WIRE_C2S] = round(ps->extra[RP_BYTES_OUT] / n);
+		ps->extra[RP_WIRE_S2C] = round(ps->extra[RP_BYTES_IN] / n);
+		if (ps->extra[RP_PIECES] > 0)
+			added = (uint64_t)round(ps->extra[RP_PIECES] / n);
+	}
+	ps->extra[RP_LINK_NS] = NAN;
+	if (!t || !l || !l->relay || isnan(ps->extra[RP_WIRE_C2S]) ||
+	    isnan(ps->extra[RP_WIRE_S2C]))
+		return;
+	rp_pieces(t, l->mtu ? l->mtu : 1448, &pieces, &turns);
 	ps->extra[RP_LINK_NS] =
-		cs->trace && cs->link && cs->link->relay
-			? (double)ipc_replay_link_ns(cs->trace, cs->link)
-			: NAN;
+		(double)(ipc_link_wire_ns(l,
+					  (uint64_t)(ps->extra[RP_WIRE_C2S] +
+						     ps->extra[RP_WIRE_S2C]),
+					  pieces + 2 * added) +
+			 (turns + 2 * added) * l->delay_ns);
 }
 
 static const char *const trace_formats[] = {"native", "gdb", NULL};
@@ -388,13 +419,11 @@ static const struct ipc_param rp_params[] = {
 	 .off = offsetof(struct ipc_trace, nunits),
 	 .fmt = IPC_FMT_COUNT},
 	{.key = "bytes_c2s",
-	 .head = "c2s",
 	 .in = IPC_IN_TRACE,
 	 .type = IPC_VT_U64,
 	 .off = offsetof(struct ipc_trace, bytes_c2s),
 	 .fmt = IPC_FMT_BYTES},
 	{.key = "bytes_s2c",
-	 .head = "s2c",
 	 .in = IPC_IN_TRACE,
 	 .type = IPC_VT_U64,
 	 .off = offsetof(struct ipc_trace, bytes_s2c),
@@ -427,6 +456,9 @@ static const struct ipc_extra rp_extras[] = {
 	[RP_MISMATCHED] = {.key = "replies_mismatched",
 			   .fmt = IPC_FMT_COUNT,
 			   .flags = RP_RUN},
+	[RP_CPU] = {.key = "replies_cpu_dependent",
+		    .fmt = IPC_FMT_COUNT,
+		    .flags = RP_RUN},
 	[RP_ACKS] = {.key = "acks_unlike_trace",
 		     .fmt = IPC_FMT_COUNT,
 		     .flags = RP_RUN},
@@ -442,10 +474,22 @@ static const struct ipc_extra rp_extras[] = {
 	[RP_BYTES_IN] = {.key = "bytes_from_stub",
 			 .fmt = IPC_FMT_BYTES,
 			 .flags = RP_RUN},
+	[RP_WIRE_C2S] = {.key = "wire_bytes_c2s",
+			 .fmt = IPC_FMT_BYTES,
+			 .flags = IPC_EXTRA_INT},
+	[RP_WIRE_S2C] = {.key = "wire_bytes_s2c",
+			 .fmt = IPC_FMT_BYTES,
+			 .flags = IPC_EXTRA_INT},
 	{0},
 };
 
 static const struct ipc_column rp_cols[] = {
+	{.head = "c2s",
+	 .src = IPC_SRC_EXTRA + RP_WIRE_C2S,
+	 .fmt = IPC_FMT_BYTES},
+	{.head = "s2c",
+	 .src = IPC_SRC_EXTRA + RP_WIRE_S2C,
+	 .fmt = IPC_FMT_BYTES},
 	{.head = "link time",
 	 .src = IPC_SRC_EXTRA + RP_LINK_NS,
 	 .fmt = IPC_FMT_NS},
@@ -456,20 +500,16 @@ static const struct ipc_column rp_cols[] = {
 	 .over = IPC_SRC_EXTRA + RP_LINK_NS},
 	{.head = "exchange p50", .src = IPC_SRC_XP50, .fmt = IPC_FMT_NS},
 	{.head = "exchange p99", .src = IPC_SRC_XP99, .fmt = IPC_FMT_NS},
-	{.head = "to stub",
-	 .src = IPC_SRC_EXTRA + RP_BYTES_OUT,
-	 .fmt = IPC_FMT_BYTES,
-	 .flags = IPC_COL_IF_ANY},
-	{.head = "from stub",
-	 .src = IPC_SRC_EXTRA + RP_BYTES_IN,
-	 .fmt = IPC_FMT_BYTES,
-	 .flags = IPC_COL_IF_ANY},
 	{.head = "matched",
 	 .src = IPC_SRC_EXTRA + RP_MATCHED,
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_COL_IF_ANY},
 	{.head = "mismatched",
 	 .src = IPC_SRC_EXTRA + RP_MISMATCHED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "CPU-decided",
+	 .src = IPC_SRC_EXTRA + RP_CPU,
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_COL_IF_ANY},
 	{0},
@@ -485,10 +525,12 @@ const struct ipc_pattern_ops ipc_pattern_replay = {
 	.cost_per = "message",
 	.cost_abbr = "msg",
 	.title = "wall time of one replay, the median",
-	.note = "per case: the link time is what the emulated link alone "
-		"takes (line time of\nevery write, one delay per turn); "
-		"exchanges are timed from the client's first\nwrite to the "
-		"last byte of the answer",
+	.note = "per case: c2s and s2c are one replay's bytes as they crossed "
+		"(against a live\nstub, its own); the link time is what the "
+		"emulated link alone takes for them\n(line time of every "
+		"write, "
+		"one delay per turn); exchanges are timed from the\nclient's "
+		"first write to the last byte of the answer",
 	.metric = &ipc_metric_p50,
 	.rate = &ipc_metric_msgs_per_s,
 	.params = rp_params,

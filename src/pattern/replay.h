@@ -14,11 +14,14 @@ enum {
 	RP_LINK_NS = 0, /* what the emulated link alone takes */
 	RP_MATCHED,	/* --target: replies of the recorded shape */
 	RP_MISMATCHED,	/* ... of another shape */
+	RP_CPU,		/* ... of another shape where the CPU decides */
 	RP_ACKS,	/* ... acks missing or not recorded */
 	RP_REWRITTEN,	/* ... client packets with live ids */
 	RP_PIECES,	/* ... requests added by --max-packet */
 	RP_BYTES_OUT,	/* ... bytes sent to the stub */
 	RP_BYTES_IN,	/* ... bytes received from it */
+	RP_WIRE_C2S,	/* one replay's bytes as they crossed, client to */
+	RP_WIRE_S2C,	/* ... server and back (--target: the live ones) */
 	RP_COUNT
 };
 

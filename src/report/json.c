@@ -732,6 +732,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 	if (res->status != IPC_STATUS_OK)
 		put(d, o, KEY_ERROR,
 		    jstr(res->error[0] ? res->error : "unknown error"));
+	if (res->mismatch[0])
+		put(d, o, "first_mismatch", jstr(res->mismatch));
 	put_params(d, o, cs);
 	put_place(d, o, &cs->place);
 	put_link(d, o, cs);

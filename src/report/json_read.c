@@ -314,6 +314,8 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	res->status = k >= 0 ? (enum ipc_status)k : IPC_STATUS_ERROR;
 	err = jr_str(r, o, at, KEY_ERROR);
 	snprintf(res->error, sizeof(res->error), "%s", err ? err : "");
+	err = jr_str(r, o, at, "first_mismatch");
+	snprintf(res->mismatch, sizeof(res->mismatch), "%s", err ? err : "");
 	jr_extras(r, o, at, &res->cs, &res->summary, 0);
 	read_config(r, jr_obj(r, o, at, KEY_CONFIG, false),
 		    jr_at(sat, sizeof(sat), at, KEY_CONFIG), &res->ro);

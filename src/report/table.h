@@ -127,12 +127,12 @@ __attribute__((format(printf, 3, 4))) void tab_appendf(char *buf, size_t len,
 
 /*
  * How many runs of how many samples: "3 runs × 10000 round trips", "3 runs
- * of 2.00 s each", or --runs auto's rule; @one and @many are the sample's
- * words.
+ * of 2.00 s each", or --runs auto's rule with what the command took
+ * (@took_ns, 0: not said); @one and @many are the sample's words.
  */
 void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
-		  const char *many);
+		  const char *many, uint64_t took_ns);
 
 /*
  * "peer in a separate process, server on CPU 2"; "peer remote at
@@ -258,6 +258,10 @@ void tab_flag_hints(struct tab_out *out, const struct trow *const *rows,
  */
 void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
 		   size_t n);
+
+/* Each case's first reply unlike its trace's (replay --target), if any. */
+void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
+			size_t n);
 
 /* Why each flagged case has its flags, then one hint per kind. */
 void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,

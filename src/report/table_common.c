@@ -103,23 +103,40 @@ void tab_place_cell(struct grid *g, char **cell, const struct ipc_place *pl)
 void tab_place_note(struct tab_out *out, const struct trow *const *rows,
 		    size_t n)
 {
-	bool chosen = false, smt = false, any = false;
+	bool chosen = false, smt = false, one = false, two = false, any = false;
+	const char *sep = "";
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ipc_place *pl = &rows[i]->res.cs.place;
 
 		chosen |= pl->chosen;
 		smt |= pl->cpus == IPC_CPUS_TWO && pl->smt == 1;
+		one |= pl->cpus == IPC_CPUS_ONE;
+		two |= pl->cpus == IPC_CPUS_TWO;
 		any |= pl->cpus == IPC_CPUS_ANY;
 	}
-	tab_printf(out,
-		   "cpus: the client and the server pinned to one CPU (1) or a "
-		   "CPU each (2%s)%s%s; two placements, two measurements%s\n",
-		   smt ? "; SMT: two threads of one core"
-		       : ", not SMT siblings",
-		   any ? ", any: where the scheduler put them" : "",
-		   chosen ? ", chosen by ipcperf" : ", as --pin asked",
-		   chosen ? " (--pin none: the scheduler's choice)" : "");
+	tab_puts(out, "cpus: ");
+	if (one || two)
+		tab_puts(out, "the client and the server pinned to ");
+	if (one) {
+		tab_puts(out, "one CPU (1)");
+		sep = " or ";
+	}
+	if (two)
+		tab_printf(out, "%sa CPU each (2%s)", sep,
+			   smt ? "; SMT: two threads of one core"
+			       : ", not SMT siblings");
+	if (any)
+		tab_printf(out, "%sany: where the scheduler put them",
+			   one || two ? ", " : "");
+	if (one || two)
+		tab_puts(out,
+			 chosen ? ", chosen by ipcperf" : ", as --pin asked");
+	if (one + two + any > 1)
+		tab_puts(out, "; two placements, two measurements");
+	if (chosen)
+		tab_puts(out, " (--pin none: the scheduler's choice)");
+	tab_puts(out, "\n");
 }
 
 bool tab_zero_on_stream(const struct trow *t)
@@ -149,25 +166,35 @@ void tab_appendf(char *buf, size_t len, const char *fmt, ...)
 }
 
 /*
- * "until the 95% CI is within ±1% (5 to 30 runs, budget 60 s)": the
- * stopping rule of --runs auto in words.
+ * "until the 95% CI is within ±1% (6 to 30 runs, budget 60 s; took 6m20s,
+ * each case's 6 runs first)": the stopping rule of --runs auto in words,
+ * from the least runs the budget leaves a case (the scheduler's floor),
+ * and what the command took when known (@took_ns, 0: not known): the
+ * floor's runs of every case come before the budget.
  */
-static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro)
+static void auto_words(char *buf, size_t len, const struct ipc_runopts *ro,
+		       uint64_t took_ns)
 {
+	unsigned floor = ipc_sched_floor_runs(ro);
 	char t[32];
 
-	tab_appendf(buf, len,
-		    "until the %g%% CI is within ±%g%% (%u to %u runs",
-		    ro->ci_level * 100, ro->ci_pct, ro->min_runs, ro->max_runs);
+	tab_appendf(
+		buf, len, "until the %g%% CI is within ±%g%% (%u to %u runs",
+		ro->ci_level * 100, ro->ci_pct, floor, ipc_sched_max_runs(ro));
 	if (ro->budget_ns)
 		tab_appendf(buf, len, ", budget %s",
 			    ipc_fmt_ns((double)ro->budget_ns, t, sizeof(t)));
+	if (ro->budget_ns && took_ns)
+		tab_appendf(buf, len, "; took %s",
+			    ipc_fmt_ns((double)took_ns, t, sizeof(t)));
+	if (ro->budget_ns && took_ns > ro->budget_ns + ro->budget_ns / 10)
+		tab_appendf(buf, len, ", each case's %u runs first", floor);
 	tab_appendf(buf, len, ")");
 }
 
 void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		  size_t runs, uint64_t iters, const char *one,
-		  const char *many)
+		  const char *many, uint64_t took_ns)
 {
 	const char *unit = iters == 1 ? one : many;
 	char t[32];
@@ -180,7 +207,7 @@ void tab_how_many(char *buf, size_t len, const struct ipc_runopts *ro,
 		else
 			tab_appendf(buf, len, "runs of %llu %s ",
 				    (unsigned long long)iters, unit);
-		auto_words(buf, len, ro);
+		auto_words(buf, len, ro, took_ns);
 		return;
 	}
 	tab_appendf(buf, len, "%zu run%s", runs, runs == 1 ? "" : "s");
@@ -205,7 +232,8 @@ void tab_where(char *buf, size_t len, const struct ipc_runopts *ro,
 				    : "a separate process");
 	if (ro->pin_client >= 0)
 		tab_appendf(buf, len, ", client on CPU %d", ro->pin_client);
-	if (ro->pin_server >= 0)
+	/* A server already running is where it is: --pin cannot put it. */
+	if (ro->pin_server >= 0 && !(cs && cs->peer == &ipc_peer_external))
 		tab_appendf(buf, len, ", server on CPU %d", ro->pin_server);
 }
 
@@ -297,6 +325,12 @@ void tab_param_cell(struct grid *g, char **cell, const struct ipc_case *cs,
 {
 	char buf[128];
 
+	/* Left out of the JSON at its default: the case has none ("-"). */
+	if ((p->flags & IPC_PARAM_JSON_DFLT) && ipc_param_is_number(p) &&
+	    ipc_param_u64(cs, p) == p->dflt) {
+		grid_set(g, cell, "-");
+		return;
+	}
 	param_text(cs, p, buf, sizeof(buf));
 	grid_set(g, cell, "%s", buf);
 }

@@ -100,7 +100,7 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_how_many(how, sizeof(how),
 			     ro && ro->duration_ns ? &timed : NULL,
 			     ref->res.nruns, ref->run_iters, pat->sample,
-			     pat->samples);
+			     pat->samples, 0);
 	}
 	if (ro && ro->warmup)
 		tab_appendf(how, sizeof(how), " after %llu warm-up",
@@ -270,6 +270,7 @@ int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_puts(out, "\n");
 		if (pat->note)
 			tab_printf(out, "%s\n", pat->note);
+		tab_mismatch_notes(out, rows, n);
 		err = print_details(out, rows, n);
 	}
 	return err;

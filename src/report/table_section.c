@@ -38,7 +38,12 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_appendf(how, sizeof(how), " — ");
 		tab_how_many(how, sizeof(how), ro, ro->runs, ro->iterations,
 			     pat->sample ? pat->sample : "iteration",
-			     pat->samples ? pat->samples : "iterations");
+			     pat->samples ? pat->samples : "iterations",
+			     meta->host && meta->host->ended_ns >
+						     meta->host->started_ns
+				     ? meta->host->ended_ns -
+					       meta->host->started_ns
+				     : 0);
 		if (ro->warmup)
 			tab_appendf(how, sizeof(how), " after %llu warm-up",
 				    (unsigned long long)ro->warmup);
@@ -141,6 +146,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 						    : "message");
 		tab_wake_note(out, rows, n);
 		tab_flag_notes(out, rows, n, tt.flags);
+		tab_mismatch_notes(out, rows, n);
 	}
 	err = g.err;
 	grid_free(&g);

@@ -240,7 +240,7 @@ static void suite_heading(struct tab_out *out,
 			tab_appendf(buf, sizeof(buf), " — ");
 			tab_how_many(buf, sizeof(buf), ro ? &rro : NULL,
 				     ref->res.nruns, ref->run_iters, p->sample,
-				     p->samples);
+				     p->samples, 0);
 		}
 		/* "1 B request, 1 B response" says less as "1 B each way". */
 		if (tab_words(words, sizeof(words), p->suite->words, p, &ref,

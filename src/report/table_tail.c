@@ -352,6 +352,19 @@ void tab_cost_note(struct tab_out *out, const struct ipc_report_meta *meta,
 				   : "cycles and instructions: not counted");
 }
 
+void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
+			size_t n)
+{
+	char what[128];
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->res.mismatch[0])
+			tab_printf(out, "%s: first mismatch: %s\n",
+				   ipc_case_describe(&rows[i]->res.cs, what,
+						     sizeof(what)),
+				   rows[i]->res.mismatch);
+}
+
 /* At most this many "case: flag: why" lines under a table. */
 #define MAX_WHY_LINES 12
 

@@ -207,6 +207,7 @@ struct run_fail {
 	char story[176]; /* "peer: " and a pattern's 160-byte what */
 	uint64_t warm_done;
 	bool stalled; /* the deadline's watchdog ended the client's wait */
+	char mismatch[300]; /* the pattern's out.mismatch of this run */
 };
 
 /*
@@ -278,6 +279,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	cost_begin(&cm, p->ro->perf);
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &cost);
+	snprintf(f->mismatch, sizeof(f->mismatch), "%s", pc.out.mismatch);
 	cost_add_helpers(&cost, &pc.out.helpers);
 	if (watchdog_stop(&wd) && err && !wd.start_ns) {
 		snprintf(f->what, sizeof(f->what),
@@ -764,6 +766,10 @@ int ipc_case_once(struct ipc_case_state *st)
 	res->runs_begun++;
 	load_snap(&a, &st->load, NULL);
 	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f, res);
+	if (st->f.mismatch[0] && !res->mismatch[0])
+		snprintf(res->mismatch, sizeof(res->mismatch), "%s",
+			 st->f.mismatch);
+	st->f.mismatch[0] = '\0';
 	load_snap(&b, &st->load, &a);
 	load_diff(&a, &b, &run);
 	loss_add(&st->loss, &run.loss);

@@ -26,5 +26,20 @@ check "rr --help: rr's own default for -n" sh -c "$(printf %q "$IPCPERF") rr --h
 check "replay --help: replay's default transport" sh -c "$(printf %q "$IPCPERF") replay --help | grep -q 'comma separated \[tcp\]'"
 check "list --help: no SIZES footer" sh -c "! $(printf %q "$IPCPERF") list --help | grep -q '^SIZES'"
 check "report --help: its exit status" sh -c "$(printf %q "$IPCPERF") report --help | grep -q '0 rendered'"
+# http --help's defaults are those an http run takes, and its engines
+# those it accepts.
+help_dflt() { # help_dflt CMD OPTION: the [default] CMD --help gives it
+	"$IPCPERF" "$1" --help | sed -n "s/^  -., --$2 .*\[\([a-z0-9_]*\)\]\$/\1/p"
+}
+tp=$(help_dflt http transport)
+eng=$(help_dflt http engine)
+run http -n 50 -r 1 -w 1 -c 2 -f json
+is_rc 0 "http with the built-in target, no -t or -e"
+jqt "http --help's default transport and engine ($tp, $eng) are those it ran with" \
+	".results[0].transport == \"$tp\" and .results[0].engine == \"$eng\""
+check "http --help does not offer -e blocking" sh -c "! $(printf %q "$IPCPERF") http --help | grep -q -- '--engine LIST.*blocking'"
+run http -e blocking -n 50 -r 1
+is_rc 2 "... which http refuses"
+
 check "the global --help still says each option's commands" sh -c "$(printf %q "$IPCPERF") --help | grep -q -- '--count COUNTS.*(stream)'"
 done_testing

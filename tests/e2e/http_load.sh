@@ -153,6 +153,19 @@ if [ -x "$BAD" ]; then
 	hp=${url#http://}
 	check "a URL: the heading says where the server was already running" \
 		grep -q "peer external at ${hp%/}[,;]" "$out"
+	# --pin pins ipcperf's client; the URL's server is where it is.
+	if [ "$(nproc)" -ge 2 ]; then
+		run http -c 2 -n 50 -w 0 -r 1 --pin 0,1 -f json "$url"
+		jqt "a URL with --pin 0,1: the client pinned, the server recorded as not placed" \
+			'.results[0] | .cpus == null and .pin == null and .config.pin_client == 0 and .config.pin_server == null and .runs[0].client.allowed == "0"'
+		jqt "... and no built-in target's page or chunk" \
+			'.results[0] | has("page_size") == false and has("write_size") == false'
+		run http -c 2 -n 50 -w 0 -r 1 --pin 0,1 "$url"
+		check "... the heading: the client's CPU, no server's" \
+			sh -c "grep -q 'client on CPU 0' '$out' && ! grep -q 'server on CPU' '$out'"
+	fi
+	run http --page 1k -n 50 -r 1 "$url"
+	is_rc 2 "a URL with --page: refused"
 	unbad
 	run http -c 2 -n 50 -w 0 -r 1 -f json "$url"
 	is_rc 1 "a URL where nothing listens: the measurement failed"

@@ -55,6 +55,9 @@ run_default rr -t pipe -n 200 -w 20 -r 2 --pin none
 check "--pin none: no cpus column" sh -c "! grep -q '^transport +cpus' $out"
 run_default rr -t pipe -n 200 -w 20 -r 2 --pin same -f json
 jqt "--pin same: one result on one CPU, the user's" '(.results | length) == 1 and .results[0].cpus == 1 and .results[0].pin.by == "user"'
+run_default rr -t pipe -n 200 -w 20 -r 2 --pin same
+check "--pin same: the footnote says one CPU, as asked" grep -q "^cpus: the client and the server pinned to one CPU (1), as --pin asked$" "$out"
+check "--pin same: ... and not two placements" sh -c "! grep -q 'two placements' '$out'"
 run_default rr -t pipe -n 200 -w 20 -r 2 --pin split -f json
 jqt "--pin split: one result on two CPUs, the user's" '(.results | length) == 1 and .results[0].cpus == 2 and .results[0].pin.by == "user" and .results[0].pin.client != .results[0].pin.server'
 run_default rr -t pipe --pin nowhere

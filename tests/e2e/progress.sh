@@ -45,6 +45,79 @@ else
 	echo "ok $tap_n # skip one CPU: each case is measured once"
 fi
 
+# "at most ... left" holds: a short plan run on a pty, each drawn line
+# timed by script(1), and the time the command still took after each line
+# set against what it said.  Not a speed test: whatever the machine's
+# speed, a bound is a bound.  The slack is the line's rounding to the
+# second and the end of the command after its last run.  Two cases of
+# very different runs (a replay over loopback, about a millisecond, and
+# over a 19200-baud line, about a second), one after the other: from the
+# first case's runs alone the second's time cannot be told.
+if script --help 2>&1 | grep -q -- '--log-timing'; then
+	script -q -T "$T/timing" -O "$T/typescript" -c \
+		"stty cols 250 2>/dev/null; $(printf '%q ' "$IPCPERF") replay --pin none --link localhost --link baud=19200 --no-interleave --budget 1s traces/stub-multi.log -o /dev/null" \
+		>/dev/null 2>&1
+	rc=$?
+	is_rc 0 "a short plan with a budget, on a pty"
+	perl -e '
+		my ($timing, $log) = @ARGV;
+		open my $t, "<", $timing or die;
+		open my $l, "<", $log or die;
+		binmode $l;
+		local $/;
+		my $text = <$l>;
+		$text =~ s/\A[^\n]*\n// if $text =~ /\AScript started/;
+		my @tv = split " ", <$t>;
+		my ($now, $pos, $line, @lines) = (0, 0, "");
+		while (@tv) {
+			my ($d, $n) = splice @tv, 0, 2;
+			$now += $d;
+			for my $c (split //, substr($text, $pos, $n)) {
+				if ($c eq "\r") {
+					push @lines, [$now, $line] if $line =~ /\S/;
+					$line = "";
+				} else {
+					$line .= $c;
+				}
+			}
+			$pos += $n;
+		}
+		my ($said, $bad) = (0, 0);
+		for (@lines) {
+			my ($at, $l) = @$_;
+			next unless $l =~ /at most (\S+) left/;
+			my $w = $1;
+			my $s = $w eq "<1s" ? 1 : 0;
+			$s += $1 * 3600 if $w =~ /(\d+)h/;
+			$s += $1 * 60 if $w =~ /(\d+)m/;
+			$s += $1 if $w =~ /(\d+)s/;
+			my $left = $now - $at;
+			$said++;
+			if ($left > $s + 1.5) {
+				$bad++;
+				printf "# at %.2f s it said %s, %.2f s were left\n", $at, $w, $left;
+			}
+		}
+		print "# $said estimates, $bad below what was left\n";
+		exit !($said >= 3 && !$bad);
+	' "$T/timing" "$T/typescript"
+	ok $? "... every 'at most ... left' at least the time that was left"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # skip script(1) without --log-timing"
+fi
+
+# The heading's time: the runs each case gets at least (the scheduler's
+# floor, 6 at 95%), and what the command took, which a budget smaller
+# than those runs cannot bound.
+run rr -t pipe -n 300 -w 10 --budget 1ms
+is_rc 0 "rr with a budget of 1 ms"
+check "the heading: 6 to 30 runs, what it took, and why past the budget" \
+	grep -qE "\(6 to 30 runs, budget 1.00 ms; took [0-9.]+ (ms|s), each case's 6 runs first\)" "$out"
+jqt_runs=$("$IPCPERF" rr -t pipe -n 300 -w 10 --pin none --budget 1ms -f json | jq '.results[0].runs | length')
+[ "$jqt_runs" -ge 6 ] 2>/dev/null
+ok $? "... and it had its 6 runs ($jqt_runs)"
+
 on_tty rr -t pipe -n 500 -w 10 -r 3 -q -o /dev/null
 is_rc 0 "-q on a terminal: exit 0"
 check "-q: no progress line" sh -c "! grep -q 'run 1 of' '$tty_out' && ! grep -q '$esc' '$tty_out'"

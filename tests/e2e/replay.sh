@@ -32,6 +32,13 @@ for f in "$TR"/*.log; do
 		".results[] | select(.trace_name == \"$name\") | .bytes_c2s == $w"
 	jqt "$name: bytes_s2c is what the log's r lines hold ($r)" \
 		".results[] | select(.trace_name == \"$name\") | .bytes_s2c == $r"
+	# The tables of the traces in the docs say the same.
+	for doc in "$TR/README.md" "$TR/../docs/replay.md"; do
+		row=$(grep -E "^\| \`$name(\.log)?\` \|" "$doc" | awk -F'|' '{print $(NF-3) $(NF-2) $(NF-1)}' | tr -s ' ')
+		x=$(jq -r ".results[] | select(.trace_name == \"$name\") | \" \(.exchanges) \(.bytes_c2s) \(.bytes_s2c) \"" "$out")
+		[ "$row" = "$x" ]
+		ok $? "$name: $(basename "$doc") gives its exchanges and bytes (${x# }, it has${row% })"
+	done
 done
 jqt "every run moved exactly the trace's bytes per replay" \
 	'all(.results[]; . as $x | all($x.runs[]; .bytes == .iterations * ($x.bytes_c2s + $x.bytes_s2c)))'

@@ -34,8 +34,16 @@ static size_t drain(int fd, char *buf, size_t len)
 
 static void test_format(void)
 {
-	struct progress_state st = {
-		"rr tcp req=64 resp=1024", 3, 144, 4, 30, false, 2.345, 1, 80};
+	struct progress_state st = {"rr tcp req=64 resp=1024",
+				    3,
+				    144,
+				    4,
+				    30,
+				    false,
+				    2.345,
+				    1,
+				    80,
+				    0};
 	char buf[256];
 
 	is_str(progress_format(&st, 0, buf, sizeof(buf)),
@@ -58,12 +66,14 @@ static void test_format(void)
 				     true,
 				     -1,
 				     0,
-				     3725};
+				     3725,
+				     0};
 	is_str(progress_format(&st, 0, buf, sizeof(buf)),
 	       "[1/35] stream fifo size=64 count=100: run 2 of 10, about "
 	       "1h02m left",
 	       "-r N: the number of runs and about how long");
-	st = (struct progress_state){"rr tcp", 1, 1, 7, 30, false, 12.5, 1, 5};
+	st = (struct progress_state){"rr tcp", 1,    1, 7, 30,
+				     false,    12.5, 1, 5, 0};
 	is_str(progress_format(&st, 30, buf, sizeof(buf)),
 	       "[1/1] rr tcp: run 7 of at most",
 	       "cut to 30 characters for a narrow terminal");
@@ -75,15 +85,9 @@ static void test_format(void)
 
 static void test_eta(void)
 {
-	ok(progress_eta_s(0, 5 * S, 10, 0, 0) == -1, "no run done: unknown");
-	is_near(progress_eta_s(2, 2 * S, 3, 0, 0), 3.0, 1e-9,
-		"3 runs left at 1 s each: 3 s");
-	is_near(progress_eta_s(2, 2 * S, 100, 0, 10 * S), 9.0, 1e-9,
-		"a budget of 10 s, 2 spent: 8 s and one more run");
-	is_near(progress_eta_s(2, 2 * S, 100, 20, 10 * S), 20.0, 1e-9,
-		"20 runs the cases must have outlast the budget");
-	is_near(progress_eta_s(4, 12 * S, 100, 0, 10 * S), 3.0, 1e-9,
-		"budget spent: the run under way");
+	ok(progress_eta_s(0, 5 * S, 10) == -1, "-r N, no run done: unknown");
+	is_near(progress_eta_s(2, 2 * S, 3), 3.0, 1e-9,
+		"-r N: 3 runs left at 1 s each: about 3 s");
 }
 
 /*
@@ -122,17 +126,43 @@ static struct ipc_runopts fixed_ro(unsigned n)
 }
 
 /*
- * The time left as the plan's runs start, on a pty (the line is drawn
- * only there): the least runs left are the scheduler's floor, the runs a
- * budget never cuts a case below (6 at 95%, 8 at 99%), not --runs auto's
- * minimum of 5, and a case that has its floor (and may sit rounds out,
- * over its share) adds none.  Runs of 3 s, a budget of 1 s spent by the
- * second run: only that floor bounds the time left.
+ * Two cases by @ro on the pty @f: case 0's run, case 1's, case 0's again,
+ * each 3 s from start to start, the runner having timed case 0's first
+ * at 2 s.  The bound when case 0's second run starts.
  */
-static void test_eta_floor(void)
+static double bound_after_three(FILE *f, int master,
+				const struct ipc_runopts *ro)
+{
+	struct progress_state st = {"rr pipe", 1,  2, 1,  30,
+				    false,     -1, 1, -1, 0};
+	struct progress p;
+	char got[4096];
+	uint64_t t = 0;
+
+	progress_init(&p, f, false, 2, ro, 0);
+	progress_run(&p, 0, &st, t += 3 * S);
+	ok(st.eta_s == -1, "bound: no run done, unknown");
+	progress_run(&p, 1, &st, t += 3 * S);
+	ok(st.eta_s == -1, "bound: case 1 not run yet, unknown");
+	st.case_wall_ns = 2 * S;
+	progress_run(&p, 0, &st, t += 3 * S);
+	progress_fini(&p);
+	drain(master, got, sizeof(got));
+	return st.eta_s;
+}
+
+/*
+ * The time left at most as the plan's runs start, on a pty (the line is
+ * drawn only there).  Each case counted at its longest run (3 s), the
+ * floor the budget never cuts a case below (6 at 95%, 8 at 99%, not
+ * --runs auto's minimum of 5), what is left of the budget scaled by the
+ * runs' start-to-start time over the runner's (3 / 2), one more run of
+ * each open case, and never more than every case's 30.
+ */
+static void test_bound(void)
 {
 	struct winsize ws = {.ws_row = 24, .ws_col = 200};
-	struct progress_state st = {"rr pipe", 1, 2, 1, 30, false, -1, 1, -1};
+	struct progress_state st = {"rr pipe", 1, 2, 1, 30, true, -1, 1, -1, 0};
 	struct ipc_runopts ro;
 	struct progress p;
 	int master;
@@ -149,41 +179,35 @@ static void test_eta_floor(void)
 	is_uint(ipc_sched_floor_runs(&ro), "==", 6,
 		"the scheduler's floor at 95%%: 6 runs");
 	progress_init(&p, f, false, 2, &ro, 0);
-	is_uint(p.min_runs, "==", 6, "eta: the least runs a case has: 6");
-	is_uint(p.max_runs, "==", 30, "eta: the most: 30");
-	progress_run(&p, 0, &st, t += 3 * S);
-	progress_run(&p, 1, &st, t += 3 * S);
-	/* 1 run done in 6 s... of 2 started: (5 + 5 + 1) runs of 6 s. */
-	is_near(st.eta_s, 66.0, 1e-9,
-		"eta: budget spent, 5 runs left to each case's floor of 6 "
-		"and the one starting");
-	for (int r = 0; r < 5; r++)
-		progress_run(&p, 0, &st, t += 3 * S);
-	/* 6 of case 0 started, 1 of case 1: 6 done in 21 s. */
-	is_near(st.eta_s, 3.5 * 6, 1e-9,
-		"eta: a case at its floor adds none (5 left to case 1's and "
-		"the one starting)");
+	is_uint(p.min_runs, "==", 6, "bound: the least runs a case has: 6");
+	is_uint(p.max_runs, "==", 30, "bound: the most: 30");
 	progress_fini(&p);
-	drain(master, got, sizeof(got));
+	/* Floor: 4 + 5 runs of 3 s; budget spent; one more of each. */
+	is_near(bound_after_three(f, master, &ro), 3 + 27 + 0 + 6, 1e-9,
+		"bound: the run starting, the floors, one more each");
+	ro.budget_ns = 20 * S;
+	/* 18 s of budget left, in runner time: 27 s from start to start. */
+	is_near(bound_after_three(f, master, &ro), 3 + 27 + 18 * 1.5 + 6, 1e-9,
+		"bound: what is left of the budget, scaled to the runs' "
+		"length");
+	ro.budget_ns = 100 * S;
+	is_near(bound_after_three(f, master, &ro), 3 + (28 + 29) * 3, 1e-9,
+		"bound: never more than every case's 30 runs");
 
 	ro.ci_level = 0.99;
+	ro.budget_ns = 1 * S;
 	progress_init(&p, f, false, 2, &ro, 0);
 	is_uint(p.min_runs, "==", ipc_sched_floor_runs(&ro),
-		"eta at 99%%: the scheduler's floor (%zu)", p.min_runs);
+		"bound at 99%%: the scheduler's floor (%zu)", p.min_runs);
 	is_uint(p.min_runs, "==", 8, "... which is 8 runs");
-	t = 0;
-	progress_run(&p, 0, &st, t += 3 * S);
-	progress_run(&p, 1, &st, t += 3 * S);
-	is_near(st.eta_s, 6.0 * (7 + 7 + 1), 1e-9,
-		"eta at 99%%: 7 runs left to each case's floor of 8");
 	progress_fini(&p);
-	drain(master, got, sizeof(got));
+	is_near(bound_after_three(f, master, &ro), 3 + (6 + 7) * 3 + 6, 1e-9,
+		"bound at 99%%: 6 and 7 runs left to the floor of 8");
 
 	ro = fixed_ro(4);
 	progress_init(&p, f, false, 2, &ro, 0);
 	ok(p.min_runs == 4 && p.max_runs == 4 && !p.budget_ns,
 	   "-r 4: exactly 4 runs a case, no budget");
-	t = 0;
 	progress_run(&p, 0, &st, t += 3 * S);
 	progress_run(&p, 1, &st, t += 3 * S);
 	is_near(st.eta_s, 6.0 * (3 + 3 + 1), 1e-9, "-r 4: 3 left a case");
@@ -204,7 +228,8 @@ static void test_pty(void)
 				    false,
 				    -1,
 				    1,
-				    -1};
+				    -1,
+				    0};
 	struct ipc_runopts ro;
 	struct progress p;
 	int master;
@@ -246,7 +271,7 @@ static void test_pty(void)
 
 static void test_not_tty(void)
 {
-	struct progress_state st = {"rr pipe", 1, 1, 0, 0, false, -1, 1, -1};
+	struct progress_state st = {"rr pipe", 1, 1, 0, 0, false, -1, 1, -1, 0};
 	struct ipc_runopts ro = fixed_ro(30);
 	struct progress p;
 	char got[256];
@@ -282,7 +307,7 @@ int main(void)
 {
 	test_format();
 	test_eta();
-	test_eta_floor();
+	test_bound();
 	test_pty();
 	test_not_tty();
 	return done_testing();

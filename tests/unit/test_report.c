@@ -1109,7 +1109,7 @@ static void test_diagnosis(void)
 	if (!out)
 		out = strdup("");
 	ok(strstr(out, "runs of 10000 round trips until the 95% CI is within "
-		       "±1% (5 to 30 runs, budget 60.0 s)") != NULL,
+		       "±1% (6 to 30 runs, budget 60.0 s)") != NULL,
 	   "diagnosis table: the heading says how auto runs end");
 	ok(strstr(out, "2.10+2.10 µs") != NULL,
 	   "diagnosis table: cpu per round trip, client+server");
