@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "compare.h"
+#include "doc/compare.h"
 #include "grid.h"
 #include "table.h"
 

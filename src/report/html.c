@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "chartplan.h"
-#include "compare.h"
+#include "doc/compare.h"
 #include "html_page.h"
 #include "svg.h"
 #include "table.h"

@@ -13,8 +13,9 @@
 #include <jansson.h>
 
 #include "html_page.h"
-#include "jread.h"
-#include "matrix.h"
+#include "ipcperf/report.h"
+#include "doc/jread.h"
+#include "doc/matrix.h"
 #include "mdtable.h"
 
 static const char *const state_names[] = {"none", "ok", "partial", "failed"};
@@ -32,7 +33,8 @@ static char *flag_words(unsigned flags, char *buf, size_t len)
 	return buf;
 }
 
-char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len)
+/* "12.3 µs [12.1, 12.6]", "failed", "-": a cell in words for tables. */
+static char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len)
 {
 	char v[32], lo[32], hi[32];
 

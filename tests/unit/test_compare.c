@@ -17,7 +17,7 @@
 
 #include "ipcperf/report.h"
 #include "ipcperf/stats.h"
-#include "report/compare.h"
+#include "doc/compare.h"
 #include "../helpers.h"
 #include "../tap.h"
 

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading result documents, private to the report layer: what a reader
+ * Reading result documents, private to the document layer: what a reader
  * carries (the file's name, the first error, the store the records point
  * into) and the readers of one value, one schema table, one run and one
  * summary, each of which names the field it found wrong.  json_read.c
  * reads whole documents with them.
  */
-#ifndef IPCPERF_REPORT_JREAD_H
-#define IPCPERF_REPORT_JREAD_H
+#ifndef IPCPERF_DOC_JREAD_H
+#define IPCPERF_DOC_JREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 #include "schema.h"
 
 /* What the records of a document point into, freed with it. */

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A comparison of two sides of result documents (one or several
- * invocations each), private to the report layer: the keys cases are
- * matched by, the matched pairs and what the statistics say about each.  compare.c builds it; the table and JSON
- * formatters print it (compare_print.c).
+ * invocations each), private to the document layer and the formatters
+ * that print it: the keys cases are matched by, the matched pairs and
+ * what the statistics say about each.  compare.c builds it.
  */
-#ifndef IPCPERF_REPORT_COMPARE_H
-#define IPCPERF_REPORT_COMPARE_H
+#ifndef IPCPERF_DOC_COMPARE_H
+#define IPCPERF_DOC_COMPARE_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 
 #define CMP_MAXKEYS 48
 
@@ -102,15 +102,5 @@ const char *cmp_verdict_name(enum verdict v);
  */
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	       char *buf, size_t len);
-
-/* The formatters' compare hooks (struct ipc_report_ops.compare). */
-int cmp_print_table(FILE *out, const struct ipc_comparison *c);
-int cmp_print_json(FILE *out, const struct ipc_comparison *c);
-int cmp_print_markdown(FILE *out, const struct ipc_comparison *c);
-int cmp_print_html(FILE *out, const struct ipc_comparison *c);
-
-/* The comparison's heading, table and notes, in @out's style. */
-struct tab_out;
-int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c);
 
 #endif
