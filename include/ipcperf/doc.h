@@ -149,9 +149,10 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
  * invocations; with several on both sides the verdict rests on the
  * invocations (their medians against each other), so that the drift of
  * the machine between invocations counts; with one on a side, on the
- * runs, and a difference the drift could explain is "undecided" unless
- * the drift is known (measured on the other side, or o->drift_pct).
- * docs/methodology.md has the rules.
+ * runs, their interval widened by the drift measured on the other side,
+ * or o->drift_pct, or else the default allowance IPC_DRIFT_DEFAULT_PCT,
+ * within which a difference is "undecided".  The verdict is ipc_judge's
+ * (stats.h); docs/methodology.md has the rules.
  */
 int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
 		     const struct ipc_doc *const *b, size_t nb,
@@ -245,10 +246,9 @@ void ipc_matrix_free(struct ipc_matrix *m);
  * Two saved matrices (report --matrix -f json) compared: every pair of
  * hosts of every case in both, B against A by the medians of their runs'
  * values (ipc_compare_runs: the ratio B / A with a bootstrap interval),
- * a verdict per pair ("slower" when the interval lies beyond
- * o->threshold_pct on the slow side, "faster", "no significant
- * difference", "undecided" with too few runs, "failed in B"), and the
- * pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
+ * a verdict per pair by the rule compare uses (ipc_judge: one file a
+ * side, so the default allowance for drift or o->drift_pct), or "failed
+ * in B", and the pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
  * matrix from other JSON; _parse returns 0, -EINVAL (with @err) or
  * -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
  * the pairs that trip o->fail_set (slower by o->fail_pct or more, or

@@ -37,33 +37,12 @@ struct cside {
 	size_t n, cap;
 };
 
-enum verdict { V_SAME = 0, V_FASTER, V_SLOWER, V_UNDECIDED };
-
-/*
- * What a pair's verdict rests on.  RUNS: one invocation on a side and no
- * drift known, so a difference between the runs cannot be told from
- * drift (the verdict is at most "undecided").  WIDENED: the runs, with
- * the interval widened by a drift measured on the side that has several
- * invocations or assumed with --drift.  INVOCATIONS: several invocations
- * on both sides, tested against each other.
- */
-enum cmp_basis { CB_RUNS = 0, CB_WIDENED, CB_INVOCATIONS };
-
 /* One matched pair and what the statistics say about it. */
 struct cpair {
 	struct ccase *a, *b;
 	const struct ipc_metric *metric; /* the per-run values compared */
 	struct ipc_cmp cmp;
-	enum cmp_basis basis;
-	double p;	   /* the p-value the verdict rests on */
-	double p_min;	   /* the smallest it could be */
-	bool have_ci;	   /* the interval the verdict rests on: */
-	double lo, hi;	   /* cmp's, or widened by the drift */
-	double dlo, dhi;   /* the difference's likewise */
-	double drift;	   /* the drift (sd of log) it was widened by, -1 */
-	bool assumed;	   /* ... which --drift gave */
-	double change_pct; /* (ratio - 1) * 100 */
-	enum verdict verdict;
+	struct ipc_judgement v; /* the verdict and what it rests on */
 	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
 	const char *per_word; /* what a message is */
 	char note[320];	      /* why no verdict, or a caveat */
@@ -92,9 +71,6 @@ enum {
 	CK_CPUS,
 	CK_FIXED
 };
-
-/* "faster", "slower", "no significant difference", "undecided". */
-const char *cmp_verdict_name(enum verdict v);
 
 /*
  * "rr pipe req=1 resp=1" (engine named when not blocking), leaving out the

@@ -76,10 +76,17 @@ struct ipc_mx_doc {
 struct mc_pair {
 	const struct mc_cell *a, *b;
 	struct ipc_cmp cmp;
-	bool compared;	     /* both sides had runs */
-	const char *verdict; /* slower, faster, ..., failed in B */
-	bool gate;	     /* --fail-if-slower trips on it */
+	bool compared;		/* both sides had runs: */
+	struct ipc_judgement v; /* ... the verdict and what it rests on */
+	bool failed_b;		/* not compared: A ok, B failed */
+	bool gate;		/* --fail-if-slower trips on it */
 };
+
+/* "slower", "faster", ..., "failed in B" or "not measured". */
+const char *mx_pair_verdict(const struct mc_pair *p);
+
+/* Slower, or failed in B: the pairs a comparison lists at its end. */
+bool mx_pair_worse(const struct mc_pair *p);
 
 /* The cell of @d with @c's case and hosts, or NULL. */
 const struct mc_cell *mx_find(const struct ipc_mx_doc *d,

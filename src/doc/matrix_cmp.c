@@ -126,22 +126,35 @@ const struct mc_cell *mx_find(const struct ipc_mx_doc *d,
 	return NULL;
 }
 
-static const char *verdict(const struct mc_pair *p, double thr_pct)
+/*
+ * Is a higher value better in matrix @d's case @cas?  As the metric's
+ * description says: a time (p50, p99) is, a throughput is not; for
+ * throughput the case's pattern says which rate it is.
+ */
+static bool higher_better(const struct ipc_mx_doc *d, const char *cas)
 {
-	bool lower_better = !strcmp(p->a->unit, "ns");
-	double t = thr_pct / 100;
+	const struct ipc_metric *m = ipc_metric_find_word(d->metric);
+	const struct ipc_pattern_ops *pat;
+	char name[32];
 
-	if (!p->compared)
-		return strcmp(p->b->status, "ok") && !strcmp(p->a->status, "ok")
-			       ? "failed in B"
-			       : "not measured";
-	if (!p->cmp.have_ci)
-		return "undecided";
-	if (lower_better ? p->cmp.ci_low > 1 + t : p->cmp.ci_high < 1 - t)
-		return "slower";
-	if (lower_better ? p->cmp.ci_high < 1 - t : p->cmp.ci_low > 1 + t)
-		return "faster";
-	return "no significant difference";
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cas, " "), cas);
+	pat = ipc_pattern_find(name);
+	if (m && m->higher_better && pat && pat->rate)
+		m = pat->rate;
+	return m && m->higher_better;
+}
+
+const char *mx_pair_verdict(const struct mc_pair *p)
+{
+	if (p->compared)
+		return ipc_verdict_name(p->v.verdict);
+	return p->failed_b ? "failed in B" : "not measured";
+}
+
+bool mx_pair_worse(const struct mc_pair *p)
+{
+	return p->failed_b ||
+	       (p->compared && p->v.verdict == IPC_VERDICT_SLOWER);
 }
 
 int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
@@ -153,8 +166,6 @@ int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
 	for (size_t i = 0; i < a->n; i++) {
 		struct mc_pair *p = &pairs[*n];
 		const struct mc_cell *cb = mx_find(b, &a->cells[i]);
-		bool slower;
-
 		if (!cb)
 			continue;
 		memset(p, 0, sizeof(*p));
@@ -168,13 +179,17 @@ int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
 			if (err)
 				return err;
 		}
-		p->verdict = verdict(p, o->threshold_pct);
-		slower = !strcmp(p->verdict, "slower") &&
-			 (!strcmp(p->a->unit, "ns")
-				  ? p->cmp.ratio >= 1 + o->fail_pct / 100
-				  : p->cmp.ratio <= 1 - o->fail_pct / 100);
+		if (p->compared)
+			ipc_judge(&p->cmp, higher_better(a, p->a->cas),
+				  o->threshold_pct,
+				  o->drift_set ? o->drift_pct : -1, &p->v);
+		else
+			p->failed_b = strcmp(cb->status, "ok") &&
+				      !strcmp(p->a->status, "ok");
 		p->gate = o->fail_set &&
-			  (slower || !strcmp(p->verdict, "failed in B"));
+			  (p->failed_b ||
+			   (p->compared && p->v.verdict == IPC_VERDICT_SLOWER &&
+			    fabs(p->v.change_pct) >= o->fail_pct));
 		(*n)++;
 	}
 	return 0;
