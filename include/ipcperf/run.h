@@ -176,6 +176,9 @@ struct ipc_cost {
 	double instructions;
 };
 
+/* The longest sentence saying why a flag applies, with its NUL. */
+#define IPC_WHY_MAX 256
+
 /* What the diagnosis saw over a case's runs (see ipc_result_diagnose). */
 struct ipc_diag {
 	enum ipc_stop stop;	/* why the runs ended */
@@ -197,6 +200,8 @@ struct ipc_diag {
 	struct ipc_cost client, server;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
 	const struct ipc_metric *metric; /* what the runs were judged by */
+	/* Why each flag applies, with its numbers, as diagnosed; "" else. */
+	char why[IPC_FLAG_COUNT][IPC_WHY_MAX];
 };
 
 /* Everything measured for one case. */
@@ -493,6 +498,14 @@ double ipc_result_value(const struct ipc_result *res,
 #define IPC_LOAD_STEAL_CPUS 0.10
 
 /*
+ * Word why each flag of @res in @which (1 << IPC_FLAG_* bits) applies,
+ * into res->diag.why, by the rules of the diagnosis: ipc_result_diagnose
+ * does it for every flag it sets; a reader does it for flags a document
+ * recorded without their sentence (one written before they were stored).
+ */
+void ipc_result_explain(struct ipc_result *res, unsigned which);
+
+/*
  * Summary, run-to-run spread and diagnosis of @res from its runs (done by
  * ipc_case_end; exposed for tests): fills summary, metric and diag, with
  * @stop as the reason the runs ended and @loadavg the 1-minute load average
@@ -726,8 +739,8 @@ char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len);
 
 /*
  * Why @res has flag @kind, with its numbers, in one sentence into @buf:
- * the sentence the diagnosis stored, or "" when it has none.  Returns
- * @buf.
+ * the sentence the diagnosis stored (or the document it was read from
+ * held), "" when it has none.  Returns @buf.
  */
 char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 		   char *buf, size_t len);

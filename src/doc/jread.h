@@ -110,7 +110,10 @@ void jr_peer(struct rd *r, json_t *o, const char *at, struct ipc_result *res);
 char *jr_peer_host_field(const struct ipc_result *res, const char *key,
 			 char *buf, size_t len);
 
-/* The flags of a result, into @d. */
-void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
+/*
+ * The flags of a result and why each applies, as the diagnosis worded it,
+ * into @d.  Returns the flags the document holds without their why.
+ */
+unsigned jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
 
 #endif

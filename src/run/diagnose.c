@@ -415,6 +415,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 		d->flags |= 1u << IPC_FLAG_SHARED;
 	if (res->refused)
 		d->flags |= 1u << IPC_FLAG_REFUSED;
+	ipc_result_explain(res, d->flags);
 }
 
 /*
@@ -588,7 +589,8 @@ static void why_bimodal(const struct ipc_result *res, char *buf, size_t len)
 			 one ? hi : lo, one ? lo : hi);
 }
 
-char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
+/* Why @res has flag @kind, by today's rules. */
+static void why_of(const struct ipc_result *res, enum ipc_flag_kind kind,
 		   char *buf, size_t len)
 {
 	const struct ipc_diag *d = &res->diag;
@@ -656,5 +658,20 @@ char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
 	default:
 		break;
 	}
+}
+
+void ipc_result_explain(struct ipc_result *res, unsigned which)
+{
+	for (int k = 0; k < IPC_FLAG_COUNT; k++)
+		if (which & res->diag.flags & (1u << k))
+			why_of(res, k, res->diag.why[k],
+			       sizeof(res->diag.why[k]));
+}
+
+char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
+		   char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 (unsigned)kind < IPC_FLAG_COUNT ? res->diag.why[kind] : "");
 	return buf;
 }
