@@ -307,6 +307,20 @@ void jr_summary(struct rd *r, json_t *o, const char *at, struct ipc_result *res)
 	read_diag(r, o, at, res);
 }
 
+/* @s into @buf, cut before a character that does not fit whole. */
+static void copy_cut(char *buf, size_t len, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n >= len) {
+		n = len - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
+}
+
 unsigned jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d)
 {
 	json_t *a = jr_arr(r, o, at, KEY_FLAGS), *f, *why;
@@ -333,7 +347,7 @@ unsigned jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d)
 				continue;
 			d->flags |= 1u << k;
 			if (why)
-				snprintf(d->why[k], sizeof(d->why[k]), "%s",
+				copy_cut(d->why[k], sizeof(d->why[k]),
 					 jr_clean(r, json_string_value(why)));
 			else
 				unworded |= 1u << k;
