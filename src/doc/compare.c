@@ -413,16 +413,14 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 		snprintf(p->note, sizeof(p->note),
 			 "significant but within the ±%g%% threshold",
 			 c->opts.threshold_pct);
-	else if (p->v.basis != IPC_BASIS_INVOCATIONS && p->v.drift > 0)
+	else if (p->v.basis == IPC_BASIS_WIDENED && p->v.drift > 0)
 		snprintf(p->note, sizeof(p->note),
 			 "interval widened by a drift of ±%.1f%% between "
 			 "invocations (%s)",
 			 expm1(p->v.drift) * 100,
-			 p->v.src == IPC_DRIFT_DEFAULT
-				 ? "allowed for by default"
-			 : p->v.src == IPC_DRIFT_GIVEN ? "--drift"
-			 : m->drift_a >= 0	       ? "measured on A's files"
-					   : "measured on B's files");
+			 p->v.src == IPC_DRIFT_GIVEN ? "--drift"
+			 : m->drift_a >= 0	     ? "measured on A's files"
+						     : "measured on B's files");
 }
 
 static int judge(const struct ipc_comparison *c, struct cpair *p)
