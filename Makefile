@@ -1,29 +1,36 @@
 # SPDX-License-Identifier: MIT
 # ipcperf: one non-recursive Makefile.
 #
-#   make               build build/ipcperf and build/libipcperf.a
-#   make run           build, then run the quick suite
-#   make check         build and run every test; SAN=1 under ASan+UBSan
+#   make               build build/ipcperf, build/libipcperf.a and
+#                      build/libipcperf.so.1
+#   make deps          install the Debian packages the build and the tests
+#                      need (as root; otherwise prints the apt-get line)
+#   make run           make deps, build, then run the quick suite
+#   make check         make deps, build and run every test; SAN=1 under
+#                      ASan+UBSan
+#   make check-deb     build the Debian packages, install them, try them,
+#                      purge them (as root)
 #   make valgrind      the unit tests under valgrind (must be clean)
 #   make bench         the overhead benchmarks in bench/ (not tests)
-#   make install       PREFIX=/usr/local DESTDIR=
+#   make install       PREFIX=/usr/local DESTDIR= (LIBDIR=, BINDIR=, ...)
 #   make lint          includes point down the layers, cppcheck,
 #                      clang-format --dry-run
 #   make fuzz          every libFuzzer target in tests/fuzz/ for
 #                      FUZZ_SECONDS each (60)
 #
-# Missing Debian packages are installed by scripts/deps.sh when run as root,
-# otherwise it prints the apt-get line to run.
+# Only make deps, run and check install packages (scripts/deps.sh, as
+# root): make, make install and make -n never change the system; a build
+# missing a package stops, naming it and how to install it.
 
 CC ?= cc
-PREFIX ?= /usr/local
 DESTDIR ?=
 SAN ?=
 V ?=
 
 # CFLAGS holds what a user may replace (make CFLAGS=-O0): the optimisation
 # level and debug information.  Everything the project needs (the warnings,
-# -Werror, -pthread, dependency files, the sanitizers of SAN=1) is added
+# -Werror, -pthread, dependency files, the sanitizers of SAN=1, -fPIC for
+# the shared library) is added
 # with override below, so a user's CFLAGS adds to the project's flags and
 # never removes one.
 ifeq ($(SAN),1)
@@ -37,17 +44,33 @@ CFLAGS ?= -O2 -g
 SANFLAGS :=
 endif
 
-VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || \
-	echo unknown)
+# The release, a semantic version (NEWS); built from git, the commit is
+# its build metadata (0.9.0+g1234abcd5678, .dirty with uncommitted
+# changes), so --version, a report's ipcperf.version and the server's
+# greeting all name both.  SO_MAJOR is the library's ABI, not the release.
+RELEASE := 0.9.0
+SO_MAJOR := 1
+SO_VERSION := $(SO_MAJOR).0.0
+# Only this tree's own repository counts (not one it was unpacked inside);
+# a tree from git archive has its commit in scripts/commit (export-subst).
+GIT_TOP := $(shell git rev-parse --show-toplevel 2>/dev/null)
+GIT_COMMIT := $(if $(filter $(CURDIR),$(GIT_TOP)),$(shell git rev-parse \
+	--short=12 HEAD 2>/dev/null))
+# (--no-optional-locks: finding out never rewrites git's index.)
+GIT_DIRTY := $(if $(GIT_COMMIT),$(shell git --no-optional-locks diff \
+	--quiet HEAD -- 2>/dev/null || echo .dirty))
+ifeq ($(GIT_COMMIT),)
+GIT_COMMIT := $(shell grep -E '^[0-9a-f]{40}$$' scripts/commit 2>/dev/null | \
+	cut -c1-12)
+endif
+VERSION := $(RELEASE)$(if $(GIT_COMMIT),+g$(GIT_COMMIT)$(GIT_DIRTY))
 
-# Check (and as root, install) the Debian packages the build needs before
-# pkg-config is asked about them below.
-ifeq ($(filter clean lint uninstall fuzz,$(MAKECMDGOALS)),)
-DEPS_STATUS := $(shell sh scripts/deps.sh build >&2; echo $$?)
-ifneq ($(DEPS_STATUS),0)
-$(error missing build dependencies: see the line above)
-endif
-endif
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
@@ -60,8 +83,11 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef
+# -fPIC: one set of objects for the shared library, the archive and the
+# program; -fno-semantic-interposition keeps calls inside the library as
+# direct (and inlinable) as without it.
 override CFLAGS += -std=gnu11 $(WARN) $(SANFLAGS) -pthread -MMD -MP \
-	$(PKG_CFLAGS)
+	-fPIC -fno-semantic-interposition $(PKG_CFLAGS)
 override LDFLAGS += $(SANFLAGS) -pthread
 # Debian's http_parser ships no pkg-config file.
 override LDLIBS += $(PKG_LIBS) -lhttp_parser -lm
@@ -106,6 +132,15 @@ SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
+# bash completion, written by a program from the CLI's option table.
+COMPLETION := $(BUILD)/completion/ipcperf
+COMPLETION_GEN := $(BUILD)/completion/gen-bash
+SO_NAME := libipcperf.so.$(SO_MAJOR)
+SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
+# The shared library's interface: every exported name, listed, so that a
+# change to it is a diff of this file (scripts/exports.sh checks both
+# libraries against it).
+SO_MAP := src/libipcperf.map
 LIB_RELOC := $(BUILD)/obj/libipcperf.o
 # The same objects with every name visible, for the unit tests only: a test
 # may check a layer's internals through its private header (as
@@ -116,13 +151,33 @@ OBJCOPY ?= objcopy
 BIN := $(BUILD)/ipcperf
 
 FLAGS_STAMP := $(BUILD)/flags
+VERSION_STAMP := $(BUILD)/version
 
-.PHONY: all run check check-fleet valgrind bench install uninstall lint clean fuzz FORCE
+.PHONY: all deps deps-ok run check check-tests check-fleet check-deb \
+	valgrind bench install uninstall lint clean fuzz FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
 
-all: $(BIN) $(LIB)
+all: $(BIN) $(LIB) $(SO) $(COMPLETION)
+
+# The packages the build and the tests need, installed as root (CI and a
+# fresh machine: make deps, then make).  run and check call it themselves,
+# so that the quick start stays two commands.
+DEPS_STEPS ?= build test
+deps:
+	$(Q)for s in $(DEPS_STEPS); do sh scripts/deps.sh $$s || exit 1; done
+
+# Everything compiled first checks, never installs, the build's packages:
+# a missing one stops the build naming it (deps.sh --check).
+deps-ok:
+	$(Q)sh scripts/deps.sh --check build
+
+# The CLI's objects print the version: rebuilt when it changes.
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(CLI_OBJ) $(MAIN_OBJ): $(VERSION_STAMP)
 
 # Rewritten only when the compiler or its flags change, and every object
 # depends on it: make CFLAGS=-O0 rebuilds everything, so the build field
@@ -132,7 +187,7 @@ $(FLAGS_STAMP): FORCE
 	@printf '%s\n' '$(CC) $(CFLAGS_CSTR)' | cmp -s - $@ || \
 		printf '%s\n' '$(CC) $(CFLAGS_CSTR)' >$@
 
-$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | deps-ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -148,12 +203,32 @@ $(LIB): $(LIB_OBJ)
 	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='ipc_*' $(LIB_RELOC)
 	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_RELOC)
 
+# The shared library exports the names $(SO_MAP) lists and no other.  The
+# program links the archive: build/ipcperf runs from the tree, and a
+# fleet host gets one file, with no library path to set.
+$(SO): $(LIB_OBJ) $(SO_MAP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SO_NAME) \
+		-Wl,--version-script=$(SO_MAP) -Wl,--no-undefined -o $@ \
+		$(LIB_OBJ) $(LDLIBS)
+	$(Q)ln -sf $(@F) $(BUILD)/$(SO_NAME) && \
+		ln -sf $(SO_NAME) $(BUILD)/libipcperf.so
+
 $(LIB_TEST): $(LIB_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(COMPLETION): $(COMPLETION_GEN)
+	$(call msg,GEN,$@)
+	$(Q)$< >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
@@ -171,12 +246,29 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
-run: $(BIN)
+# run and check install what is missing first (as root), then build in
+# a new make, which asks pkg-config about what is now installed.  Under
+# make -n the deps.sh lines are printed, not run.
+run:
+	$(Q)sh scripts/deps.sh build
+	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN) $(SERVER_BIN)
+check:
+	$(Q)sh scripts/deps.sh build
 	$(Q)sh scripts/deps.sh test
+	$(Q)sh scripts/deps.sh fuzz >/dev/null 2>&1 || true
+	$(Q)$(MAKE) --no-print-directory check-tests
+
+check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
+
+# The Debian packages built from a clean clone, linted, installed, tried
+# and purged (tests/e2e/deb.sh, as root; about a minute); not in check,
+# because it installs packages on this machine.
+check-deb:
+	$(Q)sh scripts/deps.sh deb
+	$(Q)BUILD=$(BUILD) IPCPERF_DEB_TEST=1 TEST_TIMEOUT=900 tests/run deb.sh
 
 # The fleet test in full (tests/e2e/fleet.sh: star, pairs at once, a
 # host's network cut), about two minutes of Ansible; make check runs
@@ -193,20 +285,35 @@ bench: $(BIN) $(BENCH_BIN)
 	$(Q)sh scripts/deps.sh bench
 	$(Q)BUILD=$(BUILD) bench/run
 
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/include/ipcperf \
-		$(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ipcperf
-	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libipcperf.a
-	install -m 0644 include/ipcperf/*.h $(DESTDIR)$(PREFIX)/include/ipcperf/
-	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+# pkg-config's file: the private dependencies are there for a static
+# link (pkg-config --static); a shared link needs -lipcperf alone.
+PC_REQUIRES := $(PKGS)
+PC_LIBS := -lhttp_parser -lm -pthread
+
+install: $(BIN) $(LIB) $(SO) $(COMPLETION)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/ipcperf $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/ipcperf
+	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libipcperf.a
+	install -m 0644 $(SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libipcperf.so.$(SO_VERSION) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libipcperf.so
+	install -m 0644 include/ipcperf/*.h $(DESTDIR)$(INCLUDEDIR)/ipcperf/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(RELEASE)|' \
+		-e 's|@REQUIRES@|$(PC_REQUIRES)|; s|@LIBS@|$(PC_LIBS)|' \
+		src/ipcperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc
+	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipcperf
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ipcperf \
-		$(DESTDIR)$(PREFIX)/lib/libipcperf.a \
-		$(DESTDIR)$(PREFIX)/share/man/man1/ipcperf.1
-	rm -rf $(DESTDIR)$(PREFIX)/include/ipcperf
+	rm -f $(DESTDIR)$(BINDIR)/ipcperf $(DESTDIR)$(LIBDIR)/libipcperf.a \
+		$(DESTDIR)$(LIBDIR)/libipcperf.so.$(SO_VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libipcperf.so \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc \
+		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/ipcperf
 
 lint:
 	$(Q)sh scripts/deps.sh lint
@@ -215,7 +322,8 @@ lint:
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
-		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h
+		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h \
+		examples/*.c completion/*.c
 
 # libFuzzer targets: every tests/fuzz/fuzz_NAME.c is one, picked up by
 # its name alone; its seed corpus is tests/fuzz/corpus/fuzz_NAME/ (or
@@ -240,13 +348,14 @@ FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
 	$(CLI_LIBSRC:%.c=build/fuzz/obj/%.o)
-ifneq ($(filter check,$(MAKECMDGOALS)),)
-HAVE_FUZZ := $(shell sh scripts/deps.sh fuzz >/dev/null 2>&1 && echo 1)
+ifneq ($(filter check-tests,$(MAKECMDGOALS)),)
+HAVE_FUZZ := $(shell sh scripts/deps.sh --check fuzz >/dev/null 2>&1 && \
+	echo 1)
 endif
 
-# (Here, not on check's own line: make expands a prerequisite list when
-# it reads it, and FUZZ_BIN and HAVE_FUZZ are set only above.)
-check: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+# (Here, not on check-tests' own line: make expands a prerequisite list
+# when it reads it, and FUZZ_BIN and HAVE_FUZZ are set only above.)
+check-tests: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -2,10 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Make sure the Debian packages a step needs are installed: as root, install
 # the missing ones with apt-get; otherwise print the exact command and fail.
-# Usage: deps.sh build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet
-# Quiet and fast when everything is there (it runs on every make).
+# With --check it never installs: it fails naming what is missing (what
+# every build runs, so that make and make install change nothing).
+# Usage: deps.sh [--check] build|test|valgrind|bench|lint|fuzz|browser|markdown|fleet|deb
+# Quiet and fast when everything is there.
 set -u
 
+install=1
+if [ "${1:-}" = --check ]; then
+	install=0
+	shift
+fi
 step=${1:-build}
 
 # package:probe pairs; a probe is "cmd NAME", "pc NAME" (pkg-config),
@@ -33,9 +40,12 @@ browser) need="chromium:cmd:chromium python3:cmd:python3
 # The fleet test: Ansible over SSH to sshd in network namespaces.
 fleet)   need="ansible:cmd:ansible-playbook openssh-server:file:/usr/sbin/sshd
 	openssh-client:cmd:ssh-keygen util-linux:cmd:unshare"; want="" ;;
+# make check-deb: build the Debian packages, lint them.
+deb)     need="dpkg-dev:cmd:dpkg-buildpackage debhelper:cmd:dh
+	lintian:cmd:lintian fakeroot:cmd:fakeroot git:cmd:git"; want="" ;;
 # The Markdown report's test renders it with GitHub's own renderer.
 markdown) need="cmark-gfm:cmd:cmark-gfm"; want="" ;;
-*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown, fleet)" >&2
+*) echo "deps.sh: unknown step '$step' (build, test, valgrind, bench, lint, fuzz, browser, markdown, fleet, deb)" >&2
    exit 2 ;;
 esac
 
@@ -67,7 +77,7 @@ miss_want=$(missing "$want")
 all="$miss_need$miss_want"
 [ -z "$all" ] && exit 0
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ $install = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "ipcperf: installing missing packages:$all" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	if ! apt-get install -y -q --no-install-recommends $all >/dev/null 2>&1
@@ -86,7 +96,11 @@ if [ -n "$miss_want" ]; then
 fi
 if [ -n "$miss_need" ]; then
 	echo "ipcperf: missing packages for '$step':$miss_need" >&2
-	echo "  install them with: sudo apt-get install$miss_need" >&2
+	if [ $install = 0 ]; then
+		echo "  install them with: make deps (as root), or sudo apt-get install$miss_need" >&2
+	else
+		echo "  install them with: sudo apt-get install$miss_need" >&2
+	fi
 	exit 1
 fi
 exit 0

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h> /* timer_t under strict ISO C too */
 #include <time.h>
 
 #ifdef __cplusplus
@@ -97,7 +98,18 @@ char *ipc_fmt_bytes(double bytes, char *buf, size_t len);
 char *ipc_fmt_rate(double per_s, char *buf, size_t len);
 char *ipc_fmt_bps(double bytes_per_s, char *buf, size_t len);
 
-/* CLOCK_MONOTONIC now, in ns. */
+/*
+ * CLOCK_MONOTONIC now, in ns: inline where <time.h> declares the POSIX
+ * clocks, out of line (ipc_clock_ns) for a user compiling as strict ISO C,
+ * which hides them.
+ */
+uint64_t ipc_clock_ns(void);
+#ifndef CLOCK_MONOTONIC
+static inline uint64_t ipc_now_ns(void)
+{
+	return ipc_clock_ns();
+}
+#else
 static inline uint64_t ipc_now_ns(void)
 {
 	struct timespec ts;
@@ -105,6 +117,7 @@ static inline uint64_t ipc_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+#endif
 
 /*
  * Raise this process's soft limit on open descriptors (RLIMIT_NOFILE) to

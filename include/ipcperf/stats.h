@@ -36,13 +36,19 @@ extern "C" {
  * The fields are public only so that recording can be inlined; read them
  * through the functions below.
  */
+/*
+ * 128-bit sums and products, a GCC and Clang extension: __extension__ keeps
+ * a user's -pedantic quiet about it.
+ */
+__extension__ typedef unsigned __int128 ipc_u128;
+
 struct ipc_hist {
-	uint64_t total;		 /* samples recorded */
-	uint64_t min;		 /* smallest sample, UINT64_MAX when empty */
-	uint64_t max;		 /* largest sample, 0 when empty */
-	uint64_t sum;		 /* sum of samples, ns */
-	unsigned __int128 sumsq; /* sum of squared samples, exact */
-	uint64_t overflow;	 /* samples at or above 2^43 ns */
+	uint64_t total;	   /* samples recorded */
+	uint64_t min;	   /* smallest sample, UINT64_MAX when empty */
+	uint64_t max;	   /* largest sample, 0 when empty */
+	uint64_t sum;	   /* sum of samples, ns */
+	ipc_u128 sumsq;	   /* sum of squared samples, exact */
+	uint64_t overflow; /* samples at or above 2^43 ns */
 	uint64_t counts[IPC_HIST_BUCKETS];
 };
 
@@ -76,7 +82,7 @@ static inline void ipc_hist_record(struct ipc_hist *h, uint64_t v_ns)
 	h->counts[ipc_hist_index(v_ns)]++;
 	h->total++;
 	h->sum += v_ns;
-	h->sumsq += (unsigned __int128)v_ns * v_ns;
+	h->sumsq += (ipc_u128)v_ns * v_ns;
 	if (v_ns < h->min)
 		h->min = v_ns;
 	if (v_ns > h->max)
@@ -407,7 +413,7 @@ static inline uint64_t ipc_rng_next(uint64_t *state)
  */
 static inline uint64_t ipc_rng_below(uint64_t *state, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)ipc_rng_next(state) * n) >> 64);
+	return (uint64_t)(((ipc_u128)ipc_rng_next(state) * n) >> 64);
 }
 
 /* A draw in (0, 1): 53 random bits, never exactly 0 or 1 (log-safe). */

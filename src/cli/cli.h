@@ -12,7 +12,7 @@
 
 #include "ipcperf/ipcperf.h"
 
-/* Exit codes (DESIGN.md). */
+/* Exit codes, the same for every command. */
 #define EXIT_OK 0
 #define EXIT_MEASURE 1 /* a measurement failed; the others reported */
 #define EXIT_USAGE 2   /* bad usage or bad input */
@@ -117,6 +117,9 @@ struct cli_config {
 	uint64_t max_test_ns;	     /* --max-test */
 	uint64_t max_clients;	     /* --max-clients */
 	const char *key_file;	     /* --key FILE */
+	bool daemon;		     /* --daemon */
+	const char *pidfile;	     /* --pidfile FILE, NULL: none */
+	const char *log;	     /* --log FILE or "syslog", NULL: stdout */
 	/* remote mode's client (opt_server.c) */
 	const char *remote;	   /* --remote HOST[:PORT], NULL: local */
 	const char *server_engine; /* --server-engine */
@@ -177,6 +180,14 @@ struct cli_optgroup {
 	 */
 	int (*validate)(struct cli_config *c);
 };
+
+/*
+ * The option table, for the shell completion's generator: every option
+ * of every group (*@opts, the count returned), and the @i-th command's
+ * name and bit (NULL past the last).
+ */
+size_t cli_options(const struct cli_opt *const **opts);
+const char *cli_command(size_t i, unsigned *cmd);
 
 extern const struct cli_optgroup cli_opts_core;
 extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */

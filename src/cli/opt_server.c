@@ -73,6 +73,32 @@ static int set_key(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_daemon(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->daemon = true;
+	return 0;
+}
+
+static int set_pidfile(struct cli_config *c, const char *a)
+{
+	if (!*a)
+		return usage_error("give the file to write the pid to, such as "
+				   "/run/ipcperf.pid",
+				   "--pidfile: empty file name");
+	c->pidfile = a;
+	return 0;
+}
+
+static int set_log(struct cli_config *c, const char *a)
+{
+	if (!*a)
+		return usage_error("give a file to append to, or syslog",
+				   "--log: empty file name");
+	c->log = a;
+	return 0;
+}
+
 static int set_remote(struct cli_config *c, const char *a)
 {
 	if (!*a)
@@ -121,6 +147,18 @@ static const struct cli_opt server_opts[] = {
 	 set_ctltime},
 	{"max-test", 0, "TIME", SRV, "longest one test may take [1h]",
 	 set_maxtest},
+	{"daemon", 0, NULL, SRV,
+	 "once listening, run in the background, detached (errors until "
+	 "then still reach the terminal); events go to --log [syslog]",
+	 set_daemon},
+	{"pidfile", 0, "FILE", SRV,
+	 "write the server's pid to FILE while it runs; removed when it "
+	 "stops [none]",
+	 set_pidfile},
+	{"log", 0, "FILE|syslog", SRV,
+	 "write the event lines to FILE (appended) or to syslog (daemon "
+	 "facility) [stdout; --daemon: syslog]",
+	 set_log},
 };
 
 /*

@@ -409,6 +409,21 @@ static const struct {
 	 "accept tests from remote clients (default port 5301)"},
 };
 
+size_t cli_options(const struct cli_opt *const **opts)
+{
+	flatten();
+	*opts = all;
+	return nall;
+}
+
+const char *cli_command(size_t i, unsigned *cmd)
+{
+	if (i >= sizeof(cmds) / sizeof(cmds[0]))
+		return NULL;
+	*cmd = cmds[i].cmd;
+	return cmds[i].name;
+}
+
 /*
  * Help lines that say more for some commands than the general one (which
  * lists every command's default): each command's own words and default.

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 # The build: a user's CFLAGS adds to the project's flags and never removes
 # one, the report's build field names the flags the binary was compiled
-# with, and the library exports only ipc_* symbols.
+# with, the libraries export exactly what the version script lists, the
+# public headers compile as strict ISO C, and make, make -n and make install
+# never run apt-get.
 . "$(dirname "$0")/lib.bash"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 lib="$root/${BUILD:-build}/libipcperf.a"
+so="$root/${BUILD:-build}/libipcperf.so.1"
+map="$root/src/libipcperf.map"
 flags="-std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 	-Wmissing-prototypes -Wformat=2 -Wundef -pthread -MMD -MP"
 
@@ -59,6 +63,40 @@ if [ -f "$root/${BUILD:-build}/flags" ]; then
 	[ "$stamp" = "$(cat "$T/build.field")" ] ||
 		diag "stamp '$stamp', field '$(cat "$T/build.field")'"
 fi
+
+# The version: the release, semantic, with the commit as build metadata
+# when built from git; the same string in the JSON report; the release is
+# NEWS's newest entry.
+run --version
+release=$(sed -n 's/^RELEASE := //p' "$root/Makefile")
+grep -Eq "^ipcperf $release(\+g[0-9a-f]{12}(\.dirty)?)?\$" "$out"
+ok $? "--version prints the release $release (+g<commit> from git)"
+diag "$(cat "$out")"
+if git -C "$root" rev-parse --short=12 HEAD >"$T/head" 2>/dev/null; then
+	if grep -q "+g$(cat "$T/head")" "${BUILD:-build}/version" 2>/dev/null; then
+		grep -q "+g$(cat "$T/head")" "$out"
+		ok $? "--version names the commit it was built from"
+	else
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip the binary is older than HEAD: make first"
+	fi
+fi
+if [ -s "$T/head" ]; then
+	# A tree from git archive (the fleet's build mode) knows its commit.
+	mkdir -p "$T/arch"
+	git -C "$root" archive HEAD | tar -x -C "$T/arch" &&
+		env -u MAKEFLAGS -u MAKELEVEL make -C "$T/arch" -s -n 2>/dev/null |
+		grep -q "'$release+g$(cat "$T/head")'"
+	ok $? "a git archive tree builds as $release+g$(cat "$T/head")"
+	rm -rf "$T/arch"
+fi
+ver=$(sed 's/^ipcperf //' "$out")
+run rr -t pipe -n 20 -w 0 -r 1 -f json
+[ "$(jq -r '.ipcperf.version' "$out")" = "$ver" ]
+ok $? "the JSON's ipcperf.version is the same release and commit"
+grep -q "^$release " "$root/NEWS" 2>/dev/null &&
+	[ "$(grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+ ' "$root/NEWS" | cut -d' ' -f1)" = "$release" ]
+ok $? "NEWS's newest entry is the release $release"
 
 # Includes point down the layer order (make lint runs the same check).
 sh "$root/scripts/layers.sh" "$root" >"$T/layers.out" 2>&1
@@ -125,11 +163,26 @@ else
 	echo "ok $tap_n # skip no C++ compiler or no library"
 fi
 
-# Only ipc_* is exported (scripts/exports.sh prints what is not).
-if [ -f "$lib" ]; then
-	sh "$root/scripts/exports.sh" "$lib" >"$T/exports.out" 2>&1
-	ok $? "libipcperf exports only ipc_* symbols"
+# Only ipc_* is exported, and exactly the names the version script lists
+# (scripts/exports.sh prints what differs).
+if [ -f "$lib" ] && [ -f "$so" ]; then
+	sh "$root/scripts/exports.sh" --map "$map" "$lib" "$so" \
+		>"$T/exports.out" 2>&1
+	ok $? "libipcperf.a and .so export exactly what src/libipcperf.map lists"
 	sed 's/^/# /' "$T/exports.out" | head -n 20
+	readelf -d "$so" 2>/dev/null | grep -q 'Library soname: \[libipcperf.so.1\]'
+	ok $? "the shared library's soname is libipcperf.so.1"
+	# A name exported but not listed fails the check, named as "+ name".
+	first=$(sed -n 's/^[[:space:]]*\(ipc_[A-Za-z0-9_]*\);$/\1/p' "$map" | head -n 1)
+	grep -v "^[[:space:]]*$first;\$" "$map" >"$T/short.map"
+	sh "$root/scripts/exports.sh" --map "$T/short.map" "$so" >"$T/short.out" 2>&1
+	[ $? = 1 ] && grep -q "+ $first\$" "$T/short.out"
+	ok $? "an export missing from the version script fails the check, named"
+	# A name listed but no longer exported fails it too, as "- name".
+	sed "s/^global:/global:\n\tipc_gone_away;/" "$map" >"$T/long.map"
+	sh "$root/scripts/exports.sh" --map "$T/long.map" "$lib" >"$T/long.out" 2>&1
+	[ $? = 1 ] && grep -q -- "- ipc_gone_away\$" "$T/long.out"
+	ok $? "a listed name the library lacks fails the check, named"
 	# The check itself fails on a non-ipc_ symbol: an archive with one.
 	printf 'int leaked_helper(void);\nint leaked_helper(void) { return 1; }\nint ipc_fine(void) { return leaked_helper(); }\n' >"$T/leak.c"
 	if cc -c -o "$T/leak.o" "$T/leak.c" 2>/dev/null &&
@@ -143,8 +196,110 @@ if [ -f "$lib" ]; then
 		echo "ok $tap_n # skip no C compiler to build a leaking archive"
 	fi
 else
+	for i in 1 2 3 4 5; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip no library at $lib and $so"
+	done
+fi
+
+# The Debian symbols file lists the same names as the version script (or
+# the package build would fail on the difference, later).
+if [ -f "$root/debian/libipcperf1.symbols" ]; then
+	sed -n 's/^[[:space:]]*\(ipc_[A-Za-z0-9_]*\);$/\1/p' "$map" | LC_ALL=C sort >"$T/map.names"
+	sed -n 's/^ \(ipc_[A-Za-z0-9_]*\)@IPCPERF_1 .*/\1/p' \
+		"$root/debian/libipcperf1.symbols" | LC_ALL=C sort >"$T/sym.names"
+	test -s "$T/map.names" && cmp -s "$T/map.names" "$T/sym.names"
+	ok $? "debian/libipcperf1.symbols lists what src/libipcperf.map lists"
+	diff "$T/map.names" "$T/sym.names" | grep '^[<>]' | head -n 5 | sed 's/^/# /'
+fi
+
+# Each public header compiles alone as strict ISO C (no _GNU_SOURCE, no
+# POSIX feature macro), as a user's -std=c11 -pedantic build includes it.
+if command -v cc >/dev/null; then
+	bad=""
+	for h in "$root"/include/ipcperf/*.h; do
+		printf '#include "ipcperf/%s"\nint main(void) { return 0; }\n' \
+			"${h##*/}" >"$T/hdr.c"
+		cc -std=c11 -pedantic -Wall -Wextra -Werror -I"$root/include" \
+			-fsyntax-only "$T/hdr.c" >"$T/hdr.err" 2>&1 ||
+			bad="$bad ${h##*/}"
+	done
+	[ -z "$bad" ]
+	ok $? "every public header compiles with -std=c11 -pedantic -Werror"
+	[ -z "$bad" ] || diag "failing:$bad: $(head -n 3 "$T/hdr.err" | tr '\n' ' ')"
+else
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # skip no library at $lib"
+	echo "ok $tap_n # skip no C compiler"
+fi
+
+# make, make -n (of every goal that may install) and make install never
+# run apt-get: a fake apt-get on PATH records any call, and a fake
+# pkg-config that finds nothing makes every package look missing.
+fake="$T/fakebin" fakeapt="$T/fakeapt"
+mkdir -p "$fake" "$fakeapt"
+printf '#!/bin/sh\necho "apt-get $*" >>"%s"\nexit 1\n' "$T/apt.log" >"$fakeapt/apt-get"
+printf '#!/bin/sh\nexit 1\n' >"$fake/pkg-config"
+cp "$fakeapt/apt-get" "$fake/apt-get"
+chmod +x "$fake/apt-get" "$fakeapt/apt-get" "$fake/pkg-config"
+: >"$T/apt.log"
+if command -v make >/dev/null && [ "$(id -u)" = 0 ]; then
+	# The fakes can catch it: deps.sh as root does call apt-get.
+	PATH="$fake:$PATH" sh "$root/scripts/deps.sh" build >/dev/null 2>&1
+	test -s "$T/apt.log"
+	ok $? "the fake apt-get records deps.sh's install (the check can fail)"
+	: >"$T/apt.log"
+	for goal in all run check install deps check-deb check-fleet valgrind \
+		bench lint fuzz; do
+		env -u MAKEFLAGS -u MAKELEVEL PATH="$fake:$PATH" \
+			make -C "$root" -n BUILD="$T/b" "$goal" >/dev/null 2>&1
+	done
+	test ! -s "$T/apt.log" && test ! -e "$T/b/flags"
+	ok $? "make -n of every goal (all, run, check, install, deps, ...): no apt-get, nothing written"
+	[ -s "$T/apt.log" ] && diag "$(head -n 3 "$T/apt.log")"
+	# The quick start stays two commands: run and check install first.
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" --no-print-directory -n run 2>/dev/null |
+		head -n 1 >"$T/run.first"
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$root" --no-print-directory -n check 2>/dev/null |
+		head -n 2 | tr '\n' ' ' >"$T/check.first"
+	[ "$(cat "$T/run.first")" = "sh scripts/deps.sh build" ] &&
+		[ "$(cat "$T/check.first")" = "sh scripts/deps.sh build sh scripts/deps.sh test " ]
+	ok $? "make run and make check start with deps.sh (which installs as root)"
+	# A real build missing a package stops, naming it and make deps.
+	env -u MAKEFLAGS -u MAKELEVEL PATH="$fake:$PATH" \
+		make -C "$root" BUILD="$T/b" DESTDIR="$T/dest" install \
+		>"$T/miss.out" 2>&1
+	rc=$?
+	[ $rc != 0 ] && test ! -s "$T/apt.log" &&
+		grep -q 'libjansson-dev' "$T/miss.out" &&
+		grep -q 'make deps' "$T/miss.out" && test ! -e "$T/dest"
+	ok $? "make install with packages missing: stops naming them, no apt-get"
+	[ -s "$T/apt.log" ] && diag "$(head -n 3 "$T/apt.log")"
+	# With everything there, make install into DESTDIR: no apt-get either.
+	# (The real pkg-config here, or the flags would change and all rebuild.)
+	env -u MAKEFLAGS -u MAKELEVEL PATH="$fakeapt:$PATH" \
+		make -C "$root" -s DESTDIR="$T/dest" PREFIX=/usr "SAN=${SAN:-}" \
+		install >"$T/inst.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && test ! -s "$T/apt.log"
+	ok $? "make install DESTDIR=...: no apt-get"
+	d="$T/dest/usr"
+	test -x "$d/bin/ipcperf" && test -f "$d/lib/libipcperf.a" &&
+		test "$(readlink "$d/lib/libipcperf.so.1")" = libipcperf.so.1.0.0 &&
+		test "$(readlink "$d/lib/libipcperf.so")" = libipcperf.so.1 &&
+		test -f "$d/lib/libipcperf.so.1.0.0" &&
+		test -f "$d/include/ipcperf/ipcperf.h" &&
+		test -f "$d/share/man/man1/ipcperf.1" &&
+		grep -q '^libdir=/usr/lib$' "$d/lib/pkgconfig/ipcperf.pc" &&
+		grep -q '^Requires.private: jansson libsodium' "$d/lib/pkgconfig/ipcperf.pc"
+	ok $? "make install: program, .a, .so with its links, headers, .pc, man page"
+	(cd "$T/dest" && find . | sort | sed 's/^/# /' | head -n 30)
+	head -n 5 "$T/inst.out" | sed 's/^/# /'
+	rm -rf "$T/b"
+else
+	for i in 1 2 3 4 5 6; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip needs make and root (deps.sh installs only as root)"
+	done
 fi
 
 # Every source file carries the licence's SPDX line in its first two lines

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Output contracts: the JSON document (DESIGN.md, schema 1), CSV, and -o
+# Output contracts: the JSON document (docs/json.md, schema 1), CSV, and -o
 # writing a whole file or none.
 . "$(dirname "$0")/lib.bash"
 
