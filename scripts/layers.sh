@@ -1,10 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Fail on an #include that points up or sideways in the layer order of
-# DESIGN.md: cli -> remote -> report -> run -> pattern -> framing | link ->
-# engine -> transport, with stats and base beside them, used by all and
-# using none.  A file may include its own layer and any layer below it;
-# framing and link may not include each other, nor stats and base.
+# docs/architecture.md, and print that order:
+#
+#   cli -> report -> doc -> run -> pattern -> framing/link -> engine
+#   -> transport, remote beside doc, stats and base below all (used by
+#   all, using none)
+#
+# A file may include its own layer and any layer below it; layers beside
+# each other (doc and remote, framing and link, stats and base) may not
+# include each other.
 #
 # Files checked: src/LAYER/*.[ch] and include/ipcperf/LAYER.h.  A folder
 # under src/ or a public header whose layer is not in the table below
@@ -18,15 +23,18 @@ cd "$root" || exit 2
 
 # layer:rank.  Higher ranks may include lower ones.  The umbrella header
 # ipcperf.h pulls in every layer, so only the CLI may include it.
-ranks="cli:14 ipcperf:13 remote:12 report:10 run:8 pattern:6 framing:4
-link:4 engine:2 transport:0 stats:-2 base:-2"
+ranks="cli:14 ipcperf:13 report:12 doc:10 remote:10 run:8 pattern:6
+framing:4 link:4 engine:2 transport:0 stats:-2 base:-2"
+
+order="cli -> report -> doc -> run -> pattern -> framing/link -> engine \
+-> transport (remote beside doc; stats and base below all)"
 
 files=$(find src include/ipcperf -type f \( -name '*.c' -o -name '*.h' \) \
 	2>/dev/null | LC_ALL=C sort)
 [ -n "$files" ] || { echo "layers: no sources under $root" >&2; exit 2; }
 
 # shellcheck disable=SC2086
-awk -v ranks="$ranks" '
+awk -v ranks="$ranks" -v order="$order" '
 BEGIN {
 	n = split(ranks, kv, /[ \n]+/)
 	for (i = 1; i <= n; i++) {
@@ -63,7 +71,7 @@ FNR == 1 {
 	me = layer_of(FILENAME)
 	if (!(me in rank)) {
 		printf "%s: layer \"%s\" is not in scripts/layers.sh " \
-		       "(place it in the order of DESIGN.md)\n", FILENAME, me
+		       "(place it in the layer order)\n", FILENAME, me
 		bad++
 	}
 }
@@ -94,11 +102,10 @@ FNR == 1 {
 END {
 	if (bad) {
 		printf "layers: %d include(s) against the layer order " \
-		       "(DESIGN.md: cli > remote > report > run > pattern > " \
-		       "framing | link > engine > transport; stats, base " \
-		       "beside)\n", bad
+		       "(%s)\n", bad, order
 		exit 1
 	}
+	printf "layers: %s\n", order
 	printf "layers: %d files, %d includes, every one pointing down\n",
 	       nfiles, incs
 }' $files

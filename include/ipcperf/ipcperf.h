@@ -7,6 +7,7 @@
 #define IPCPERF_IPCPERF_H
 
 #include "base.h"
+#include "doc.h"
 #include "engine.h"
 #include "framing.h"
 #include "link.h"

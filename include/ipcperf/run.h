@@ -161,8 +161,8 @@ enum ipc_flag_kind {
 };
 
 /*
- * Names and hints of the flags (diag.flags bits) are in the report layer,
- * which words them: ipc_flag_name() and friends in report.h.
+ * Names and hints of the flags (diag.flags bits) are in the document
+ * layer, which records them: ipc_flag_name() and friends in doc.h.
  */
 
 /* CPU cost per message of one side, over every run; -1: not counted. */
@@ -175,6 +175,9 @@ struct ipc_cost {
 	double cycles;	/* per message, -1 unless every run counted */
 	double instructions;
 };
+
+/* The longest sentence saying why a flag applies, with its NUL. */
+#define IPC_WHY_MAX 256
 
 /* What the diagnosis saw over a case's runs (see ipc_result_diagnose). */
 struct ipc_diag {
@@ -197,6 +200,8 @@ struct ipc_diag {
 	struct ipc_cost client, server;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
 	const struct ipc_metric *metric; /* what the runs were judged by */
+	/* Why each flag applies, with its numbers, as diagnosed; "" else. */
+	char why[IPC_FLAG_COUNT][IPC_WHY_MAX];
 };
 
 /* Everything measured for one case. */
@@ -526,6 +531,14 @@ double ipc_result_value(const struct ipc_result *res,
 #define IPC_LOAD_STEAL_CPUS 0.10
 
 /*
+ * Word why each flag of @res in @which (1 << IPC_FLAG_* bits) applies,
+ * into res->diag.why, by the rules of the diagnosis: ipc_result_diagnose
+ * does it for every flag it sets; a reader does it for flags a document
+ * recorded without their sentence (one written before they were stored).
+ */
+void ipc_result_explain(struct ipc_result *res, unsigned which);
+
+/*
  * Summary, run-to-run spread and diagnosis of @res from its runs (done by
  * ipc_case_end; exposed for tests): fills summary, metric and diag, with
  * @stop as the reason the runs ended and @loadavg the 1-minute load average
@@ -741,6 +754,49 @@ double ipc_loadavg_1m(void);
 
 /* Cost of one clock_gettime(CLOCK_MONOTONIC), the median of many, in ns. */
 uint64_t ipc_timer_cost_ns(void);
+
+/*
+ * Human units for the table (ipc_fmt_ns, ipc_fmt_bytes, ipc_fmt_rate,
+ * ipc_fmt_bps) are in base.h, with the parser of the same units.
+ */
+
+/* A value of @res's metric in its unit: "5.10 µs", "812 MiB/s", "18 k/s". */
+char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
+		     size_t len);
+
+/*
+ * A figure of the kind @fmt says (IPC_FMT_NS, _BYTES, _RATE, _BPS; others
+ * as an integer), "-" when not finite.
+ */
+char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len);
+
+/*
+ * Why @res has flag @kind, with its numbers, in one sentence into @buf:
+ * the sentence the diagnosis stored (or the document it was read from
+ * held), "" when it has none.  Returns @buf.
+ */
+char *ipc_flag_why(const struct ipc_result *res, enum ipc_flag_kind kind,
+		   char *buf, size_t len);
+
+/*
+ * Is @res what docs/methodology.md, "unix stream rr on two CPUs", calls
+ * the kernel's early wake-up of a blocking unix stream reader: rr over
+ * unix or socketpair through the blocking engine, the sides on two CPUs
+ * (pinned so, or most runs ending so), and a side that blocked more than
+ * IPC_EARLY_WAKE_VCSW times per round trip (voluntary context switches;
+ * once is the least)?  Its runs then take about three times as long, at
+ * random; -e poll measures the socket without it.  The most of the two
+ * sides' switches into *@vcsw (may be NULL; -1 when neither counted).
+ */
+bool ipc_result_early_wake(const struct ipc_result *res, double *vcsw);
+
+#define IPC_EARLY_WAKE_VCSW 1.2
+
+/*
+ * "round trip", "message" or "chunk": what CPU cost is counted per (the
+ * pattern's cost_per).
+ */
+const char *ipc_cost_unit(const struct ipc_result *res);
 
 #ifdef __cplusplus
 }

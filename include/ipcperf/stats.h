@@ -299,6 +299,92 @@ int ipc_compare_nested(const double *a, const size_t *na, size_t ka,
 		       double level, uint64_t seed, struct ipc_cmp *out);
 
 /*
+ * The verdict on a comparison of B against A: one enum and one rule
+ * (ipc_judge), used by compare, the matrix compare and the forest plot.
+ */
+enum ipc_verdict {
+	IPC_VERDICT_SAME = 0,  /* no significant difference */
+	IPC_VERDICT_FASTER,    /* B better than A */
+	IPC_VERDICT_SLOWER,    /* B worse than A */
+	IPC_VERDICT_UNDECIDED, /* the data cannot tell */
+};
+
+/* "no significant difference", "faster", "slower", "undecided". */
+const char *ipc_verdict_name(enum ipc_verdict v);
+
+/*
+ * What a verdict rests on.  ALLOWED: one invocation on each side, the
+ * drift between invocations neither measured nor given: the runs' test,
+ * their interval widened by the default allowance for drift
+ * (IPC_DRIFT_DEFAULT_PCT).  WIDENED: the runs' test, the interval widened
+ * by the drift measured on a side with several invocations, or given.
+ * INVOCATIONS: several invocations on both sides, tested against each
+ * other with the hierarchical interval.
+ */
+enum ipc_basis {
+	IPC_BASIS_ALLOWED = 0,
+	IPC_BASIS_WIDENED,
+	IPC_BASIS_INVOCATIONS,
+};
+
+/*
+ * The drift between invocations allowed for when none was measured and
+ * none given: the standard deviation, in percent of the value, of one
+ * invocation's value about the machine's level.  docs/methodology.md
+ * measured 2.0% (one CPU) and 11.5% (two CPUs) between back-to-back
+ * invocations on a shared VM; the larger is the default, so that an A/A
+ * pair is not called different.
+ */
+#define IPC_DRIFT_DEFAULT_PCT 11.5
+
+/* Where the drift an interval was widened by came from. */
+enum ipc_drift_src {
+	IPC_DRIFT_NONE = 0, /* not widened (INVOCATIONS) */
+	IPC_DRIFT_MEASURED, /* measured on a side's invocations */
+	IPC_DRIFT_GIVEN,    /* given by the caller (compare --drift) */
+	IPC_DRIFT_DEFAULT,  /* IPC_DRIFT_DEFAULT_PCT */
+};
+
+/* How a comparison was judged, and what the verdict rests on. */
+struct ipc_judgement {
+	enum ipc_basis basis;
+	double p, p_min;	/* the test the verdict rests on */
+	bool have_ci;		/* the interval it rests on: */
+	double lo, hi;		/* of the ratio, widened by drift */
+	double dlo, dhi;	/* of the difference, likewise */
+	double drift;		/* sd of log it was widened by; -1 none */
+	enum ipc_drift_src src; /* ... and where that came from */
+	double allow_pct;	/* the change that drift alone could make
+				    between the sides (95%), in %; 0 none */
+	double change_pct;	/* (ratio - 1) * 100, 0 without a ratio */
+	bool few;		/* too few values for p to reach 1 - level */
+	bool differ;		/* p < 1 - level, interval excludes 1 */
+	bool beyond;		/* the change is at least the threshold */
+	bool runs_differ;	/* the runs' own interval would differ:
+				    what only an allowance hid */
+	enum ipc_verdict verdict;
+};
+
+/*
+ * Judge @m (ipc_compare_nested or ipc_compare_runs of A and B), whose
+ * metric is better higher when @higher_better, into @out.  The basis is
+ * INVOCATIONS with two or more invocations on both sides; otherwise the
+ * runs, their interval widened in log terms for each side of one
+ * invocation, each half h becoming sqrt(h^2 + (1.96 d)^2), by the drift d:
+ * the larger of what was measured (drift_a/b) and @drift_pct (when >= 0:
+ * given), else IPC_DRIFT_DEFAULT_PCT.
+ *
+ * The verdict is SLOWER or FASTER when p < 1 - level, the interval
+ * excludes 1 and the change is at least @threshold_pct; UNDECIDED when p
+ * could not have reached 1 - level (3 values against 3) or when only the
+ * default allowance keeps the interval from excluding 1 (the runs alone
+ * differ, but drift could explain it); else SAME.
+ */
+void ipc_judge(const struct ipc_cmp *m, bool higher_better,
+	       double threshold_pct, double drift_pct,
+	       struct ipc_judgement *out);
+
+/*
  * The two-sided Mann-Whitney p-value alone, computed as above; -1 when out
  * of memory.  *exact (may be NULL) says which method gave it.
  */

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "compare.h"
+#include "doc/compare.h"
 #include "grid.h"
 #include "table.h"
 
@@ -129,8 +129,8 @@ static void diff_cells(struct grid *g, char **cell, size_t at,
 		grid_set(g, &cell[at + 1], "-");
 		return;
 	}
-	signed_val(p, p->dlo / div, x, sizeof(x));
-	signed_val(p, p->dhi / div, y, sizeof(y));
+	signed_val(p, p->v.dlo / div, x, sizeof(x));
+	signed_val(p, p->v.dhi / div, y, sizeof(y));
 	grid_set(g, &cell[at + 1], "%s – %s", x, y);
 }
 
@@ -169,20 +169,20 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 		grid_set(g, &cell[4], "%.3f", p->cmp.ratio);
 	else
 		grid_set(g, &cell[4], "-");
-	if (p->have_ci)
-		grid_set(g, &cell[5], "%.3f–%.3f", p->lo, p->hi);
+	if (p->v.have_ci)
+		grid_set(g, &cell[5], "%.3f–%.3f", p->v.lo, p->v.hi);
 	else
 		grid_set(g, &cell[5], "-");
 	diff_cells(g, cell, 6, p, 1);
-	if (p->p < 0.0001)
+	if (p->v.p < 0.0001)
 		grid_set(g, &cell[8], "<0.0001");
 	else
-		grid_set(g, &cell[8], "%.2g", p->p);
-	if (p->verdict != V_SAME)
+		grid_set(g, &cell[8], "%.2g", p->v.p);
+	if (p->v.verdict != IPC_VERDICT_SAME)
 		grid_set(g, &cell[9], "%s (%+.1f%%)",
-			 cmp_verdict_name(p->verdict), p->change_pct);
+			 ipc_verdict_name(p->v.verdict), p->v.change_pct);
 	else
-		grid_set(g, &cell[9], "%s", cmp_verdict_name(p->verdict));
+		grid_set(g, &cell[9], "%s", ipc_verdict_name(p->v.verdict));
 	if (per && p->per)
 		diff_cells(g, cell, 10, p, p->per);
 	else if (per)
@@ -213,7 +213,8 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 	const char *per_word = NULL;
 	struct grid g = {0};
 	char buf[256], head[48];
-	bool few = false, runs_only = false;
+	bool few = false;
+	double allowed = -1, drift = 0;
 	size_t i;
 	int err;
 
@@ -235,9 +236,9 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 		const struct cpair *p = &c->pairs[i];
 
 		pair_line(&g, c, p, files, per_word != NULL);
-		few |= p->basis != CB_INVOCATIONS &&
-		       p->p_min >= 1 - p->cmp.level;
-		runs_only |= p->basis == CB_RUNS;
+		few |= p->v.basis != IPC_BASIS_INVOCATIONS && p->v.few;
+		if (p->v.basis == IPC_BASIS_ALLOWED)
+			allowed = p->v.allow_pct, drift = p->v.drift;
 	}
 	err = g.err;
 	if (!err) {
@@ -258,14 +259,16 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 		tab_printf(out,
 			   "hint: measure with --runs auto (the default) or "
 			   "-r 5 or more to tell results apart\n");
-	if (runs_only)
+	if (allowed >= 0)
 		tab_printf(out,
 			   "drift: with one file a side the drift between "
-			   "invocations was not measured (about 10%% a minute "
-			   "on a shared VM), so a difference of the runs alone "
-			   "is \"undecided\"; compare several files a side (A1 "
-			   "A2 ... -- B1 B2 ...) or say how much to allow with "
-			   "--drift PCT\n");
+			   "invocations was not measured: allowing ±%.0f%% for "
+			   "drift between invocations (%.1f%% an invocation, "
+			   "as measured on a shared VM), so a difference the "
+			   "allowance could explain is \"undecided\"; compare "
+			   "several files a side (A1 A2 ... -- B1 B2 ...) or "
+			   "say how much to allow with --drift PCT\n",
+			   allowed, expm1(drift) * 100);
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set && c->uncompared)
@@ -338,9 +341,9 @@ static json_t *side_obj(const struct cside *s)
 static void put_levels(json_t *o, const struct cpair *p)
 {
 	static const char *const basis[] = {
-		[CB_RUNS] = "runs",
-		[CB_WIDENED] = "runs, widened by drift",
-		[CB_INVOCATIONS] = "invocations",
+		[IPC_BASIS_ALLOWED] = "runs, allowing for drift",
+		[IPC_BASIS_WIDENED] = "runs, widened by drift",
+		[IPC_BASIS_INVOCATIONS] = "invocations",
 	};
 	json_t *d = json_object();
 
@@ -348,7 +351,7 @@ static void put_levels(json_t *o, const struct cpair *p)
 			    json_integer((json_int_t)p->cmp.ka));
 	json_object_set_new(o, "invocations_b",
 			    json_integer((json_int_t)p->cmp.kb));
-	jstr(o, "basis", basis[p->basis]);
+	jstr(o, "basis", basis[p->v.basis]);
 	json_object_set_new(
 		d, "measured",
 		json_boolean(p->cmp.drift_a >= 0 || p->cmp.drift_b >= 0));
@@ -356,19 +359,25 @@ static void put_levels(json_t *o, const struct cpair *p)
 		jreal(d, "a_pct", expm1(p->cmp.drift_a) * 100);
 	if (p->cmp.drift_b >= 0)
 		jreal(d, "b_pct", expm1(p->cmp.drift_b) * 100);
-	if (p->basis == CB_WIDENED) {
-		jreal(d, "widened_by_pct", expm1(p->drift) * 100);
-		json_object_set_new(d, "assumed", json_boolean(p->assumed));
+	if (p->v.basis != IPC_BASIS_INVOCATIONS) {
+		jreal(d, "widened_by_pct", expm1(p->v.drift) * 100);
+		jreal(d, "allowance_pct", p->v.allow_pct);
+		json_object_set_new(
+			d, "assumed",
+			json_boolean(p->v.src != IPC_DRIFT_MEASURED));
+		json_object_set_new(
+			d, "default",
+			json_boolean(p->v.src == IPC_DRIFT_DEFAULT));
 	}
 	json_object_set_new(o, "drift", d);
-	if (p->basis == CB_WIDENED && p->cmp.have_ci) {
+	if (p->v.basis != IPC_BASIS_INVOCATIONS && p->cmp.have_ci) {
 		json_t *ci = json_object();
 
 		jreal(ci, "low", p->cmp.ci_low);
 		jreal(ci, "high", p->cmp.ci_high);
 		json_object_set_new(o, "ci_unwidened", ci);
 	}
-	if (p->basis == CB_INVOCATIONS)
+	if (p->v.basis == IPC_BASIS_INVOCATIONS)
 		jreal(o, "p_runs", p->cmp.p);
 }
 
@@ -395,18 +404,18 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 	}
 	if (p->cmp.have_ratio) {
 		jreal(o, "ratio", p->cmp.ratio);
-		jreal(o, "change_pct", p->change_pct);
+		jreal(o, "change_pct", p->v.change_pct);
 	}
-	if (p->have_ci) {
+	if (p->v.have_ci) {
 		ci = json_object();
 		jreal(ci, "level", p->cmp.level);
-		jreal(ci, "low", p->lo);
-		jreal(ci, "high", p->hi);
+		jreal(ci, "low", p->v.lo);
+		jreal(ci, "high", p->v.hi);
 		json_object_set_new(o, "ci", ci);
 	}
-	jreal(o, "p", p->p);
+	jreal(o, "p", p->v.p);
 	json_object_set_new(o, "exact",
-			    json_boolean(p->basis == CB_INVOCATIONS
+			    json_boolean(p->v.basis == IPC_BASIS_INVOCATIONS
 						 ? p->cmp.inv_exact
 						 : p->cmp.exact));
 	put_levels(o, p);
@@ -414,15 +423,15 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 		jreal(o, "diff", p->cmp.diff);
 	if (p->cmp.have_diff_ci) {
 		ci = json_object();
-		jreal(ci, "low", p->dlo);
-		jreal(ci, "high", p->dhi);
+		jreal(ci, "low", p->v.dlo);
+		jreal(ci, "high", p->v.dhi);
 		json_object_set_new(o, "diff_ci", ci);
 	}
 	if (p->per) {
 		jreal(o, "per_message", p->per);
 		jstr(o, "message", p->per_word);
 	}
-	jstr(o, "verdict", cmp_verdict_name(p->verdict));
+	jstr(o, "verdict", ipc_verdict_name(p->v.verdict));
 	if (p->note[0])
 		jstr(o, "note", p->note);
 	return o;

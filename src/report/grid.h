@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One grid for every table the report layer prints (the pattern sections,
- * the quick suite, the replay pivot, compare): columns with a head and an
- * alignment, lines of cells, widths measured in terminal columns.  A line
- * may carry one text across every column after the identifying ones (an
- * error in place of numbers).
+ * the quick suite, the replay pivot, compare, the fleet matrix), as text,
+ * Markdown or HTML: columns with a head and an alignment, lines of cells,
+ * widths measured in terminal columns.  A line may carry one text across
+ * every column after the identifying ones (an error in place of numbers).
  */
 #ifndef IPCPERF_REPORT_GRID_H
 #define IPCPERF_REPORT_GRID_H
@@ -29,6 +29,7 @@ struct grid {
 	struct grid_line *lines;
 	size_t nlines, cap;
 	int err; /* -ENOMEM once anything failed; later calls do nothing */
+	const char *caption; /* HTML: the table's caption (borrowed), or NULL */
 };
 
 /*
@@ -65,7 +66,10 @@ int grid_print_html(struct grid *g, FILE *out);
 
 void grid_free(struct grid *g);
 
-/* Columns a UTF-8 string takes on a terminal ("µs" is two). */
+/*
+ * Columns a UTF-8 string takes on a terminal ("µs" is two): the one
+ * display width of the report layer (tables and chart labels).
+ */
 size_t grid_dwidth(const char *s);
 
 #endif

@@ -36,12 +36,8 @@ static int flatten(const struct grid *g, const char ***cells,
 	return 0;
 }
 
-/* The grid through @print (md_table or an html_table without caption). */
-static int print_with(struct grid *g, FILE *out,
-		      int (*print)(FILE *out, size_t ncols,
-				   const char *const *head,
-				   const enum md_align *align,
-				   const char *const *cells, size_t nrows))
+/* The grid as Markdown (@html false) or as an HTML table. */
+static int print_with(struct grid *g, FILE *out, bool html)
 {
 	enum md_align align[GRID_MAXCOLS];
 	const char **cells;
@@ -51,24 +47,20 @@ static int print_with(struct grid *g, FILE *out,
 		return g->err ? g->err : -EINVAL;
 	err = flatten(g, &cells, align);
 	if (!err)
-		err = print(out, g->ncols, g->head, align, cells, g->nlines);
+		err = html ? html_table(out, g->caption, g->ncols, g->head,
+					align, cells, g->nlines)
+			   : md_table(out, g->ncols, g->head, align, cells,
+				      g->nlines);
 	free(cells);
 	return err;
 }
 
-static int html_plain(FILE *out, size_t ncols, const char *const *head,
-		      const enum md_align *align, const char *const *cells,
-		      size_t nrows)
-{
-	return html_table(out, NULL, ncols, head, align, cells, nrows);
-}
-
 int grid_print_md(struct grid *g, FILE *out)
 {
-	return print_with(g, out, md_table);
+	return print_with(g, out, false);
 }
 
 int grid_print_html(struct grid *g, FILE *out)
 {
-	return print_with(g, out, html_plain);
+	return print_with(g, out, true);
 }

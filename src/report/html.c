@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "chartplan.h"
-#include "compare.h"
+#include "doc/compare.h"
 #include "html_page.h"
 #include "svg.h"
 #include "table.h"
@@ -707,28 +707,25 @@ static void forest_row(const struct ipc_comparison *c, const struct cpair *p,
 		       struct svg_forest_row *row, char *label, size_t llen,
 		       char *note, size_t nlen)
 {
-	bool few = p->p_min >= 1 - p->cmp.level;
+	bool few = p->v.few;
 
 	cmp_label(c, p->a, true, label, llen);
 	row->label = label;
 	row->ratio = p->cmp.have_ratio ? p->cmp.ratio : NAN;
 	/* The interval the verdict rests on (widened by drift, say). */
-	row->lo = p->have_ci ? p->lo : NAN;
-	row->hi = p->have_ci ? p->hi : NAN;
-	row->verdict = few || p->verdict == V_UNDECIDED ? SVG_UNDECIDED
-		       : p->verdict == V_FASTER		? SVG_FASTER
-		       : p->verdict == V_SLOWER		? SVG_SLOWER
-							: SVG_SAME;
-	if (p->cmp.have_ratio && p->have_ci)
+	row->lo = p->v.have_ci ? p->v.lo : NAN;
+	row->hi = p->v.have_ci ? p->v.hi : NAN;
+	row->verdict = p->v.verdict;
+	if (p->cmp.have_ratio && p->v.have_ci)
 		snprintf(note, nlen, "%.3g\xc3\x97 [%.3g, %.3g] %s%s",
-			 p->cmp.ratio, p->lo, p->hi,
-			 cmp_verdict_name(p->verdict),
-			 few ? (p->basis == CB_INVOCATIONS
+			 p->cmp.ratio, p->v.lo, p->v.hi,
+			 ipc_verdict_name(p->v.verdict),
+			 few ? (p->v.basis == IPC_BASIS_INVOCATIONS
 					? " (too few invocations)"
 					: " (too few runs)")
 			     : "");
 	else
-		snprintf(note, nlen, "%s", cmp_verdict_name(p->verdict));
+		snprintf(note, nlen, "%s", ipc_verdict_name(p->v.verdict));
 	row->note = note;
 }
 

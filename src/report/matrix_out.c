@@ -13,8 +13,10 @@
 #include <jansson.h>
 
 #include "html_page.h"
-#include "jread.h"
-#include "matrix.h"
+#include "ipcperf/report.h"
+#include "doc/jread.h"
+#include "doc/matrix.h"
+#include "grid.h"
 #include "mdtable.h"
 
 static const char *const state_names[] = {"none", "ok", "partial", "failed"};
@@ -32,7 +34,8 @@ static char *flag_words(unsigned flags, char *buf, size_t len)
 	return buf;
 }
 
-char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len)
+/* "12.3 µs [12.1, 12.6]", "failed", "-": a cell in words for tables. */
+static char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len)
 {
 	char v[32], lo[32], hi[32];
 
@@ -61,71 +64,61 @@ char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len)
 }
 
 /*
- * One case as strings: the grid (nhosts rows of 1 + nhosts cells) and
- * the notes (pair, status, flags, reason), every string allocated.
+ * One case as two grids: the matrix (a row per host, a column per host it
+ * measured against) and the notes (pair, status, flags, reason) of the
+ * pairs that failed or were flagged.
  */
 struct sheet {
-	char **grid, **head;
-	char **notes;
-	size_t nnotes;
+	struct grid cells, notes;
 };
 
-static void sheet_free(struct sheet *s, size_t ngrid)
+static void sheet_free(struct sheet *s)
 {
-	for (size_t i = 0; s->grid && i < ngrid; i++)
-		free(s->grid[i]);
-	for (size_t i = 0; s->notes && i < 4 * s->nnotes; i++)
-		free(s->notes[i]);
-	free(s->grid);
-	free(s->head);
-	free(s->notes);
+	grid_free(&s->cells);
+	grid_free(&s->notes);
 }
 
 static int sheet_make(const struct ipc_matrix *m, const struct mx_case *c,
 		      struct sheet *s)
 {
-	size_t w = m->nhosts + 1, f, t;
-	char buf[320], pair[160], fl[96];
+	static const char *const note_head[] = {"pair", "status", "flags",
+						"why"};
+	struct grid_line *l;
+	char buf[320], fl[96];
+	size_t f, t;
 
 	memset(s, 0, sizeof(*s));
-	s->grid = calloc(m->nhosts * w, sizeof(*s->grid));
-	s->head = calloc(w, sizeof(*s->head));
-	s->notes = calloc(4 * m->nhosts * m->nhosts + 1, sizeof(*s->notes));
-	if (!s->grid || !s->head || !s->notes)
-		return -ENOMEM;
-	s->head[0] = "from \\ to";
-	for (f = 0; f < m->nhosts; f++) {
-		s->head[f + 1] = m->hosts[f];
-		s->grid[f * w] = strdup(m->hosts[f]);
+	grid_col(&s->cells, "from \\ to", true);
+	for (f = 0; f < m->nhosts; f++)
+		grid_col(&s->cells, m->hosts[f], false);
+	for (f = 0; f < 4; f++)
+		grid_col(&s->notes, note_head[f], true);
+	for (f = 0; f < m->nhosts && (l = grid_line(&s->cells)); f++) {
+		grid_set(&s->cells, &l->cell[0], "%s", m->hosts[f]);
 		for (t = 0; t < m->nhosts; t++)
-			s->grid[f * w + t + 1] = strdup(mx_cell_words(
-				mx_at(m, c, f, t), buf, sizeof(buf)));
+			grid_set(&s->cells, &l->cell[t + 1], "%s",
+				 mx_cell_words(mx_at(m, c, f, t), buf,
+					       sizeof(buf)));
 	}
 	for (f = 0; f < m->nhosts; f++)
 		for (t = 0; t < m->nhosts; t++) {
 			const struct mx_cell *cell = mx_at(m, c, f, t);
-			char **n = &s->notes[4 * s->nnotes];
 
 			if (cell->state < MX_PARTIAL && !cell->flags)
 				continue;
-			snprintf(pair, sizeof(pair), "%s -> %s", m->hosts[f],
-				 m->hosts[t]);
-			n[0] = strdup(pair);
-			n[1] = strdup(state_names[cell->state]);
-			n[2] = strdup(flag_words(cell->flags, fl, sizeof(fl)));
-			n[3] = strdup(cell->why);
-			s->nnotes++;
+			l = grid_line(&s->notes);
+			if (!l)
+				break;
+			grid_set(&s->notes, &l->cell[0], "%s -> %s",
+				 m->hosts[f], m->hosts[t]);
+			grid_set(&s->notes, &l->cell[1], "%s",
+				 state_names[cell->state]);
+			grid_set(&s->notes, &l->cell[2], "%s",
+				 flag_words(cell->flags, fl, sizeof(fl)));
+			grid_set(&s->notes, &l->cell[3], "%s", cell->why);
 		}
-	for (f = 0; f < m->nhosts * w; f++)
-		if (!s->grid[f])
-			return -ENOMEM;
-	for (f = 0; f < 4 * s->nnotes; f++)
-		if (!s->notes[f])
-			return -ENOMEM;
-	return 0;
+	return s->cells.err ? s->cells.err : s->notes.err;
 }
-
-static const char *const note_head[] = {"pair", "status", "flags", "why"};
 
 /* What the values are, in one sentence. */
 static void about(const struct ipc_matrix *m, const struct mx_case *c,
@@ -141,48 +134,19 @@ static void about(const struct ipc_matrix *m, const struct mx_case *c,
 			 : " of every sample (merged histograms)");
 }
 
-/* Display width of UTF-8 text: bytes that do not continue a character. */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-static void text_row(FILE *out, const char *const *cells, size_t n,
-		     const size_t *wd)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *s = cells[i] ? cells[i] : "";
-
-		fprintf(out, "%s%s", i ? "  " : "", s);
-		for (size_t k = width(s); i + 1 < n && k < wd[i]; k++)
-			fputc(' ', out);
-	}
-	fputc('\n', out);
-}
-
 static void text_case(FILE *out, const struct ipc_matrix *m,
-		      const struct mx_case *c, const struct sheet *s)
+		      const struct mx_case *c, struct sheet *s)
 {
-	size_t w = m->nhosts + 1, wd[w];
 	char line[512];
 
 	about(m, c, line, sizeof(line));
 	fprintf(out, "%s\n\n", line);
-	for (size_t k = 0; k < w; k++) {
-		wd[k] = width(s->head[k]);
-		for (size_t r = 0; r < m->nhosts; r++)
-			if (width(s->grid[r * w + k]) > wd[k])
-				wd[k] = width(s->grid[r * w + k]);
-	}
-	text_row(out, (const char *const *)s->head, w, wd);
-	for (size_t r = 0; r < m->nhosts; r++)
-		text_row(out, (const char *const *)s->grid + r * w, w, wd);
-	for (size_t i = 0; i < s->nnotes; i++) {
-		char **n = s->notes + 4 * i;
+	/* On a terminal the cells read as words, left-aligned. */
+	for (size_t k = 0; k < s->cells.ncols; k++)
+		s->cells.left[k] = true;
+	grid_print(&s->cells, out);
+	for (size_t i = 0; i < s->notes.nlines; i++) {
+		char **n = s->notes.lines[i].cell;
 
 		fprintf(out, "%s  %s: %s%s%s%s%s\n", i ? "" : "\n", n[0], n[1],
 			n[2][0] ? ", flagged " : "", n[2], n[3][0] ? ": " : "",
@@ -192,23 +156,18 @@ static void text_case(FILE *out, const struct ipc_matrix *m,
 }
 
 static int grid_case(FILE *out, const struct ipc_matrix *m,
-		     const struct mx_case *c, const struct sheet *s, bool html)
+		     const struct mx_case *c, struct sheet *s, bool html)
 {
-	size_t w = m->nhosts + 1;
-	enum md_align al[w];
 	char line[512];
 	int err;
 
-	for (size_t k = 0; k < w; k++)
-		al[k] = k ? MD_RIGHT : MD_LEFT;
 	about(m, c, line, sizeof(line));
 	if (html) {
-		err = html_table(out, line, w, (const char *const *)s->head, al,
-				 (const char *const *)s->grid, m->nhosts);
-		if (!err && s->nnotes)
-			err = html_table(
-				out, "failed or flagged pairs", 4, note_head,
-				NULL, (const char *const *)s->notes, s->nnotes);
+		s->cells.caption = line;
+		s->notes.caption = "failed or flagged pairs";
+		err = grid_print_html(&s->cells, out);
+		if (!err && s->notes.nlines)
+			err = grid_print_html(&s->notes, out);
 		return err;
 	}
 	fprintf(out, "### ");
@@ -216,12 +175,10 @@ static int grid_case(FILE *out, const struct ipc_matrix *m,
 	fprintf(out, "\n\n");
 	md_escape(out, line);
 	fprintf(out, "\n\n");
-	err = md_table(out, w, (const char *const *)s->head, al,
-		       (const char *const *)s->grid, m->nhosts);
-	if (!err && s->nnotes) {
+	err = grid_print_md(&s->cells, out);
+	if (!err && s->notes.nlines) {
 		fputc('\n', out);
-		err = md_table(out, 4, note_head, NULL,
-			       (const char *const *)s->notes, s->nnotes);
+		err = grid_print_md(&s->notes, out);
 	}
 	fputc('\n', out);
 	return err;
@@ -417,7 +374,7 @@ int ipc_matrix_write(FILE *out, const struct ipc_matrix *m, const char *format)
 			text_case(out, m, &m->cases[i], &s);
 		else if (!err)
 			err = grid_case(out, m, &m->cases[i], &s, html);
-		sheet_free(&s, m->nhosts * (m->nhosts + 1));
+		sheet_free(&s);
 	}
 	if (html)
 		html_end(out);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "grid.h"
 #include "svg_draw.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -120,13 +121,7 @@ void svg_escape(FILE *out, const char *s)
 
 double svg_text_px(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t chars = 0;
-
-	for (; p && *p; p++)
-		if ((*p & 0xc0) != 0x80)
-			chars++;
-	return (double)chars * SVG_CHAR_PX;
+	return (double)grid_dwidth(s) * SVG_CHAR_PX;
 }
 
 double svg_transform(enum svg_axis_kind kind, double v)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ipcperf/stats.h"
+
 /*
  * Writes @v in its unit ("4.91 µs", "812 MiB/s") into @buf and returns
  * @buf.  Axis ticks and tooltips of a chart are written through one.
@@ -118,19 +120,11 @@ struct svg_bars {
 
 int svg_bars(FILE *out, const struct svg_frame *fr, const struct svg_bars *b);
 
-/* How a compared case came out, as compare judged it. */
-enum svg_verdict {
-	SVG_SAME = 0,  /* no significant difference */
-	SVG_FASTER,    /* B better than A */
-	SVG_SLOWER,    /* B worse than A */
-	SVG_UNDECIDED, /* too few runs to say */
-};
-
 /* One row of a forest plot: a ratio B/A with its interval (NaN: none). */
 struct svg_forest_row {
 	const char *label;
 	double ratio, lo, hi;
-	enum svg_verdict verdict;
+	enum ipc_verdict verdict; /* as compare judged it */
 	const char *note; /* the verdict in words, shown beside the row */
 };
 

@@ -102,30 +102,30 @@ int svg_bars(FILE *out, const struct svg_frame *fr, const struct svg_bars *b)
 }
 
 /* The fill of a verdict: green better, vermillion worse, grey neither. */
-static const char *verdict_color(enum svg_verdict v)
+static const char *verdict_color(enum ipc_verdict v)
 {
 	switch (v) {
-	case SVG_FASTER:
+	case IPC_VERDICT_FASTER:
 		return "#009e73";
-	case SVG_SLOWER:
+	case IPC_VERDICT_SLOWER:
 		return "#d55e00";
-	case SVG_SAME:
-	case SVG_UNDECIDED:
+	case IPC_VERDICT_SAME:
+	case IPC_VERDICT_UNDECIDED:
 		break;
 	}
 	return "#666666";
 }
 
-static const char *verdict_class(enum svg_verdict v)
+static const char *verdict_class(enum ipc_verdict v)
 {
 	switch (v) {
-	case SVG_FASTER:
+	case IPC_VERDICT_FASTER:
 		return "faster";
-	case SVG_SLOWER:
+	case IPC_VERDICT_SLOWER:
 		return "slower";
-	case SVG_SAME:
+	case IPC_VERDICT_SAME:
 		return "same";
-	case SVG_UNDECIDED:
+	case IPC_VERDICT_UNDECIDED:
 		break;
 	}
 	return "undecided";
@@ -152,7 +152,8 @@ static void forest_row(struct plot *p, const struct svg_forest_row *row,
 			"width=\"10\" height=\"10\" fill=\"%s\" "
 			"stroke=\"%s\" stroke-width=\"1.5\">",
 			verdict_class(row->verdict), x - 5, yc - 5,
-			row->verdict == SVG_UNDECIDED ? "#fff" : col, col);
+			row->verdict == IPC_VERDICT_UNDECIDED ? "#fff" : col,
+			col);
 		if (isfinite(row->lo) && isfinite(row->hi))
 			snprintf(tip, sizeof(tip), "%s: %.3g [%.3g, %.3g]",
 				 row->label ? row->label : "", row->ratio,

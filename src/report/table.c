@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "doc/compare.h"
 #include "table.h"
 
 /* One pattern's rows, in the layout its description asks for. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ipcperf/report.h"
+#include "doc/compare.h"
 #include "grid.h"
 
 /*
@@ -281,5 +282,17 @@ int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct tab *t, const struct trow **rest,
 		      size_t *nrest, bool *printed);
+
+/*
+ * The formatters' compare hooks (struct ipc_report_ops.compare), written
+ * in compare_print.c and html.c.
+ */
+int cmp_print_table(FILE *out, const struct ipc_comparison *c);
+int cmp_print_json(FILE *out, const struct ipc_comparison *c);
+int cmp_print_markdown(FILE *out, const struct ipc_comparison *c);
+int cmp_print_html(FILE *out, const struct ipc_comparison *c);
+
+/* The comparison's heading, table and notes, in @out's style. */
+int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c);
 
 #endif

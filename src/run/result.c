@@ -193,3 +193,36 @@ double ipc_result_value(const struct ipc_result *res,
 		return lat_value(&s->lat, src);
 	}
 }
+
+char *ipc_fmt_metric(const struct ipc_result *res, double v, char *buf,
+		     size_t len)
+{
+	return ipc_fmt_value(ipc_result_metric(res)->fmt, v, buf, len);
+}
+
+char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	switch (fmt) {
+	case IPC_FMT_BYTES:
+		return ipc_fmt_bytes(v, buf, len);
+	case IPC_FMT_NS:
+		return ipc_fmt_ns(v, buf, len);
+	case IPC_FMT_RATE:
+		return ipc_fmt_rate(v, buf, len);
+	case IPC_FMT_BPS:
+		return ipc_fmt_bps(v, buf, len);
+	default:
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+}
+
+const char *ipc_cost_unit(const struct ipc_result *res)
+{
+	return res->cs.pat && res->cs.pat->cost_per ? res->cs.pat->cost_per
+						    : "message";
+}

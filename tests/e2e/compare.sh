@@ -45,17 +45,26 @@ jqt "identical runs: no significant difference everywhere" 'all(.cases[]; .verdi
 jqt "identical runs: ratio 1 and p 1" 'all(.cases[]; .ratio == 1 and .p == 1 and .ci.low <= 1 and .ci.high >= 1)'
 jqt "identical runs: the test named" '.test == "mann-whitney-u" and all(.cases[]; .exact)'
 
-# One file a side: the drift between invocations is not measured, so a
-# difference of the runs is undecided, and says why.
+# One file a side: the drift between invocations is not measured, so the
+# verdict allows a default for it; a 10% difference of the runs is within
+# that allowance: undecided, and it says why.
 cmp "$d/a.json" "$d/slow.json" -f json
 is_rc 0 "one file a side, 10% slower: exit 0"
-jqt "one file a side: undecided, drift not measured" 'all(.cases[]; .verdict == "undecided" and .basis == "runs" and .drift.measured == false and (.note | test("drift between invocations was not measured")))'
-jqt "one file a side: the ratio and interval of the runs still given" 'all(.cases[]; (.ratio - 1.1 | fabs) < 0.01 and .ci.low > 1 and .p < 0.001)'
+jqt "one file a side: undecided, drift not measured but allowed for" 'all(.cases[]; .verdict == "undecided" and .basis == "runs, allowing for drift" and .drift.measured == false and .drift.default and .drift.allowance_pct > 10 and (.note | test("drift between invocations was not measured")))'
+jqt "one file a side: the ratio and interval of the runs still given" 'all(.cases[]; (.ratio - 1.1 | fabs) < 0.01 and .ci_unwidened.low > 1 and .ci.low < 1 and .p < 0.001)'
 cmp "$d/a.json" "$d/slow.json"
 check "one file a side (table): undecided with the change" grep -qE "undecided \(\+10\.[0-9]%\)" "$out"
-check "one file a side (table): says drift was not measured" grep -q "^drift: with one file a side the drift between invocations was not measured" "$out"
+check "one file a side (table): states the allowance" grep -qE "^drift: with one file a side the drift between invocations was not measured: allowing ±[0-9]+% for drift between invocations" "$out"
 cmp "$d/a.json" "$d/slow.json" --fail-if-slower 5
 is_rc 0 "one file a side: an undecided case does not trip the gate"
+# ... and a difference beyond any drift is called, with its sign.
+set_p50 "$d/real.json" "$d/slow2.json" 2.2
+cmp "$d/a.json" "$d/slow2.json" -f json
+jqt "one file a side, 2.2x: slower, allowing for drift" 'all(.cases[]; .verdict == "slower" and .basis == "runs, allowing for drift")'
+cmp "$d/slow2.json" "$d/a.json" --fail-if-slower 5
+is_rc 0 "one file a side, 2.2x faster: the gate passes"
+cmp "$d/a.json" "$d/slow2.json" --fail-if-slower 50
+is_rc 1 "one file a side, 2.2x slower: the gate trips on one baseline file"
 
 # --drift 0: the runs alone are trusted, as when invocations do not drift.
 cmp "$d/a.json" "$d/slow.json" --drift 0 -f json

@@ -17,7 +17,8 @@
 
 #include "ipcperf/report.h"
 #include "ipcperf/stats.h"
-#include "report/compare.h"
+#include "doc/compare.h"
+#include "doc/matrix.h"
 #include "../helpers.h"
 #include "../tap.h"
 
@@ -426,13 +427,17 @@ static void test_documents(void)
 	rb[3] = mkres(&ipc_pattern_stream, &tp_tcp, 0, 90000, 1, 0);
 	rb[3]->runs[5].msgs_per_s = NAN; /* left out by the writer */
 
-	/* One document a side: the drift is not known, nothing is claimed. */
+	/*
+	 * One document a side: the drift is not measured, and a 10% change
+	 * is within what the default allowance for it could explain.
+	 */
 	err = ipc_compare(&a, &b, &o, &c);
 	is_int(err, "==", 0, "documents: compared");
 	if (err)
 		goto out;
-	ok(c->npairs == 4 && c->pairs[0].verdict == V_UNDECIDED &&
-		   c->pairs[0].basis == CB_RUNS,
+	ok(c->npairs == 4 && c->pairs[0].v.verdict == IPC_VERDICT_UNDECIDED &&
+		   c->pairs[0].v.basis == IPC_BASIS_ALLOWED &&
+		   c->pairs[0].v.runs_differ,
 	   "documents: one a side, a 10%% change is undecided");
 	ipc_comparison_free(c);
 
@@ -642,6 +647,131 @@ static void test_difference(void)
 	   "one run on a side: no interval");
 }
 
+/*
+ * One file a side, as a user compares one build with another: the
+ * verdict allows for the drift between invocations that one file cannot
+ * show.  A 2.2x difference (pipe against tcp, as measured: 11 us against
+ * 24.4 us) is beyond any drift and called slower; identical files and a
+ * 10% change (what drift alone did between two back-to-back invocations)
+ * are not called different.
+ */
+static void test_one_a_side(void)
+{
+	static const struct {
+		double f;
+		enum ipc_verdict want;
+		const char *what;
+	} cases[] = {
+		{2.215, IPC_VERDICT_SLOWER, "pipe against tcp, 2.2x: slower"},
+		{0.45, IPC_VERDICT_FASTER, "0.45x: faster"},
+		{1.0, IPC_VERDICT_SAME, "A/A: no significant difference"},
+		{1.107, IPC_VERDICT_UNDECIDED, "A/A drift, +10.7%: undecided"},
+		{0.93, IPC_VERDICT_UNDECIDED, "A/A drift, -7%: undecided"},
+	};
+	struct ipc_cmp_opts o = {.version = "test"};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ipc_result *ra =
+			mkres(&ipc_pattern_rr, &tp_pipe, 1, 11000, 1, 2);
+		struct ipc_result *rb = mkres(&ipc_pattern_rr, &tp_tcp, 1,
+					      11000, cases[k].f, 2);
+		struct ipc_doc a = {
+			.path = "a.json", .results = &ra, .nresults = 1};
+		struct ipc_doc b = {
+			.path = "b.json", .results = &rb, .nresults = 1};
+		struct ipc_comparison *c = NULL;
+		int err = ipc_compare(&a, &b, &o, &c);
+
+		is_int(err, "==", 0, "one a side: compared");
+		if (!err) {
+			is_str(ipc_verdict_name(c->pairs[0].v.verdict),
+			       ipc_verdict_name(cases[k].want), "%s",
+			       cases[k].what);
+			ok(c->pairs[0].v.basis == IPC_BASIS_ALLOWED &&
+				   c->pairs[0].v.src == IPC_DRIFT_DEFAULT &&
+				   fabs(expm1(c->pairs[0].v.drift) * 100 -
+					IPC_DRIFT_DEFAULT_PCT) < 1e-9,
+			   "one a side: allowing the default drift (%s)",
+			   cases[k].what);
+		}
+		ipc_comparison_free(c);
+		ipc_result_free(ra);
+		ipc_result_free(rb);
+	}
+}
+
+/* A saved matrix of one case, rr tcp, a -> b, with these runs' p50s. */
+static struct ipc_mx_doc *mkmatrix(const struct ipc_result *res)
+{
+	struct ipc_mx_doc *d = NULL;
+	char text[2048], err[256];
+	size_t n;
+
+	n = (size_t)snprintf(text, sizeof(text),
+			     "{\"command\": \"matrix\", \"metric\": \"p50\", "
+			     "\"matrices\": [{\"case\": \"rr req=1 resp=1\", "
+			     "\"unit\": \"ns\", \"cells\": [{\"from\": \"a\", "
+			     "\"to\": \"b\", \"status\": \"ok\", "
+			     "\"run_values\": [");
+	for (size_t r = 0; r < res->nruns; r++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%llu",
+				      r ? ", " : "",
+				      (unsigned long long)res->runs[r].lat.p50);
+	snprintf(text + n, sizeof(text) - n, "]}]}]}");
+	if (ipc_mx_doc_parse(text, strlen(text), "m.json", &d, err,
+			     sizeof(err)))
+		diag("%s", err);
+	return d;
+}
+
+/*
+ * The one verdict: compare of two documents and compare of two matrices
+ * judge the same runs alike, with the drift allowance and with --drift.
+ */
+static void test_same_verdict(void)
+{
+	static const double fs[] = {1.0, 1.05, 1.107, 1.3, 2.215, 0.45, 0.9};
+
+	for (int drift = 0; drift < 2; drift++)
+		for (size_t k = 0; k < sizeof(fs) / sizeof(fs[0]); k++) {
+			struct ipc_cmp_opts o = {.version = "test",
+						 .drift_set = drift,
+						 .drift_pct = 0};
+			struct ipc_result *ra = mkres(&ipc_pattern_rr, &tp_pipe,
+						      1, 11000, 1, 2);
+			struct ipc_result *rb = mkres(&ipc_pattern_rr, &tp_tcp,
+						      1, 11000, fs[k], 2);
+			struct ipc_doc a = {.path = "a.json",
+					    .results = &ra,
+					    .nresults = 1};
+			struct ipc_doc b = {.path = "b.json",
+					    .results = &rb,
+					    .nresults = 1};
+			struct ipc_mx_doc *ma = mkmatrix(ra),
+					  *mb = mkmatrix(rb);
+			struct ipc_comparison *c = NULL;
+			struct mc_pair mp[1];
+			size_t n = 0;
+			int err = ipc_compare(&a, &b, &o, &c);
+
+			err = err ?: !ma || !mb;
+			err = err ?: mx_judge(ma, mb, &o, mp, &n);
+			ok(!err && n == 1 && mp[0].compared &&
+				   mp[0].v.verdict == c->pairs[0].v.verdict &&
+				   mp[0].v.basis == c->pairs[0].v.basis,
+			   "one verdict: x%.3f%s: compare says %s, the matrix "
+			   "compare %s",
+			   fs[k], drift ? " --drift 0" : "",
+			   c ? ipc_verdict_name(c->pairs[0].v.verdict) : "-",
+			   n ? mx_pair_verdict(&mp[0]) : "-");
+			ipc_comparison_free(c);
+			ipc_mx_doc_free(ma);
+			ipc_mx_doc_free(mb);
+			ipc_result_free(ra);
+			ipc_result_free(rb);
+		}
+}
+
 int main(void)
 {
 	test_difference();
@@ -651,6 +781,8 @@ int main(void)
 	test_coverage();
 	test_nested();
 	test_documents();
+	test_one_a_side();
+	test_same_verdict();
 	test_gate_uncompared();
 	test_bootstrap_bounded();
 	return done_testing();

@@ -223,6 +223,7 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	res->diag.other_cpus = 0.75;
 	res->diag.steal_cpus = 0.125;
 	res->diag.flags = (1u << IPC_FLAG_COUNT) - 1;
+	ipc_result_explain(res, res->diag.flags);
 	return res;
 }
 
@@ -570,11 +571,76 @@ static void test_older(void)
 	ipc_doc_free(d);
 }
 
+/*
+ * The why of a flag is stored with the result: a saved document
+ * re-rendered shows the sentence it was measured with, not today's
+ * rules; one saved without it (older) gets today's words.
+ */
+static void test_whys(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {.version = "v9.9-test",
+				       .command = "rr",
+				       .host = &host,
+				       .ro = &ro};
+	static const char mark[] = "\"flag\": \"outliers\",";
+	struct ipc_result *res = rich(&ipc_pattern_rr);
+	struct ipc_doc *doc = NULL;
+	char err[256], *a, *at, *q, *t = NULL, want[IPC_WHY_MAX];
+	size_t len;
+	int rc;
+
+	snprintf(want, sizeof(want), "%s", res->diag.why[IPC_FLAG_OUTLIERS]);
+	ok(want[0] != '\0', "the diagnosis worded why: %s", want);
+	a = render("json", &meta, &res, 1, NULL, 0);
+	at = a ? strstr(a, mark) : NULL;
+	q = at ? strstr(at, "\"why\": \"") : NULL;
+	if (!ok(q != NULL, "json: the outliers flag and its why"))
+		goto out;
+	/* Its why as an older rule worded it. */
+	q += strlen("\"why\": \"");
+	len = (size_t)(strchr(q, '"') - q);
+	if (asprintf(&t, "%.*sas measured then%s", (int)(q - a), a, q + len) <
+	    0)
+		abort();
+	rc = ipc_doc_parse(t, strlen(t), "then.json", &doc, err, sizeof(err));
+	if (!ok(rc == 0, "a document with its own why reads back"))
+		diag("%s", err);
+	if (!rc) {
+		char *tab =
+			render("table", &doc->meta, doc->results, 1, NULL, 0);
+
+		is_str(doc->results[0]->diag.why[IPC_FLAG_OUTLIERS],
+		       "as measured then", "the stored why is read back");
+		ok(tab && strstr(tab, "outliers: as measured then"),
+		   "re-rendered, the table shows the why it was measured with");
+		free(tab);
+	}
+	ipc_doc_free(doc);
+	doc = NULL;
+	free(t);
+	/* Without its why, as written before whys were read back. */
+	if (asprintf(&t, "%.*s\"whyx\": \"%s", (int)(q - a) - 8, a, q) < 0)
+		abort();
+	rc = ipc_doc_parse(t, strlen(t), "older.json", &doc, err, sizeof(err));
+	if (!ok(rc == 0, "a document without the why reads back"))
+		diag("%s", err);
+	if (!rc)
+		is_str(doc->results[0]->diag.why[IPC_FLAG_OUTLIERS], want,
+		       "without it, today's rules word it");
+	ipc_doc_free(doc);
+	free(t);
+out:
+	free(a);
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	test_round_trip();
 	test_malformed();
 	test_escapes();
 	test_older();
+	test_whys();
 	return done_testing();
 }

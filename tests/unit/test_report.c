@@ -198,7 +198,11 @@ static void fail_result(struct ipc_result *res, enum ipc_status st,
 	snprintf(res->error, sizeof(res->error), "%s", msg);
 }
 
-/* Feed @res[0..n) and @skips to formatter @name; returns what it printed. */
+/*
+ * Feed @res[0..n) and @skips to formatter @name; returns what it printed.
+ * The tests set a diagnosis by hand: its flags are worded first, as the
+ * diagnosis words the ones it sets.
+ */
 static char *render(const char *name, const struct ipc_report_meta *meta,
 		    struct ipc_result **res, size_t n,
 		    const struct ipc_skip *skips, size_t nskips, int *err)
@@ -207,6 +211,9 @@ static char *render(const char *name, const struct ipc_report_meta *meta,
 	char *buf = NULL;
 	size_t len = 0, i;
 	int e;
+
+	for (i = 0; i < n; i++)
+		ipc_result_explain(res[i], res[i]->diag.flags);
 
 	r.ops = ipc_report_find(name);
 	r.meta = meta;

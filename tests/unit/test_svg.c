@@ -410,10 +410,13 @@ static void test_bars(void)
 static void test_forest(void)
 {
 	struct svg_forest_row rows[] = {
-		{"rr tcp", 1.20, 1.12, 1.30, SVG_SLOWER, "1.20x slower"},
-		{"rr fifo", 0.80, 0.75, 0.86, SVG_FASTER, "0.80x faster"},
-		{"rr pipe", 1.01, 0.97, 1.05, SVG_SAME, "no difference"},
-		{hostile, 1.5, NAN, NAN, SVG_UNDECIDED, hostile},
+		{"rr tcp", 1.20, 1.12, 1.30, IPC_VERDICT_SLOWER,
+		 "1.20x slower"},
+		{"rr fifo", 0.80, 0.75, 0.86, IPC_VERDICT_FASTER,
+		 "0.80x faster"},
+		{"rr pipe", 1.01, 0.97, 1.05, IPC_VERDICT_SAME,
+		 "no difference"},
+		{hostile, 1.5, NAN, NAN, IPC_VERDICT_UNDECIDED, hostile},
 	};
 	struct svg_frame fr = {"compare", "ratio B/A", NULL,  NULL, NULL,
 			       0,	  0,	       false, false};
@@ -472,12 +475,13 @@ static int gallery(const char *path)
 	struct svg_heat h = {sz, sz, 12, 12, heat};
 	struct svg_bars b = {traces, 3, links, 6, bars, NULL, NULL};
 	struct svg_forest_row fo[] = {
-		{"rr tcp req=64 resp=1024", 1.20, 1.12, 1.30, SVG_SLOWER,
-		 "1.20x [1.12, 1.30] slower"},
-		{"rr fifo", 0.80, 0.75, 0.86, SVG_FASTER,
+		{"rr tcp req=64 resp=1024", 1.20, 1.12, 1.30,
+		 IPC_VERDICT_SLOWER, "1.20x [1.12, 1.30] slower"},
+		{"rr fifo", 0.80, 0.75, 0.86, IPC_VERDICT_FASTER,
 		 "0.80x [0.75, 0.86] faster"},
-		{"rr pipe", 1.01, 0.97, 1.05, SVG_SAME, "no difference"},
-		{hostile, 1.5, NAN, NAN, SVG_UNDECIDED, hostile},
+		{"rr pipe", 1.01, 0.97, 1.05, IPC_VERDICT_SAME,
+		 "no difference"},
+		{hostile, 1.5, NAN, NAN, IPC_VERDICT_UNDECIDED, hostile},
 	};
 	static const char *const counts[] = {"count=100", "count=1000",
 					     "count=5000", "count=10000",

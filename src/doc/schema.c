@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 #include "schema.h"
 
 #define TABLE(name, arr)                                                       \
@@ -96,7 +96,7 @@ static const struct jfield host[] = {
 	H(clocksource, JK_CHARS, JF_OPT | JF_NONZERO),
 	FIELD(struct ipc_host, "cpufreq_governor", governor, JK_CHARS,
 	      JF_OPT | JF_NONZERO),
-	/* loadavg and perf follow, then started: json.c */
+	/* loadavg and perf follow, then started: json_write.c */
 };
 #undef H
 TABLE(js_host, host);
@@ -119,7 +119,7 @@ TABLE(js_pmqos, pmqos);
 
 /*
  * In three parts, around "runs" (0 with --runs auto) and "device" (an
- * array or null), which json.c writes.
+ * array or null), which json_write.c writes.
  */
 #define C(k, m, kd) FIELD(struct ipc_runopts, k, m, kd, JF_OPT)
 static const struct jfield config[] = {
@@ -184,13 +184,13 @@ static const struct jfield sock[] = {
 #undef K
 TABLE(js_sock, sock);
 
-/* lost_pct, late and reordered follow (json.c). */
+/* lost_pct, late and reordered follow (json_write.c). */
 #define O(k) FIELD(struct ipc_loss, #k, k, JK_U64, 0)
 static const struct jfield loss[] = {O(sent), O(received), O(lost)};
 #undef O
 TABLE(js_loss, loss);
 
-/* lag_max_ns follows, in an open loop (json.c). */
+/* lag_max_ns follows, in an open loop (json_write.c). */
 #define F(k, kd) FIELD(struct ipc_flows, #k, k, kd, 0)
 static const struct jfield flows[] = {
 	F(flows, JK_U64),
@@ -210,7 +210,7 @@ static const struct jfield cost[] = {
 #undef P
 TABLE(js_cost, cost);
 
-/* loss, a fraction of loss_ppm, comes between the two (json.c). */
+/* loss, a fraction of loss_ppm, comes between the two (json_write.c). */
 #define N(k, kd) FIELD(struct ipc_link, #k, k, kd, 0)
 static const struct jfield link1[] = {
 	N(delay_ns, JK_U64),

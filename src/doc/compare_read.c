@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 
 /*
  * @name as compare was given it when that file is there, else next to

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A comparison of two sides of result documents (one or several
- * invocations each), private to the report layer: the keys cases are
- * matched by, the matched pairs and what the statistics say about each.  compare.c builds it; the table and JSON
- * formatters print it (compare_print.c).
+ * invocations each), private to the document layer and the formatters
+ * that print it: the keys cases are matched by, the matched pairs and
+ * what the statistics say about each.  compare.c builds it.
  */
-#ifndef IPCPERF_REPORT_COMPARE_H
-#define IPCPERF_REPORT_COMPARE_H
+#ifndef IPCPERF_DOC_COMPARE_H
+#define IPCPERF_DOC_COMPARE_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 
 #define CMP_MAXKEYS 48
 
@@ -37,33 +37,12 @@ struct cside {
 	size_t n, cap;
 };
 
-enum verdict { V_SAME = 0, V_FASTER, V_SLOWER, V_UNDECIDED };
-
-/*
- * What a pair's verdict rests on.  RUNS: one invocation on a side and no
- * drift known, so a difference between the runs cannot be told from
- * drift (the verdict is at most "undecided").  WIDENED: the runs, with
- * the interval widened by a drift measured on the side that has several
- * invocations or assumed with --drift.  INVOCATIONS: several invocations
- * on both sides, tested against each other.
- */
-enum cmp_basis { CB_RUNS = 0, CB_WIDENED, CB_INVOCATIONS };
-
 /* One matched pair and what the statistics say about it. */
 struct cpair {
 	struct ccase *a, *b;
 	const struct ipc_metric *metric; /* the per-run values compared */
 	struct ipc_cmp cmp;
-	enum cmp_basis basis;
-	double p;	   /* the p-value the verdict rests on */
-	double p_min;	   /* the smallest it could be */
-	bool have_ci;	   /* the interval the verdict rests on: */
-	double lo, hi;	   /* cmp's, or widened by the drift */
-	double dlo, dhi;   /* the difference's likewise */
-	double drift;	   /* the drift (sd of log) it was widened by, -1 */
-	bool assumed;	   /* ... which --drift gave */
-	double change_pct; /* (ratio - 1) * 100 */
-	enum verdict verdict;
+	struct ipc_judgement v; /* the verdict and what it rests on */
 	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
 	const char *per_word; /* what a message is */
 	char note[320];	      /* why no verdict, or a caveat */
@@ -93,24 +72,11 @@ enum {
 	CK_FIXED
 };
 
-/* "faster", "slower", "no significant difference", "undecided". */
-const char *cmp_verdict_name(enum verdict v);
-
 /*
  * "rr pipe req=1 resp=1" (engine named when not blocking), leaving out the
  * keys that are skipped in @c when @skip.
  */
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	       char *buf, size_t len);
-
-/* The formatters' compare hooks (struct ipc_report_ops.compare). */
-int cmp_print_table(FILE *out, const struct ipc_comparison *c);
-int cmp_print_json(FILE *out, const struct ipc_comparison *c);
-int cmp_print_markdown(FILE *out, const struct ipc_comparison *c);
-int cmp_print_html(FILE *out, const struct ipc_comparison *c);
-
-/* The comparison's heading, table and notes, in @out's style. */
-struct tab_out;
-int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c);
 
 #endif

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The host x host matrix of many result files, private to the report
- * layer: results grouped by case and by the pair of hosts they ran
- * between, each pair's histograms merged and its runs pooled.
- * matrix.c builds it, matrix_out.c writes it.
+ * The host x host matrix of many result files, private to the document
+ * layer and the formatters that print it: results grouped by case and by
+ * the pair of hosts they ran between, each pair's histograms merged and
+ * its runs pooled.  matrix.c builds it, report/matrix_out.c writes it.
  */
-#ifndef IPCPERF_REPORT_MATRIX_H
-#define IPCPERF_REPORT_MATRIX_H
+#ifndef IPCPERF_DOC_MATRIX_H
+#define IPCPERF_DOC_MATRIX_H
 
-#include "ipcperf/report.h"
+#include <jansson.h>
+
+#include "ipcperf/doc.h"
 
 enum mx_state {
 	MX_NONE = 0, /* no result for this pair: not measured */
@@ -56,7 +58,45 @@ static inline struct mx_cell *mx_at(const struct ipc_matrix *m,
 	return &c->cells[from * m->nhosts + to];
 }
 
-/* "12.3 µs [12.1, 12.6]", "failed", "-": a cell in words for tables. */
-char *mx_cell_words(const struct mx_cell *cell, char *buf, size_t len);
+/* A cell of a saved matrix (report --matrix -f json) read back. */
+struct mc_cell {
+	const char *cas, *from, *to, *status, *error, *unit;
+	double *vals;
+	size_t nvals;
+};
+
+struct ipc_mx_doc {
+	json_t *root;
+	char metric[16];
+	struct mc_cell *cells;
+	size_t n;
+};
+
+/* One compared pair. */
+struct mc_pair {
+	const struct mc_cell *a, *b;
+	struct ipc_cmp cmp;
+	bool compared;		/* both sides had runs: */
+	struct ipc_judgement v; /* ... the verdict and what it rests on */
+	bool failed_b;		/* not compared: A ok, B failed */
+	bool gate;		/* --fail-if-slower trips on it */
+};
+
+/* "slower", "faster", ..., "failed in B" or "not measured". */
+const char *mx_pair_verdict(const struct mc_pair *p);
+
+/* Slower, or failed in B: the pairs a comparison lists at its end. */
+bool mx_pair_worse(const struct mc_pair *p);
+
+/* The cell of @d with @c's case and hosts, or NULL. */
+const struct mc_cell *mx_find(const struct ipc_mx_doc *d,
+			      const struct mc_cell *c);
+
+/*
+ * Judge every pair of @a that @b has too, into @pairs (room for a->n)
+ * and *@n.  0 or -ENOMEM.
+ */
+int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
+	     const struct ipc_cmp_opts *o, struct mc_pair *pairs, size_t *n);
 
 #endif

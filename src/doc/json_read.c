@@ -291,6 +291,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	json_t *runs, *run;
 	const char *st, *err;
 	char at[48], sat[96];
+	unsigned unworded;
 	int k;
 	size_t i;
 
@@ -345,13 +346,15 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	run = jr_obj(r, o, at, KEY_SUMMARY, false);
 	jr_summary(r, run, jr_at(sat, sizeof(sat), at, KEY_SUMMARY), res);
 	jr_hist(r, run, sat, res);
-	jr_flags(r, o, at, &res->diag);
+	unworded = jr_flags(r, o, at, &res->diag);
 	jr_u64(r, o, at, KEY_REFUSED, false, &res->refused);
 	jr_peer(r, o, at, res);
 	if (r->rc) {
 		ipc_result_free(res);
 		return NULL;
 	}
+	/* Older documents did not store why: today's rules word it. */
+	ipc_result_explain(res, unworded);
 	return res;
 }
 

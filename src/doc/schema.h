@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The JSON schema's keys, in one place for the writer (json.c) and the
+ * The JSON schema's keys, in one place for the writer (json_write.c) and the
  * reader (json_read.c): for each object of a document, its fields as a
  * table of key, kind and where the value is in the C record.  The few
  * fields that are computed or conditional are written and read by code
  * next to these tables, with their keys named here too.
  */
-#ifndef IPCPERF_REPORT_SCHEMA_H
-#define IPCPERF_REPORT_SCHEMA_H
+#ifndef IPCPERF_DOC_SCHEMA_H
+#define IPCPERF_DOC_SCHEMA_H
 
 #include <stddef.h>
 

@@ -307,22 +307,51 @@ void jr_summary(struct rd *r, json_t *o, const char *at, struct ipc_result *res)
 	read_diag(r, o, at, res);
 }
 
-void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d)
+/* @s into @buf, cut before a character that does not fit whole. */
+static void copy_cut(char *buf, size_t len, const char *s)
 {
-	json_t *a = jr_arr(r, o, at, KEY_FLAGS), *f;
+	size_t n = s ? strlen(s) : 0;
+
+	if (n >= len) {
+		n = len - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
+}
+
+unsigned jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d)
+{
+	json_t *a = jr_arr(r, o, at, KEY_FLAGS), *f, *why;
+	unsigned unworded = 0;
 	const char *name;
 	size_t i;
 
 	json_array_foreach(a, i, f)
 	{
 		name = json_string_value(json_object_get(f, KEY_FLAG));
+		why = json_object_get(f, KEY_WHY);
 		if (!name) {
 			jr_bad(r, at, KEY_FLAGS, "a flag without its name");
-			return;
+			return 0;
+		}
+		if (why && !json_is_string(why)) {
+			jr_bad(r, at, KEY_FLAGS, "%s: why is not a string",
+			       jr_clean(r, name));
+			return 0;
 		}
 		/* A flag a later ipcperf added is not this one's to show. */
-		for (int k = 0; k < IPC_FLAG_COUNT; k++)
-			if (!strcmp(ipc_flag_name(k), name))
-				d->flags |= 1u << k;
+		for (int k = 0; k < IPC_FLAG_COUNT; k++) {
+			if (strcmp(ipc_flag_name(k), name))
+				continue;
+			d->flags |= 1u << k;
+			if (why)
+				copy_cut(d->why[k], sizeof(d->why[k]),
+					 jr_clean(r, json_string_value(why)));
+			else
+				unworded |= 1u << k;
+		}
 	}
+	return unworded;
 }

@@ -14,8 +14,7 @@
 
 #include <jansson.h>
 
-#include "ipcperf/report.h"
-#include "compare.h"
+#include "ipcperf/doc.h"
 #include "jread.h"
 #include "schema.h"
 
@@ -27,7 +26,7 @@
  * not measured is never printed.  Nothing here writes NaN or Inf.
  */
 
-struct jdoc {
+struct ipc_doc_writer {
 	json_t *root;
 	json_t *results; /* borrowed from root */
 	json_t *skipped; /* borrowed from root */
@@ -67,32 +66,36 @@ static json_t *jstr(const char *s)
 }
 
 /* Set @key of @obj to @v (stolen); a NULL @v means memory ran out. */
-static void put(struct jdoc *d, json_t *obj, const char *key, json_t *v)
+static void put(struct ipc_doc_writer *d, json_t *obj, const char *key,
+		json_t *v)
 {
 	if (!v || json_object_set_new(obj, key, v) < 0)
 		d->err = -ENOMEM;
 }
 
-static void append(struct jdoc *d, json_t *arr, json_t *v)
+static void append(struct ipc_doc_writer *d, json_t *arr, json_t *v)
 {
 	if (!v || json_array_append_new(arr, v) < 0)
 		d->err = -ENOMEM;
 }
 
-static void put_u64(struct jdoc *d, json_t *obj, const char *key, uint64_t v)
+static void put_u64(struct ipc_doc_writer *d, json_t *obj, const char *key,
+		    uint64_t v)
 {
 	put(d, obj, key, juint(v));
 }
 
 /* A rate or ratio: left out when not finite. */
-static void put_real(struct jdoc *d, json_t *obj, const char *key, double v)
+static void put_real(struct ipc_doc_writer *d, json_t *obj, const char *key,
+		     double v)
 {
 	if (isfinite(v))
 		put(d, obj, key, json_real(v));
 }
 
 /* A time or size held as a double (a mean): rounded to an integer. */
-static void put_round(struct jdoc *d, json_t *obj, const char *key, double v)
+static void put_round(struct ipc_doc_writer *d, json_t *obj, const char *key,
+		      double v)
 {
 	if (!isfinite(v) || v < 0)
 		return;
@@ -100,8 +103,8 @@ static void put_round(struct jdoc *d, json_t *obj, const char *key, double v)
 }
 
 /* A value that is an integer (ns, bytes) or a real, as @integer says. */
-static void put_num(struct jdoc *d, json_t *o, const char *key, bool integer,
-		    double v)
+static void put_num(struct ipc_doc_writer *d, json_t *o, const char *key,
+		    bool integer, double v)
 {
 	if (integer)
 		put_round(d, o, key, v);
@@ -109,7 +112,7 @@ static void put_num(struct jdoc *d, json_t *o, const char *key, bool integer,
 		put_real(d, o, key, v);
 }
 
-static json_t *obj_new(struct jdoc *d)
+static json_t *obj_new(struct ipc_doc_writer *d)
 {
 	json_t *o = json_object();
 
@@ -118,7 +121,7 @@ static json_t *obj_new(struct jdoc *d)
 	return o;
 }
 
-static json_t *arr_new(struct jdoc *d)
+static json_t *arr_new(struct ipc_doc_writer *d)
 {
 	json_t *a = json_array();
 
@@ -134,7 +137,7 @@ static json_t *jint_or_null(long long v)
 }
 
 /* One field of a schema table, from the record at @base. */
-static void put_field(struct jdoc *d, json_t *o, const void *base,
+static void put_field(struct ipc_doc_writer *d, json_t *o, const void *base,
 		      const struct jfield *f)
 {
 	const void *v = (const char *)base + f->off;
@@ -197,7 +200,7 @@ static void put_field(struct jdoc *d, json_t *o, const void *base,
 		put_u64(d, o, f->key, u);
 }
 
-static void put_table(struct jdoc *d, json_t *o, const void *base,
+static void put_table(struct ipc_doc_writer *d, json_t *o, const void *base,
 		      const struct jtable *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -205,7 +208,7 @@ static void put_table(struct jdoc *d, json_t *o, const void *base,
 }
 
 /* A new object holding the fields of @t from @base. */
-static json_t *table_obj(struct jdoc *d, const void *base,
+static json_t *table_obj(struct ipc_doc_writer *d, const void *base,
 			 const struct jtable *t)
 {
 	json_t *o = obj_new(d);
@@ -215,7 +218,7 @@ static json_t *table_obj(struct jdoc *d, const void *base,
 	return o;
 }
 
-static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
+static json_t *host_obj(struct ipc_doc_writer *d, const struct ipc_host *h)
 {
 	json_t *o = obj_new(d), *la, *perf;
 
@@ -244,7 +247,8 @@ static json_t *host_obj(struct jdoc *d, const struct ipc_host *h)
 	return o;
 }
 
-static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
+static json_t *config_obj(struct ipc_doc_writer *d,
+			  const struct ipc_runopts *ro)
 {
 	json_t *o = obj_new(d), *dev;
 
@@ -271,7 +275,7 @@ static json_t *config_obj(struct jdoc *d, const struct ipc_runopts *ro)
  * Loss on a lossy transport: the counts that apply to the pattern (late
  * responses, reordering), and the lost share in percent.
  */
-static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
+static json_t *loss_obj(struct ipc_doc_writer *d, const struct ipc_loss *l,
 			const struct ipc_pattern_ops *pat)
 {
 	json_t *o = table_obj(d, l, &js_loss);
@@ -289,7 +293,7 @@ static json_t *loss_obj(struct jdoc *d, const struct ipc_loss *l,
 }
 
 /* Fairness between the flows of a load run. */
-static json_t *flows_obj(struct jdoc *d, const struct ipc_flows *f,
+static json_t *flows_obj(struct ipc_doc_writer *d, const struct ipc_flows *f,
 			 bool open_loop)
 {
 	json_t *o = table_obj(d, f, &js_flows);
@@ -300,8 +304,9 @@ static json_t *flows_obj(struct jdoc *d, const struct ipc_flows *f,
 }
 
 /* The pattern's extras of @which kind (IPC_EXTRA_RUN or not) from @s. */
-static void put_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
-		       const struct ipc_run_stats *s, unsigned which)
+static void put_extras(struct ipc_doc_writer *d, json_t *o,
+		       const struct ipc_case *cs, const struct ipc_run_stats *s,
+		       unsigned which)
 {
 	const struct ipc_extra *x = cs->pat ? cs->pat->extras : NULL;
 
@@ -312,7 +317,8 @@ static void put_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
 }
 
 /* The loss, fairness and per-run extras a run or summary has, if any. */
-static void put_run_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
+static void put_run_extras(struct ipc_doc_writer *d, json_t *o,
+			   const struct ipc_case *cs,
 			   const struct ipc_run_stats *s, bool loss)
 {
 	if (loss && s->loss.counted)
@@ -322,10 +328,10 @@ static void put_run_extras(struct jdoc *d, json_t *o, const struct ipc_case *cs,
 	put_extras(d, o, cs, s, IPC_EXTRA_RUN);
 }
 
-static int json_begin(struct ipc_report *r)
+int ipc_doc_write_begin(const struct ipc_report_meta *m,
+			struct ipc_doc_writer **out)
 {
-	const struct ipc_report_meta *m = r->meta;
-	struct jdoc *d;
+	struct ipc_doc_writer *d;
 	json_t *top, *argv;
 	int i;
 
@@ -360,7 +366,7 @@ static int json_begin(struct ipc_report *r)
 	put(d, d->root, KEY_SKIPPED, d->skipped);
 	if (d->err)
 		goto fail;
-	r->priv = d;
+	*out = d;
 	return 0;
 
 fail:
@@ -369,9 +375,8 @@ fail:
 	return -ENOMEM;
 }
 
-static int json_skip(struct ipc_report *r, const struct ipc_skip *s)
+int ipc_doc_write_skip(struct ipc_doc_writer *d, const struct ipc_skip *s)
 {
-	struct jdoc *d = r->priv;
 	json_t *o;
 
 	if (!d)
@@ -386,7 +391,8 @@ static int json_skip(struct ipc_report *r, const struct ipc_skip *s)
 }
 
 /* The case's parameters, as its pattern describes them. */
-static void put_params(struct jdoc *d, json_t *o, const struct ipc_case *cs)
+static void put_params(struct ipc_doc_writer *d, json_t *o,
+		       const struct ipc_case *cs)
 {
 	const struct ipc_param *p;
 	uint64_t v;
@@ -414,7 +420,7 @@ static void put_params(struct jdoc *d, json_t *o, const struct ipc_case *cs)
  * The run-to-run interval: of the runs' p50 (ns, integers) for latency
  * patterns, of their throughput (bytes/s, reals) for the others.
  */
-static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
+static json_t *ci_obj(struct ipc_doc_writer *d, const struct ipc_result *res)
 {
 	const struct ipc_runs_stats *m = &res->metric;
 	const struct ipc_metric *mt = ipc_result_metric(res);
@@ -434,7 +440,8 @@ static json_t *ci_obj(struct jdoc *d, const struct ipc_result *res)
 }
 
 /* A run's cost, placement and the machine's load meanwhile. */
-static void run_more(struct jdoc *d, json_t *run, const struct ipc_run_stats *s)
+static void run_more(struct ipc_doc_writer *d, json_t *run,
+		     const struct ipc_run_stats *s)
 {
 	if (s->wall_ns)
 		put_u64(d, run, KEY_WALL, s->wall_ns);
@@ -449,7 +456,7 @@ static void run_more(struct jdoc *d, json_t *run, const struct ipc_run_stats *s)
 }
 
 /* The two groups of bimodal runs, and how each ran. */
-static json_t *modes_obj(struct jdoc *d, const struct ipc_result *res)
+static json_t *modes_obj(struct ipc_doc_writer *d, const struct ipc_result *res)
 {
 	const struct ipc_diag *g = &res->diag;
 	bool integer = ipc_result_metric(res)->integer;
@@ -477,7 +484,8 @@ static json_t *modes_obj(struct jdoc *d, const struct ipc_result *res)
  * throughput (the estimate) with its interval, in one place so that a
  * formatter reading the document needs no rule of its own.
  */
-static json_t *headline_obj(struct jdoc *d, const struct ipc_result *res)
+static json_t *headline_obj(struct ipc_doc_writer *d,
+			    const struct ipc_result *res)
 {
 	struct ipc_headline h;
 	json_t *o;
@@ -502,7 +510,7 @@ static json_t *headline_obj(struct jdoc *d, const struct ipc_result *res)
 }
 
 /* The stopping rule, the cost, placement and load, over all runs. */
-static void summary_more(struct jdoc *d, json_t *o,
+static void summary_more(struct ipc_doc_writer *d, json_t *o,
 			 const struct ipc_result *res)
 {
 	const struct ipc_diag *g = &res->diag;
@@ -559,7 +567,7 @@ static void summary_more(struct jdoc *d, json_t *o,
 	put(d, o, KEY_LOAD, ld);
 }
 
-static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
+static json_t *flags_arr(struct ipc_doc_writer *d, const struct ipc_result *res)
 {
 	json_t *a = arr_new(d), *f;
 	char why[256];
@@ -582,7 +590,8 @@ static json_t *flags_arr(struct jdoc *d, const struct ipc_result *res)
 }
 
 /* The emulated link of a case: its name, and its figures when relayed. */
-static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
+static void put_link(struct ipc_doc_writer *d, json_t *o,
+		     const struct ipc_case *cs)
 {
 	const struct ipc_link *l = cs->link;
 	json_t *p;
@@ -603,7 +612,8 @@ static void put_link(struct jdoc *d, json_t *o, const struct ipc_case *cs)
  * choice), and "pin" the CPUs, who chose them, and whether the two are
  * SMT siblings (null: unknown).
  */
-static void put_place(struct jdoc *d, json_t *o, const struct ipc_place *pl)
+static void put_place(struct ipc_doc_writer *d, json_t *o,
+		      const struct ipc_place *pl)
 {
 	json_t *p;
 
@@ -625,7 +635,8 @@ static void put_place(struct jdoc *d, json_t *o, const struct ipc_place *pl)
 }
 
 /* The framing of a pattern that takes one. */
-static void put_framing(struct jdoc *d, json_t *o, const struct ipc_case *cs)
+static void put_framing(struct ipc_doc_writer *d, json_t *o,
+			const struct ipc_case *cs)
 {
 	if (!cs->pat || !(cs->pat->flags & IPC_PAT_FRAMED))
 		return;
@@ -634,7 +645,8 @@ static void put_framing(struct jdoc *d, json_t *o, const struct ipc_case *cs)
 		put(d, o, KEY_ACKS, json_boolean(!cs->framing_noack));
 }
 
-static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
+static json_t *summary_obj(struct ipc_doc_writer *d,
+			   const struct ipc_result *res)
 {
 	const struct ipc_run_stats *s = &res->summary;
 	json_t *o = obj_new(d), *ci;
@@ -671,7 +683,7 @@ static json_t *summary_obj(struct jdoc *d, const struct ipc_result *res)
 	return o;
 }
 
-static json_t *run_obj(struct jdoc *d, const struct ipc_case *cs,
+static json_t *run_obj(struct ipc_doc_writer *d, const struct ipc_case *cs,
 		       const struct ipc_run_stats *s)
 {
 	json_t *run = table_obj(d, s, &js_counts);
@@ -690,7 +702,8 @@ static json_t *run_obj(struct jdoc *d, const struct ipc_case *cs,
  * fingerprint it sent (as it sent it, an object; null when it sent none)
  * and how many other tests it ran meanwhile.
  */
-static void put_peer(struct jdoc *d, json_t *o, const struct ipc_result *res)
+static void put_peer(struct ipc_doc_writer *d, json_t *o,
+		     const struct ipc_result *res)
 {
 	const struct ipc_case *cs = &res->cs;
 	json_t *p, *host = NULL;
@@ -713,9 +726,8 @@ static void put_peer(struct jdoc *d, json_t *o, const struct ipc_result *res)
 	put(d, o, KEY_PEER, p);
 }
 
-static int json_result(struct ipc_report *r, const struct ipc_result *res)
+int ipc_doc_write_result(struct ipc_doc_writer *d, const struct ipc_result *res)
 {
-	struct jdoc *d = r->priv;
 	const struct ipc_case *cs = &res->cs;
 	json_t *o, *runs;
 	size_t i;
@@ -758,37 +770,26 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 	return d->err;
 }
 
-static int json_end(struct ipc_report *r)
+int ipc_doc_write_end(struct ipc_doc_writer *d, const struct ipc_report_meta *m,
+		      FILE *out)
 {
-	struct jdoc *d = r->priv;
 	int err;
 
 	if (!d)
 		return -EINVAL;
 	/* The end time is known only now. */
-	if (r->meta && r->meta->host && r->meta->host->ended[0])
+	if (m && m->host && m->host->ended[0])
 		put(d, json_object_get(d->root, KEY_HOST), KEY_ENDED,
-		    jstr(r->meta->host->ended));
+		    jstr(m->host->ended));
 	err = d->err;
-	if (!err) {
+	if (!err && out) {
 		errno = 0;
-		if (json_dumpf(d->root, r->out,
+		if (json_dumpf(d->root, out,
 			       JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
-		    fputc('\n', r->out) == EOF)
+		    fputc('\n', out) == EOF)
 			err = errno ? -errno : -EIO;
 	}
 	json_decref(d->root);
 	free(d);
-	r->priv = NULL;
 	return err;
 }
-
-const struct ipc_report_ops ipc_report_json = {
-	.name = "json",
-	.help = "one JSON document (schema 1) for programs",
-	.begin = json_begin,
-	.skip = json_skip,
-	.result = json_result,
-	.end = json_end,
-	.compare = cmp_print_json,
-};

@@ -27,20 +27,6 @@ bool ipc_compare_metric_ok(const char *word)
 	return ipc_metric_find_word(word) != NULL;
 }
 
-const char *cmp_verdict_name(enum verdict v)
-{
-	switch (v) {
-	case V_FASTER:
-		return "faster";
-	case V_SLOWER:
-		return "slower";
-	case V_UNDECIDED:
-		return "undecided";
-	default:
-		return "no significant difference";
-	}
-}
-
 /* The index of key @name, added when new; -1 when the table is full. */
 static int key_index(struct ipc_comparison *c, const char *name)
 {
@@ -383,79 +369,9 @@ static void per_message(struct cpair *p)
 	}
 }
 
-/* The normal quantile of a two-sided 95% interval. */
-#define Z95 1.959963984540054
-
-/*
- * The drift to widen a one-invocation comparison by (sd of the log of an
- * invocation's value): the larger of what the sides with several
- * invocations measured and what --drift assumes; -1 when neither.
- */
-static double drift_for(const struct ipc_comparison *c, struct cpair *p)
-{
-	double d = fmax(p->cmp.drift_a, p->cmp.drift_b);
-
-	p->assumed = false;
-	if (c->opts.drift_set && log1p(c->opts.drift_pct / 100) >= d) {
-		d = log1p(c->opts.drift_pct / 100);
-		p->assumed = true;
-	}
-	return d >= 0 ? d : -1;
-}
-
-/*
- * What the verdict rests on (see enum cmp_basis): with several
- * invocations on both sides, the test between invocations and the
- * hierarchical interval; otherwise the runs' test, and their interval
- * widened in log terms by the drift of each side that has one invocation,
- * sqrt(h^2 + (z d)^2) for each half h.
- */
-static void basis(const struct ipc_comparison *c, struct cpair *p)
-{
-	const struct ipc_cmp *m = &p->cmp;
-	double w, h;
-
-	p->have_ci = m->have_ci;
-	p->lo = m->ci_low;
-	p->hi = m->ci_high;
-	p->dlo = m->diff_low;
-	p->dhi = m->diff_high;
-	p->drift = -1;
-	if (m->ka >= 2 && m->kb >= 2) {
-		p->basis = CB_INVOCATIONS;
-		p->p = m->inv_p;
-		p->p_min = m->inv_p_min;
-		return;
-	}
-	p->p = m->p;
-	p->p_min = m->p_min;
-	p->drift = drift_for(c, p);
-	if (p->drift < 0) {
-		p->basis = CB_RUNS;
-		return;
-	}
-	p->basis = CB_WIDENED;
-	if (!m->have_ci || !(m->ci_low > 0) || !(m->ratio > 0))
-		return;
-	w = Z95 * p->drift *
-	    sqrt((m->ka == 1 ? 1.0 : 0.0) + (m->kb == 1 ? 1.0 : 0.0));
-	h = log(m->ratio) - log(m->ci_low);
-	p->lo = m->ratio * exp(-sqrt(h * h + w * w));
-	h = log(m->ci_high) - log(m->ratio);
-	p->hi = m->ratio * exp(sqrt(h * h + w * w));
-	/* The difference: the same drift, in A's unit. */
-	if (m->have_diff_ci) {
-		w *= m->median_a;
-		h = m->diff - m->diff_low;
-		p->dlo = m->diff - sqrt(h * h + w * w);
-		h = m->diff_high - m->diff;
-		p->dhi = m->diff + sqrt(h * h + w * w);
-	}
-}
-
 /* Why a pair has no verdict, or what to know about the one it has. */
 static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
-		 size_t mb, bool diff, bool beyond)
+		 size_t mb)
 {
 	const struct ipc_cmp *m = &p->cmp;
 	double alpha = 1 - m->level;
@@ -472,44 +388,46 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 			 ma ? "A" : "B", p->metric->name);
 	else if (!m->have_ratio)
 		snprintf(p->note, sizeof(p->note), "A's median is 0: no ratio");
-	else if (p->basis == CB_INVOCATIONS && p->p_min >= alpha)
+	else if (p->v.basis == IPC_BASIS_INVOCATIONS && p->v.p_min >= alpha)
 		snprintf(p->note, sizeof(p->note),
 			 "too few invocations to tell (%zu and %zu: p is at "
 			 "least %.2g, never below %.2g; 4 files a side can "
 			 "tell)",
-			 m->ka, m->kb, p->p_min, alpha);
-	else if (p->p_min >= alpha)
+			 m->ka, m->kb, p->v.p_min, alpha);
+	else if (p->v.p_min >= alpha)
 		snprintf(p->note, sizeof(p->note),
 			 "too few runs to tell (%zu and %zu: p is at least "
 			 "%.2g, never below %.2g)",
-			 m->na, m->nb, p->p_min, alpha);
-	else if (p->verdict == V_UNDECIDED)
+			 m->na, m->nb, p->v.p_min, alpha);
+	else if (p->v.verdict == IPC_VERDICT_UNDECIDED)
 		snprintf(p->note, sizeof(p->note),
 			 "the runs differ (%+.1f%%, p %.2g), but with one file "
 			 "a side the drift between invocations was not "
-			 "measured and could explain it: give several files "
-			 "a side (A1 A2 ... -- B1 B2 ...) or --drift PCT",
-			 p->change_pct, p->p);
-	else if (diff && !beyond)
+			 "measured and could explain it (allowing ±%.0f%% for "
+			 "it): give several files a side (A1 A2 ... -- B1 B2 "
+			 "...) or --drift PCT",
+			 p->v.change_pct, p->v.p, p->v.allow_pct);
+	else if ((p->v.differ ||
+		  (p->v.basis == IPC_BASIS_ALLOWED && p->v.runs_differ)) &&
+		 !p->v.beyond)
 		snprintf(p->note, sizeof(p->note),
 			 "significant but within the ±%g%% threshold",
 			 c->opts.threshold_pct);
-	else if (p->basis == CB_WIDENED && p->drift > 0)
+	else if (p->v.basis == IPC_BASIS_WIDENED && p->v.drift > 0)
 		snprintf(p->note, sizeof(p->note),
 			 "interval widened by a drift of ±%.1f%% between "
 			 "invocations (%s)",
-			 expm1(p->drift) * 100,
-			 p->assumed	   ? "--drift"
-			 : m->drift_a >= 0 ? "measured on A's files"
-					   : "measured on B's files");
+			 expm1(p->v.drift) * 100,
+			 p->v.src == IPC_DRIFT_GIVEN ? "--drift"
+			 : m->drift_a >= 0	     ? "measured on A's files"
+						     : "measured on B's files");
 }
 
 static int judge(const struct ipc_comparison *c, struct cpair *p)
 {
 	const struct ipc_cmp_opts *o = &c->opts;
 	size_t ma, mb, *ca, *cb;
-	double *xa, *xb, alpha;
-	bool diff, beyond;
+	double *xa, *xb;
 	int err;
 
 	p->metric = metric_of(c, p->a->res);
@@ -526,29 +444,13 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	if (err)
 		return err;
 	per_message(p);
-	basis(c, p);
-	alpha = 1 - p->cmp.level;
-	p->change_pct = p->cmp.have_ratio ? (p->cmp.ratio - 1) * 100 : 0;
-	diff = p->p < alpha && p->have_ci && (p->lo > 1 || p->hi < 1);
-	beyond = fabs(p->change_pct) >= o->threshold_pct;
-	p->verdict = V_SAME;
-	/*
-	 * A test that could not have found a difference (3 against 3: p is
-	 * at least 0.1) found none; that is not "no difference".
-	 */
-	if (p->cmp.na && p->cmp.nb && p->cmp.have_ratio && p->p_min >= alpha)
-		p->verdict = V_UNDECIDED;
-	else if (diff && beyond && p->basis == CB_RUNS)
-		p->verdict = V_UNDECIDED;
-	else if (diff && beyond)
-		p->verdict = (p->cmp.ratio > 1) != p->metric->higher_better
-				     ? V_SLOWER
-				     : V_FASTER;
-	note(c, p, ma, mb, diff, beyond);
+	ipc_judge(&p->cmp, p->metric->higher_better, o->threshold_pct,
+		  o->drift_set ? o->drift_pct : -1, &p->v);
+	note(c, p, ma, mb);
 	if (!p->note[0])
 		flagged(p, p->note, sizeof(p->note));
-	p->gate = o->fail_set && p->verdict == V_SLOWER &&
-		  fabs(p->change_pct) >= o->fail_pct;
+	p->gate = o->fail_set && p->v.verdict == IPC_VERDICT_SLOWER &&
+		  fabs(p->v.change_pct) >= o->fail_pct;
 	return 0;
 }
 

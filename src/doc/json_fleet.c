@@ -171,7 +171,7 @@ void jr_hist(struct rd *r, json_t *summary, const char *at,
 
 /*
  * The other end when it was on another host: its kind stands in for the
- * peer kind (the report layer needs only its name and that it was
+ * peer kind (the formatters need only its name and that it was
  * elsewhere), its address, the fingerprint it sent, kept as compact JSON
  * text as the client kept it, and how many other tests it ran.
  */

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading result documents, private to the report layer: what a reader
+ * Reading result documents, private to the document layer: what a reader
  * carries (the file's name, the first error, the store the records point
  * into) and the readers of one value, one schema table, one run and one
  * summary, each of which names the field it found wrong.  json_read.c
  * reads whole documents with them.
  */
-#ifndef IPCPERF_REPORT_JREAD_H
-#define IPCPERF_REPORT_JREAD_H
+#ifndef IPCPERF_DOC_JREAD_H
+#define IPCPERF_DOC_JREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/doc.h"
 #include "schema.h"
 
 /* What the records of a document point into, freed with it. */
@@ -110,7 +110,10 @@ void jr_peer(struct rd *r, json_t *o, const char *at, struct ipc_result *res);
 char *jr_peer_host_field(const struct ipc_result *res, const char *key,
 			 char *buf, size_t len);
 
-/* The flags of a result, into @d. */
-void jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
+/*
+ * The flags of a result and why each applies, as the diagnosis worded it,
+ * into @d.  Returns the flags the document holds without their why.
+ */
+unsigned jr_flags(struct rd *r, json_t *o, const char *at, struct ipc_diag *d);
 
 #endif

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Two fleet matrices compared, printed: each pair of hosts with its ratio,
+ * interval and verdict as the document layer judged it, and the pairs
+ * that got slower or failed in B listed, as a table or as JSON.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ipcperf/report.h"
+#include "doc/matrix.h"
+
+/* The drift the pairs of one file a side were allowed, or -1. */
+static double allowed(const struct mc_pair *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].compared && p[i].v.basis == IPC_BASIS_ALLOWED)
+			return p[i].v.allow_pct;
+	return -1;
+}
+
+static void put_table(FILE *out, const char *metric, const struct mc_pair *p,
+		      size_t n, size_t only_a, size_t only_b)
+{
+	const char *cas = NULL;
+	size_t slower = 0, failed = 0;
+	double allow = allowed(p, n);
+
+	fprintf(out,
+		"%s per pair of hosts, B / A: the ratio of the medians of "
+		"the runs, [95%% bootstrap interval]\n",
+		metric);
+	if (allow >= 0)
+		fprintf(out,
+			"one file a side: allowing ±%.0f%% for drift between "
+			"invocations (--drift PCT to change it)\n",
+			allow);
+	for (size_t i = 0; i < n; i++) {
+		if (!cas || strcmp(cas, p[i].a->cas)) {
+			cas = p[i].a->cas;
+			fprintf(out, "\n%s\n", cas);
+		}
+		fprintf(out, "  %s -> %s: ", p[i].a->from, p[i].a->to);
+		if (p[i].compared && p[i].v.have_ci)
+			fprintf(out, "%.3f [%.3f, %.3f] ", p[i].cmp.ratio,
+				p[i].v.lo, p[i].v.hi);
+		else if (p[i].compared && p[i].cmp.have_ratio)
+			fprintf(out, "%.3f ", p[i].cmp.ratio);
+		fprintf(out, "%s", mx_pair_verdict(&p[i]));
+		if (p[i].failed_b && p[i].b->error)
+			fprintf(out, ": %s", p[i].b->error);
+		fputc('\n', out);
+		slower += mx_pair_worse(&p[i]) && !p[i].failed_b;
+		failed += p[i].failed_b;
+	}
+	fprintf(out, "\n%zu pairs compared: %zu slower, %zu failed in B", n,
+		slower, failed);
+	if (only_a || only_b)
+		fprintf(out, "; %zu only in A, %zu only in B", only_a, only_b);
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++)
+		if (mx_pair_worse(&p[i]))
+			fprintf(out, "  %s: %s -> %s (%s)\n",
+				mx_pair_verdict(&p[i]), p[i].a->from,
+				p[i].a->to, p[i].a->cas);
+}
+
+static json_t *pair_obj(const struct mc_pair *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "case",
+			      p->a->cas, "from", p->a->from, "to", p->a->to,
+			      "status_a", p->a->status, "status_b",
+			      p->b->status, "verdict", mx_pair_verdict(p));
+
+	if (o && p->compared) {
+		json_object_set_new(o, "median_a", json_real(p->cmp.median_a));
+		json_object_set_new(o, "median_b", json_real(p->cmp.median_b));
+		if (p->cmp.have_ratio)
+			json_object_set_new(o, "ratio",
+					    json_real(p->cmp.ratio));
+		/* The interval the verdict rests on, widened by the drift. */
+		if (p->v.have_ci)
+			json_object_set_new(o, "ci",
+					    json_pack("{s:f, s:f, s:f}",
+						      "level", p->cmp.level,
+						      "low", p->v.lo, "high",
+						      p->v.hi));
+		json_object_set_new(o, "p", json_real(p->v.p));
+		if (p->v.drift >= 0)
+			json_object_set_new(o, "drift_pct",
+					    json_real(expm1(p->v.drift) * 100));
+		if (p->v.drift >= 0)
+			json_object_set_new(o, "allowance_pct",
+					    json_real(p->v.allow_pct));
+	}
+	if (o && p->b->error)
+		json_object_set_new(o, "error_b", json_string(p->b->error));
+	return o;
+}
+
+static int put_json(FILE *out, const char *metric, const struct mc_pair *p,
+		    size_t n, bool gate)
+{
+	json_t *root = json_pack("{s:s, s:s, s:b}", "command", "compare-matrix",
+				 "metric", metric, "gate_failed", gate);
+	json_t *all = json_array(), *slower = json_array(), *x;
+	int bad = !root || !all || !slower;
+
+	for (size_t i = 0; !bad && i < n; i++) {
+		x = pair_obj(&p[i]);
+		bad |= !x || json_array_append_new(all, x);
+		if (!bad && mx_pair_worse(&p[i]))
+			bad |= json_array_append(slower, x);
+	}
+	bad |= json_object_set_new(root, "pairs", all);
+	bad |= json_object_set_new(root, "slower_or_failed", slower);
+	if (!bad) {
+		errno = 0;
+		bad = json_dumpf(root, out,
+				 JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
+			      0 ||
+		      fputc('\n', out) == EOF;
+		json_decref(root);
+		return bad ? (errno ? -errno : -EIO) : 0;
+	}
+	json_decref(root);
+	return -ENOMEM;
+}
+
+int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
+		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,
+		   const char *format, size_t *gates)
+{
+	struct mc_pair *pairs = calloc(a->n + 1, sizeof(*pairs));
+	size_t n = 0, only_b = 0;
+	int err;
+
+	*gates = 0;
+	if (!pairs)
+		return -ENOMEM;
+	err = mx_judge(a, b, o, pairs, &n);
+	for (size_t i = 0; i < b->n; i++)
+		only_b += !mx_find(a, &b->cells[i]);
+	for (size_t i = 0; i < n; i++)
+		*gates += pairs[i].gate;
+	if (!err && !strcmp(format, "json"))
+		err = put_json(out, a->metric, pairs, n, *gates > 0);
+	else if (!err)
+		put_table(out, a->metric, pairs, n, a->n - n, only_b);
+	free(pairs);
+	if (!err && ferror(out))
+		err = -EIO;
+	return err;
+}
