@@ -648,12 +648,13 @@ static void why_of(const struct ipc_result *res, enum ipc_flag_kind kind,
 		break;
 	case IPC_FLAG_REFUSED:
 		snprintf(buf, len,
-			 "%llu connection%s to the measured port without the "
-			 "run's token (another process's) %s refused; the "
-			 "server's time on them may show in the figures",
+			 "%llu connection%s to the measured port came from "
+			 "another process (turned away where the run has a "
+			 "token, served by the built-in HTTP target, which "
+			 "has none); the server's time on them may show in "
+			 "the figures",
 			 (unsigned long long)res->refused,
-			 res->refused == 1 ? "" : "s",
-			 res->refused == 1 ? "was" : "were");
+			 res->refused == 1 ? "" : "s");
 		break;
 	default:
 		break;
