@@ -18,7 +18,7 @@ cd "$root" || exit 2
 
 # layer:rank.  Higher ranks may include lower ones.  The umbrella header
 # ipcperf.h pulls in every layer, so only the CLI may include it.
-ranks="cli:14 ipcperf:13 remote:12 report:10 run:8 pattern:6 framing:4
+ranks="cli:14 ipcperf:13 remote:12 report:10 run:8 explain:7 pattern:6 framing:4
 link:4 engine:2 transport:0 stats:-2 base:-2"
 
 files=$(find src include/ipcperf -type f \( -name '*.c' -o -name '*.h' \) \

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel side of --explain: tracepoints on the scheduler, system
+ * calls, idle states and interrupts cut the time of the watched threads
+ * into phases and sum them in maps, so that user space reads totals once
+ * per run and does nothing per event.
+ *
+ * The client's time is counted whole: every nanosecond of its measured
+ * window is in exactly one of its phases.  The server's time is counted
+ * only while the client is asleep waiting for it, so that the two sides
+ * together follow one round trip's path and add up to it; what the
+ * server does while the client runs is not on that path.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "explain_abi.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XA_SLOTS);
+	__type(key, __u32);
+	__type(value, struct xa_slot);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XA_THREADS_MAX);
+	__type(key, __u32);
+	__type(value, struct xa_thread);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XA_OTHERS_MAX);
+	__type(key, __u32);
+	__type(value, struct xa_other);
+} others SEC(".maps");
+
+/* What one CPU is doing, for the events that happen on it. */
+struct xa_cpu {
+	__u64 in_ts;	    /* when its current task was switched in */
+	__u64 idle_exit_ts; /* when it last left an idle state */
+	__u64 soft_ts;	    /* start of the softirq stretch in progress */
+	__u64 hard_ts;	    /* start of the hard interrupt in progress */
+	__u32 soft_vec;	    /* its kind */
+	__u32 in_soft, in_hard;
+	__u32 watched; /* a watched thread ran here in the window */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xa_cpu);
+} cpus SEC(".maps");
+
+/*
+ * The measured window, written by the measuring thread through the
+ * skeleton's mapped .bss (a plain store, no system call): begin 0 means
+ * nothing is counted, end 0 that the window is still open.
+ */
+__u64 win_begin;
+__u64 win_end;
+/* The client's latest sleep waiting for the server: [blk_begin, blk_end),
+   blk_end < blk_begin while it lasts. */
+__u64 blk_begin;
+__u64 blk_end;
+
+static __always_inline __u64 max64(__u64 a, __u64 b)
+{
+	return a > b ? a : b;
+}
+
+static __always_inline __u64 min64(__u64 a, __u64 b)
+{
+	return a < b ? a : b;
+}
+
+/* How much of [a, b) counts for @side: inside the window, and for the
+   server inside the client's latest sleep. */
+static __always_inline __u64 clip(__u32 side, __u64 a, __u64 b)
+{
+	__u64 lo, hi;
+
+	if (!win_begin)
+		return 0;
+	lo = max64(a, win_begin);
+	hi = win_end ? min64(b, win_end) : b;
+	if (side == XA_SERVER) {
+		lo = max64(lo, blk_begin);
+		if (blk_end >= blk_begin)
+			hi = min64(hi, blk_end);
+	}
+	return hi > lo ? hi - lo : 0;
+}
+
+static __always_inline bool in_window(__u64 t)
+{
+	return win_begin && t >= win_begin && (!win_end || t <= win_end);
+}
+
+/* The log-linear bucket of @v ns (explain_abi.h). */
+static __always_inline __u32 bucket_of(__u64 v)
+{
+	__u32 msb = 0;
+	__u64 x = v;
+
+	if (v < 4)
+		return (__u32)v;
+	if (x >> 32) {
+		msb += 32;
+		x >>= 32;
+	}
+	if (x >> 16) {
+		msb += 16;
+		x >>= 16;
+	}
+	if (x >> 8) {
+		msb += 8;
+		x >>= 8;
+	}
+	if (x >> 4) {
+		msb += 4;
+		x >>= 4;
+	}
+	if (x >> 2) {
+		msb += 2;
+		x >>= 2;
+	}
+	if (x >> 1)
+		msb += 1;
+	return (msb - 1) * 4 + (__u32)((v >> (msb - 2)) & 3);
+}
+
+static __always_inline void add_ns(__u32 side, __u32 ph, __u64 ns)
+{
+	__u32 key = side * XA_PHASES + ph;
+	struct xa_slot *s;
+
+	if (!ns || key >= XA_SLOTS)
+		return;
+	s = bpf_map_lookup_elem(&stats, &key);
+	if (s)
+		s->ns += ns;
+}
+
+/* One event of @len ns ending at @end, in the window. */
+static __always_inline void add_event(__u32 side, __u32 ph, __u64 end,
+				      __u64 len)
+{
+	__u32 key = side * XA_PHASES + ph, b;
+	struct xa_slot *s;
+
+	if (!in_window(end) || key >= XA_SLOTS)
+		return;
+	s = bpf_map_lookup_elem(&stats, &key);
+	if (!s)
+		return;
+	s->events++;
+	b = bucket_of(len);
+	if (b >= XA_BUCKETS)
+		b = XA_BUCKETS - 1;
+	s->bucket[b]++;
+}
+
+static __always_inline __u32 run_phase(const struct xa_thread *t)
+{
+	return t->in_sys ? t->sys_ph : XA_USER;
+}
+
+/* Count @t's stretch up to @now in the phase of its state. */
+static __always_inline void flush(struct xa_thread *t, __u64 now)
+{
+	__u64 ts = t->ts ? t->ts : now, n;
+	__u32 ph;
+
+	switch (t->state) {
+	case XA_ST_RUN:
+		ph = run_phase(t);
+		break;
+	case XA_ST_BLOCKED:
+		ph = XA_BLOCKED;
+		break;
+	case XA_ST_WAKE:
+		ph = XA_RUNQ;
+		break;
+	default:
+		ph = XA_PREEMPT;
+		break;
+	}
+	n = clip(t->side, ts, now);
+	add_ns(t->side, ph, n);
+	if (t->state == XA_ST_RUN && t->in_sys)
+		t->sys_ns += n;
+	t->ts = now;
+}
+
+static __always_inline struct xa_cpu *this_cpu(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpus, &zero);
+}
+
+static __always_inline struct xa_thread *watched(__u32 tid)
+{
+	if (!tid)
+		return NULL;
+	return bpf_map_lookup_elem(&threads, &tid);
+}
+
+static __always_inline struct xa_thread *current_watched(void)
+{
+	return watched((__u32)bpf_get_current_pid_tgid());
+}
+
+/*
+ * The system call numbers of the classes, per architecture; elsewhere
+ * every call is "other".
+ */
+static __always_inline __u32 sys_class(long id)
+{
+#if defined(__TARGET_ARCH_x86)
+	switch (id) {
+	case 1: case 20: case 44: case 46: case 307:
+		return XA_SEND;
+	case 0: case 19: case 45: case 47: case 299:
+		return XA_RECV;
+	case 232: case 281: case 441:
+		return XA_EPOLL;
+	case 7: case 23: case 270: case 271:
+		return XA_POLL;
+	case 426:
+		return XA_URING;
+	case 202:
+		return XA_FUTEX;
+	}
+#elif defined(__TARGET_ARCH_arm64)
+	switch (id) {
+	case 64: case 66: case 206: case 211: case 269:
+		return XA_SEND;
+	case 63: case 65: case 207: case 212: case 243:
+		return XA_RECV;
+	case 22: case 441:
+		return XA_EPOLL;
+	case 72: case 73:
+		return XA_POLL;
+	case 426:
+		return XA_URING;
+	case 98:
+		return XA_FUTEX;
+	}
+#endif
+	return XA_SYSOTHER;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
+{
+	struct xa_thread *t = current_watched();
+	__u64 now;
+
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	flush(t, now);
+	t->in_sys = 1;
+	t->sys_ph = sys_class(id);
+	t->sys_ns = 0;
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct xa_thread *t = current_watched();
+	__u64 now;
+
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	flush(t, now);
+	if (t->in_sys)
+		add_event(t->side, t->sys_ph, now, t->sys_ns);
+	t->in_sys = 0;
+	return 0;
+}
+
+/* A task not watched ran on a watched CPU from c->in_ts to @now. */
+static __always_inline void other_ran(struct task_struct *task,
+				      struct xa_cpu *c, __u64 now, __u64 runq)
+{
+	__u32 pid = BPF_CORE_READ(task, pid);
+	struct xa_other zero = {}, *o;
+	__u64 n = clip(XA_CLIENT, c->in_ts, now);
+
+	if (!pid || (!n && !runq))
+		return;
+	o = bpf_map_lookup_elem(&others, &pid);
+	if (!o) {
+		BPF_CORE_READ_STR_INTO(&zero.comm, task, comm);
+		bpf_map_update_elem(&others, &pid, &zero, BPF_NOEXIST);
+		o = bpf_map_lookup_elem(&others, &pid);
+		if (!o)
+			return;
+	}
+	__sync_fetch_and_add(&o->ns, n);
+	if (runq)
+		__sync_fetch_and_add(&o->runq_ns, runq);
+}
+
+/*
+ * @t runs again on this CPU after waiting since t->ts: the part until the
+ * CPU left its idle state is idle exit, the rest run-queue wait (behind
+ * @prev when it is another task).  Returns the run-queue part.
+ */
+static __always_inline __u64 resume(struct xa_thread *t, struct xa_cpu *c,
+				    __u64 now)
+{
+	__u64 ts = t->ts ? t->ts : now, mid = ts, q;
+	__u32 ph = t->state == XA_ST_WAKE ? XA_RUNQ : XA_PREEMPT;
+
+	if (t->state == XA_ST_BLOCKED) {
+		flush(t, now); /* its waking was not seen */
+		return 0;
+	}
+	if (t->state == XA_ST_WAKE && c->idle_exit_ts > ts) {
+		mid = min64(c->idle_exit_ts, now);
+		add_ns(t->side, XA_IDLE, clip(t->side, ts, mid));
+		add_event(t->side, XA_IDLE, now, mid - ts);
+	}
+	q = clip(t->side, mid, now);
+	add_ns(t->side, ph, q);
+	add_event(t->side, ph, now, now - mid);
+	t->ts = now;
+	return q;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	struct xa_cpu *c = this_cpu();
+	struct xa_thread *p, *n;
+	__u64 now, q = 0;
+	__u32 ppid, npid;
+
+	if (!c)
+		return 0;
+	ppid = BPF_CORE_READ(prev, pid);
+	npid = BPF_CORE_READ(next, pid);
+	p = watched(ppid);
+	n = watched(npid);
+	if (!p && !n && !c->watched)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (p) {
+		flush(p, now);
+		if (preempt || BPF_CORE_READ(prev, __state) == 0) {
+			p->state = XA_ST_PREEMPT;
+		} else {
+			p->state = XA_ST_BLOCKED;
+			if (p->side == XA_CLIENT)
+				blk_begin = now;
+		}
+		p->ev_ts = now;
+	}
+	if (n) {
+		if (n->state == XA_ST_PREEMPT || n->state == XA_ST_WAKE)
+			q = resume(n, c, now);
+		else
+			flush(n, now);
+		n->state = XA_ST_RUN;
+		if (in_window(now))
+			c->watched = 1;
+	}
+	if (!p && c->watched)
+		other_ran(prev, c, now, n ? q : 0);
+	c->in_ts = now;
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(xa_waking, struct task_struct *task)
+{
+	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
+	__u64 now;
+
+	if (!t || t->state != XA_ST_BLOCKED)
+		return 0;
+	now = bpf_ktime_get_ns();
+	flush(t, now);
+	add_event(t->side, XA_BLOCKED, now, now - t->ev_ts);
+	t->state = XA_ST_WAKE;
+	if (t->side == XA_CLIENT)
+		blk_end = now;
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(xa_migrate, struct task_struct *task, int dest_cpu)
+{
+	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
+
+	if (t)
+		add_event(t->side, XA_MIGRATE, bpf_ktime_get_ns(), 0);
+	return 0;
+}
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct xa_cpu *c;
+
+	if (state != (unsigned int)-1)
+		return 0;
+	c = this_cpu();
+	if (c)
+		c->idle_exit_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(xa_softirq_entry, unsigned int vec)
+{
+	struct xa_thread *t = current_watched();
+	struct xa_cpu *c;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	c = this_cpu();
+	if (!c)
+		return 0;
+	now = bpf_ktime_get_ns();
+	flush(t, now);
+	c->soft_ts = now;
+	c->soft_vec = vec < 10 ? vec : 9;
+	c->in_soft = 1;
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(xa_softirq_exit, unsigned int vec)
+{
+	struct xa_thread *t = current_watched();
+	struct xa_cpu *c;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	c = this_cpu();
+	if (!c || !c->in_soft)
+		return 0;
+	now = bpf_ktime_get_ns();
+	add_ns(t->side, XA_SOFTIRQ0 + c->soft_vec,
+	       clip(t->side, c->soft_ts, now));
+	add_event(t->side, XA_SOFTIRQ0 + c->soft_vec, now, now - c->soft_ts);
+	c->in_soft = 0;
+	t->ts = now; /* the softirq is not the interrupted phase's time */
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(xa_irq_entry, int irq, struct irqaction *action)
+{
+	struct xa_thread *t = current_watched();
+	struct xa_cpu *c;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	c = this_cpu();
+	if (!c)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (c->in_soft) {
+		/* The softirq so far is its own; it resumes at the exit. */
+		add_ns(t->side, XA_SOFTIRQ0 + c->soft_vec,
+		       clip(t->side, c->soft_ts, now));
+	} else {
+		flush(t, now);
+	}
+	c->hard_ts = now;
+	c->in_hard = 1;
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(xa_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	struct xa_thread *t = current_watched();
+	struct xa_cpu *c;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	c = this_cpu();
+	if (!c || !c->in_hard)
+		return 0;
+	now = bpf_ktime_get_ns();
+	add_ns(t->side, XA_HARDIRQ, clip(t->side, c->hard_ts, now));
+	add_event(t->side, XA_HARDIRQ, now, now - c->hard_ts);
+	c->in_hard = 0;
+	if (c->in_soft)
+		c->soft_ts = now;
+	else
+		t->ts = now;
+	return 0;
+}
