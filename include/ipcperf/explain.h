@@ -71,6 +71,12 @@ int ipc_explain_reset(struct ipc_explain *x);
 int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side);
 
 /*
+ * The one descriptor ipc_explain_watch needs, for a forked process that
+ * closes the others; -1 when @x is NULL.
+ */
+int ipc_explain_watch_fd(const struct ipc_explain *x);
+
+/*
  * Where the measuring thread stores the measured window's begin and end
  * (ipc_now_ns, CLOCK_MONOTONIC, the kernel's clock too): two words the
  * program reads, in memory shared with it, so that marking the window is

@@ -8,6 +8,7 @@
 
 #include "base.h"
 #include "engine.h"
+#include "explain.h"
 #include "framing.h"
 #include "link.h"
 #include "pattern.h"

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "explain.h"
 #include "framing.h"
 #include "link.h"
 #include "pattern.h"
@@ -55,6 +56,7 @@ struct ipc_runopts {
 	 */
 	bool pm_qos_held;
 	int pm_qos_us;
+	bool explain; /* --explain: the kernel says where the time went */
 };
 
 #define IPC_MIN_RUNS 5
@@ -223,6 +225,8 @@ struct ipc_result {
 	char peer_host[1024]; /* its fingerprint, JSON text, "" otherwise */
 	uint64_t peer_others; /* most other tests it ran during one run; the
 				 shared flag when not 0 */
+	struct ipc_explain_result *explain; /* --explain: where the time
+					       went, NULL when not asked */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -350,6 +354,10 @@ struct ipc_peer {
 	char remote_host[1024]; /* remote: the server's fingerprint, a JSON
 				   object as text; "" when not known */
 	void *priv; /* the kind's own state between start and stop */
+	/* --explain: the observer serve registers its thread with, NULL:
+	   none (the kinds that run serve in a forked process or a thread
+	   call it there, with the observer's descriptors inherited). */
+	struct ipc_explain *explain;
 };
 
 /* Bits of struct ipc_peer_ops.flags. */

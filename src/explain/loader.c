@@ -53,6 +53,13 @@ static bool locked_down(void)
 /* Why loading or attaching failed with @err, in words. */
 static void why_failed(int err, const char *doing, char *why, size_t len)
 {
+	if (err == -EACCES && geteuid() == 0) {
+		/* As root, EACCES is the verifier's refusal. */
+		snprintf(why, len,
+			 "the kernel's verifier refused the program (%s: %s)",
+			 doing, strerror(-err));
+		return;
+	}
 	if (err == -EPERM || err == -EACCES) {
 		if (locked_down())
 			snprintf(why, len, "kernel locked down (%s: %s)", doing,
@@ -187,6 +194,11 @@ int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 				BPF_ANY))
 		return errno == E2BIG ? -ENOSPC : -errno;
 	return 0;
+}
+
+int ipc_explain_watch_fd(const struct ipc_explain *x)
+{
+	return x ? bpf_map__fd(x->skel->maps.threads) : -1;
 }
 
 uint64_t *ipc_explain_window(struct ipc_explain *x)

@@ -17,6 +17,7 @@
 #include "ipcperf/report.h"
 #include "compare.h"
 #include "jread.h"
+#include "explain_out.h"
 #include "schema.h"
 
 /*
@@ -752,6 +753,8 @@ static int json_result(struct ipc_report *r, const struct ipc_result *res)
 	if (res->refused)
 		put_u64(d, o, KEY_REFUSED, res->refused);
 	put_peer(d, o, res);
+	if (explain_json_put(o, res->explain))
+		d->err = -ENOMEM;
 	append(d, d->results, o);
 	return d->err;
 }

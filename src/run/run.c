@@ -30,7 +30,22 @@ struct ipc_run {
 	char dir[256];	/* $TMPDIR/ipcperf.XXXXXX */
 	int dir_fd;	/* the directory, flock()ed while the run lives */
 	unsigned nchan; /* channels named so far */
+	/* --explain's program, loaded by the first case that asks. */
+	struct ipc_explain *explain;
+	bool explain_tried;
+	char explain_why[160]; /* why it could not be loaded */
 };
+
+struct ipc_explain *run_explain(struct ipc_run *run, const char **why)
+{
+	if (!run->explain_tried) {
+		run->explain_tried = true;
+		ipc_explain_open(&run->explain, run->explain_why,
+				 sizeof(run->explain_why));
+	}
+	*why = run->explain_why;
+	return run->explain;
+}
 
 /*
  * A run's directory is locked (flock on the directory itself) for as long
@@ -176,6 +191,7 @@ int ipc_run_new(struct ipc_run **out)
 	return 0;
 fail:
 	ipc_cancel_fini(&run->client);
+	ipc_explain_free(run->explain);
 	free(run);
 	return err;
 }
