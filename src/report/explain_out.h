@@ -10,8 +10,26 @@
 #include <stdio.h>
 
 #include "ipcperf/run.h"
+#include "table.h"
 
 /* Set "explain" of result object @o from @x; 0 or -ENOMEM. */
 int explain_json_put(json_t *o, const struct ipc_explain_result *x);
+
+/*
+ * A copy of @x for a table that keeps results past the caller's free
+ * (without the per-run data); NULL when @x is NULL or memory ran out,
+ * which leaves the breakdown out.  Freed by ipc_explain_result_free.
+ */
+struct ipc_explain_result *explain_keep(const struct ipc_explain_result *x);
+
+/*
+ * Under the tables: for each explained row, the phases of its round trip
+ * (time, share of the measured mean, p99 per event, whom a run-queue wait
+ * was behind), the sum against the measured mean, and the tasks that ran
+ * on a measured CPU; where explain could not run, one line saying why
+ * (once for rows that share the reason).  Nothing when none asked.
+ */
+void explain_table_print(struct tab_out *out, const struct trow *rows,
+			 size_t n);
 
 #endif
