@@ -36,8 +36,8 @@ struct ipc_explain_counts {
 	struct ipc_explain_other {
 		char comm[16];
 		int pid;
-		uint64_t ns;	  /* its time on a measured CPU */
-		uint64_t runq_ns; /* a measured thread waited behind it */
+		uint64_t ns;		      /* its time on a measured CPU */
+		uint64_t runq_ns[IPC_XSIDES]; /* each side waited behind it */
 	} others[IPC_XOTHERS];
 };
 

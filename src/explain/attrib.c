@@ -107,7 +107,8 @@ static void others_merge(struct ipc_explain_counts *p,
 	for (i = 0; i < p->nothers; i++) {
 		if (p->others[i].pid == o->pid) {
 			p->others[i].ns += o->ns;
-			p->others[i].runq_ns += o->runq_ns;
+			p->others[i].runq_ns[0] += o->runq_ns[0];
+			p->others[i].runq_ns[1] += o->runq_ns[1];
 			return;
 		}
 		if (p->others[i].ns < p->others[min].ns)
@@ -198,17 +199,17 @@ static double p99_of(const uint64_t *bucket, const uint64_t *bucket2)
 	return -1;
 }
 
-/* The task the measured threads waited behind the most, in words. */
-static void behind_words(const struct ipc_explain_counts *p, char *buf,
-			 size_t len)
+/* The task @side waited behind the most for a CPU, in words. */
+static void behind_words(const struct ipc_explain_counts *p, size_t side,
+			 char *buf, size_t len)
 {
 	const struct ipc_explain_other *best = NULL;
 	size_t i;
 
 	buf[0] = '\0';
 	for (i = 0; i < p->nothers; i++)
-		if (p->others[i].runq_ns &&
-		    (!best || p->others[i].runq_ns > best->runq_ns))
+		if (p->others[i].runq_ns[side] &&
+		    (!best || p->others[i].runq_ns[side] > best->runq_ns[side]))
 			best = &p->others[i];
 	if (best)
 		snprintf(buf, len, "%.15s (pid %d)", best->comm, best->pid);
@@ -292,8 +293,8 @@ void ipc_explain_finish(struct ipc_explain_result *r)
 	if (server_ns > 0)
 		ns[IPC_XCLIENT][XA_BLOCKED] = 0;
 	r->window_ns = (double)p->window_ns / (double)r->pooled_rt;
-	behind_words(p, behind, sizeof(behind));
 	for (s = 0; s < IPC_XSIDES; s++) {
+		behind_words(p, s, behind, sizeof(behind));
 		for (ph = 0; ph < IPC_XPHASES; ph++) {
 			double v = ns[s][ph];
 

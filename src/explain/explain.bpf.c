@@ -293,7 +293,8 @@ int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
 
 /* A task not watched ran on a watched CPU from c->in_ts to @now. */
 static __always_inline void other_ran(struct task_struct *task,
-				      struct xa_cpu *c, __u64 now, __u64 runq)
+				      struct xa_cpu *c, __u64 now, __u64 runq,
+				      __u32 side)
 {
 	__u32 pid = BPF_CORE_READ(task, pid);
 	struct xa_other zero = {}, *o;
@@ -310,8 +311,8 @@ static __always_inline void other_ran(struct task_struct *task,
 			return;
 	}
 	__sync_fetch_and_add(&o->ns, n);
-	if (runq)
-		__sync_fetch_and_add(&o->runq_ns, runq);
+	if (runq && side < XA_SIDES)
+		__sync_fetch_and_add(&o->runq_ns[side], runq);
 }
 
 /*
@@ -386,7 +387,7 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 			c->watched = 1;
 	}
 	if (!p && c->watched)
-		other_ran(prev, c, now, n ? q : 0);
+		other_ran(prev, c, now, n ? q : 0, n ? n->side : 0);
 	c->in_ts = now;
 	return 0;
 }

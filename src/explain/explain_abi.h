@@ -75,8 +75,8 @@ struct xa_thread {
 /* A task that ran on a watched CPU and is not watched: key its pid. */
 struct xa_other {
 	char comm[16];
-	__u64 ns;      /* its time on a watched CPU, within the window */
-	__u64 runq_ns; /* a watched thread's wait for the CPU behind it */
+	__u64 ns; /* its time on a watched CPU, within the window */
+	__u64 runq_ns[XA_SIDES]; /* each side's wait for the CPU behind it */
 };
 
 #define XA_OTHERS_MAX 512

@@ -219,14 +219,14 @@ static void keep_other(struct ipc_explain_counts *c, __u32 pid,
 		for (i = 0; i < c->nothers; i++)
 			if (!slot || c->others[i].ns < slot->ns)
 				slot = &c->others[i];
-		if (slot->ns >= o->ns + o->runq_ns)
+		if (slot->ns >= o->ns)
 			return;
 	}
 	memcpy(slot->comm, o->comm, sizeof(slot->comm));
 	slot->comm[sizeof(slot->comm) - 1] = '\0';
 	slot->pid = (int)pid;
 	slot->ns = o->ns;
-	slot->runq_ns = o->runq_ns;
+	memcpy(slot->runq_ns, o->runq_ns, sizeof(slot->runq_ns));
 }
 
 static int read_others(struct ipc_explain *x, struct ipc_explain_counts *c)
