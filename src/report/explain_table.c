@@ -54,7 +54,8 @@ static void phase_line(struct tab_out *out, const struct ipc_xphase *p)
 	tab_puts(out, "\n");
 }
 
-static void others_line(struct tab_out *out, const struct ipc_explain_result *x)
+static void others_line(struct tab_out *out, const struct ipc_explain_result *x,
+			const char *sample)
 {
 	char t[32];
 	size_t i, shown = 0;
@@ -62,10 +63,11 @@ static void others_line(struct tab_out *out, const struct ipc_explain_result *x)
 	for (i = 0; i < x->nothers && shown < 4; i++) {
 		if (x->others[i].ns < 1)
 			continue;
-		tab_printf(out, "%s%s (pid %d) %s",
-			   shown ? ", "
-				 : "  others on "
-				   "the measured CPUs, per round trip: ",
+		if (!shown)
+			tab_printf(out,
+				   "  others on the measured CPUs, per %s: ",
+				   sample);
+		tab_printf(out, "%s%s (pid %d) %s", shown ? ", " : "",
 			   x->others[i].comm, x->others[i].pid,
 			   ipc_fmt_ns(x->others[i].ns, t, sizeof(t)));
 		shown++;
@@ -83,9 +85,10 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 
 	ipc_case_describe(&res->cs, what, sizeof(what));
 	tab_printf(out,
-		   "\nexplain %s: the mean round trip, %s (the median run's), "
-		   "in phases that add up to %s\n",
-		   what, ipc_fmt_ns(x->measured_ns, m, sizeof(m)),
+		   "\nexplain %s: the mean %s, %s (the median run's), in "
+		   "phases that add up to %s\n",
+		   what, res->cs.pat->sample,
+		   ipc_fmt_ns(x->measured_ns, m, sizeof(m)),
 		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
 	for (i = 0; i < x->nphases; i++) {
 		const struct ipc_xphase *p = &x->phases[i];
@@ -109,7 +112,7 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 		tab_printf(out, "  migrations: client %llu, server %llu\n",
 			   (unsigned long long)x->migrations[0],
 			   (unsigned long long)x->migrations[1]);
-	others_line(out, x);
+	others_line(out, x, res->cs.pat->sample);
 }
 
 void explain_table_print(struct tab_out *out, const struct trow *rows, size_t n)
