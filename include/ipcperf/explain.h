@@ -61,20 +61,17 @@ int ipc_explain_open(struct ipc_explain **x, char *why, size_t len);
 void ipc_explain_free(struct ipc_explain *x);
 
 /*
- * Before a run: every counter zeroed, no thread watched, no window.  Then
- * the threads to watch are added (the client by the measuring thread
- * itself, the server by the thread that serves, in its own process if it
- * was forked): ipc_explain_watch with @tid 0 means the calling thread.
- * 0 or -errno (-ENOSPC: too many threads).  Not while a window is open.
+ * Before a run: every counter zeroed, no thread watched, no window (0 or
+ * -errno).  Then the threads to watch are added, the client by the
+ * measuring thread itself, the server by the thread that serves, in its
+ * own process if it was forked (the program's memory is mapped shared,
+ * and survives the fork even where the descriptors do not):
+ * ipc_explain_watch with @tid 0 means the calling thread.  It is a few
+ * stores, no system call, safe from several threads and processes at
+ * once; 0, or -ENOSPC past four threads.  Neither while a window is open.
  */
 int ipc_explain_reset(struct ipc_explain *x);
 int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side);
-
-/*
- * The one descriptor ipc_explain_watch needs, for a forked process that
- * closes the others; -1 when @x is NULL.
- */
-int ipc_explain_watch_fd(const struct ipc_explain *x);
 
 /*
  * Where the measuring thread stores the measured window's begin and end

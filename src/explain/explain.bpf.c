@@ -29,13 +29,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, XA_THREADS_MAX);
-	__type(key, __u32);
-	__type(value, struct xa_thread);
-} threads SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, XA_OTHERS_MAX);
 	__type(key, __u32);
 	__type(value, struct xa_other);
@@ -70,6 +63,14 @@ __u64 win_end;
    blk_end < blk_begin while it lasts. */
 __u64 blk_begin;
 __u64 blk_end;
+/*
+ * The watched threads, in the mapped .bss too: user space registers a
+ * thread with plain stores (its state, then its tid), from a forked
+ * process as well, whose mapping is shared.  Finding a tid among a few
+ * words costs less than a hash lookup, and every event pays for it.
+ */
+__u32 thr_tid[XA_THREADS_MAX];
+struct xa_thread thr[XA_THREADS_MAX];
 
 static __always_inline __u64 max64(__u64 a, __u64 b)
 {
@@ -211,7 +212,11 @@ static __always_inline struct xa_thread *watched(__u32 tid)
 {
 	if (!tid)
 		return NULL;
-	return bpf_map_lookup_elem(&threads, &tid);
+#pragma unroll
+	for (int i = 0; i < XA_THREADS_MAX; i++)
+		if (thr_tid[i] == tid)
+			return &thr[i];
+	return NULL;
 }
 
 static __always_inline struct xa_thread *current_watched(void)

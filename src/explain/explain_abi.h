@@ -56,7 +56,7 @@ struct xa_slot {
 	__u64 bucket[XA_BUCKETS];
 };
 
-/* A thread being watched: the map key is its tid. */
+/* A thread being watched (the program's thr[], its tid in thr_tid[]). */
 struct xa_thread {
 	__u64 ts;     /* start of its current, not yet counted, stretch */
 	__u64 sys_ns; /* on-CPU time of the system call in progress */
@@ -80,6 +80,6 @@ struct xa_other {
 };
 
 #define XA_OTHERS_MAX 512
-#define XA_THREADS_MAX 64
+#define XA_THREADS_MAX 4
 
 #endif

@@ -171,7 +171,8 @@ int ipc_explain_reset(struct ipc_explain *x)
 
 	s->bss->win_begin = s->bss->win_end = 0;
 	s->bss->blk_begin = s->bss->blk_end = 0;
-	clear_hash(bpf_map__fd(s->maps.threads));
+	memset(s->bss->thr_tid, 0, sizeof(s->bss->thr_tid));
+	memset(s->bss->thr, 0, sizeof(s->bss->thr));
 	clear_hash(bpf_map__fd(s->maps.others));
 	err = zero_percpu(x, bpf_map__fd(s->maps.stats), XA_SLOTS,
 			  sizeof(struct xa_slot));
@@ -183,22 +184,31 @@ int ipc_explain_reset(struct ipc_explain *x)
 
 int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 {
-	/* Added from inside a system call (this one): its exit is seen. */
-	struct xa_thread t = {.side = side,
-			      .state = XA_ST_RUN,
-			      .in_sys = 1,
-			      .sys_ph = XA_SYSOTHER};
+	struct explain_bpf__bss *b = x->skel->bss;
 	__u32 key = tid ? (__u32)tid : (__u32)gettid();
+	size_t i;
 
-	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.threads), &key, &t,
-				BPF_ANY))
-		return errno == E2BIG ? -ENOSPC : -errno;
-	return 0;
-}
+	/*
+	 * The slot is taken by its tid (atomically: the client's process
+	 * and a forked server register at the same time), its state is
+	 * written, then the tid is published for the program to see.
+	 * Running, in user space: the program's first event for it is then
+	 * its next system call or switch, and counts from there.
+	 */
+	for (i = 0; i < XA_THREADS_MAX; i++) {
+		__u32 none = 0, busy = UINT32_MAX;
 
-int ipc_explain_watch_fd(const struct ipc_explain *x)
-{
-	return x ? bpf_map__fd(x->skel->maps.threads) : -1;
+		if (!__atomic_compare_exchange_n(&b->thr_tid[i], &none, busy,
+						 false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		memset(&b->thr[i], 0, sizeof(b->thr[i]));
+		b->thr[i].side = side;
+		b->thr[i].state = XA_ST_RUN;
+		__atomic_store_n(&b->thr_tid[i], key, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return -ENOSPC;
 }
 
 uint64_t *ipc_explain_window(struct ipc_explain *x)

@@ -36,12 +36,6 @@ int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 	return -ENOTSUP;
 }
 
-int ipc_explain_watch_fd(const struct ipc_explain *x)
-{
-	(void)x;
-	return -1;
-}
-
 uint64_t *ipc_explain_window(struct ipc_explain *x)
 {
 	(void)x;

@@ -116,18 +116,15 @@ static int cmp_int(const void *a, const void *b)
  * (their ends would not see end of stream until it exits) and their
  * stops.
  */
-static void child_close_others(const struct ipc_chan *ch, int stop_fd,
-			       int explain_fd)
+static void child_close_others(const struct ipc_chan *ch, int stop_fd)
 {
-	int keep[IPC_CHAN_FDS + 3], n = 0, lo = 3;
+	int keep[IPC_CHAN_FDS + 2], n = 0, lo = 3;
 
 	for (int i = 0; i < IPC_CHAN_FDS; i++)
 		if (ch->fd[i] >= 3)
 			keep[n++] = ch->fd[i];
 	if (stop_fd >= 3)
 		keep[n++] = stop_fd;
-	if (explain_fd >= 3)
-		keep[n++] = explain_fd; /* where serve registers its thread */
 	qsort(keep, (size_t)n, sizeof(keep[0]), cmp_int);
 	for (int i = 0; i <= n; i++) {
 		int hi = i < n ? keep[i] - 1 : -1; /* -1: to the end */
@@ -152,8 +149,7 @@ child(struct ipc_peer *p, struct proc *pr, pid_t parent)
 		_exit(1);
 	child_signals();
 	ipc_chan_drop_other(p->ch, IPC_SERVER);
-	child_close_others(p->ch, pr->sh->stop.fd,
-			   ipc_explain_watch_fd(p->explain));
+	child_close_others(p->ch, pr->sh->stop.fd);
 	p->serve(p, &pr->sh->stop);
 	pr->sh->out = p->out;
 	pr->sh->cost = p->cost;
