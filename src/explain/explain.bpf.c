@@ -437,19 +437,42 @@ int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
 	return 0;
 }
 
+/*
+ * The watched thread an interrupt runs on top of, with its CPU's state
+ * and the time; NULL when the current task is not watched.
+ */
+static __always_inline struct xa_thread *on_watched(struct xa_cpu **c,
+						    __u64 *now)
+{
+	struct xa_thread *t = current_watched();
+
+	if (!t)
+		return NULL;
+	*c = this_cpu();
+	if (!*c)
+		return NULL;
+	*now = bpf_ktime_get_ns();
+	return t;
+}
+
+/* An interrupt's stretch [@from, @now) in phase @ph of @t's side. */
+static __always_inline void irq_count(struct xa_thread *t, __u32 ph,
+				      __u64 from, __u64 now, bool event)
+{
+	add_ns(t->side, ph, clip(t->side, from, now));
+	if (event)
+		add_event(t->side, ph, now, now - from);
+}
+
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(xa_softirq_entry, unsigned int vec)
 {
-	struct xa_thread *t = current_watched();
 	struct xa_cpu *c;
 	__u64 now;
+	struct xa_thread *t = on_watched(&c, &now);
 
 	if (!t)
 		return 0;
-	c = this_cpu();
-	if (!c)
-		return 0;
-	now = bpf_ktime_get_ns();
 	flush(t, now);
 	c->soft_ts = now;
 	c->soft_vec = vec < 10 ? vec : 9;
@@ -460,19 +483,13 @@ int BPF_PROG(xa_softirq_entry, unsigned int vec)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(xa_softirq_exit, unsigned int vec)
 {
-	struct xa_thread *t = current_watched();
 	struct xa_cpu *c;
 	__u64 now;
+	struct xa_thread *t = on_watched(&c, &now);
 
-	if (!t)
+	if (!t || !c->in_soft)
 		return 0;
-	c = this_cpu();
-	if (!c || !c->in_soft)
-		return 0;
-	now = bpf_ktime_get_ns();
-	add_ns(t->side, XA_SOFTIRQ0 + c->soft_vec,
-	       clip(t->side, c->soft_ts, now));
-	add_event(t->side, XA_SOFTIRQ0 + c->soft_vec, now, now - c->soft_ts);
+	irq_count(t, XA_SOFTIRQ0 + c->soft_vec, c->soft_ts, now, true);
 	c->in_soft = 0;
 	t->ts = now; /* the softirq is not the interrupted phase's time */
 	return 0;
@@ -481,23 +498,16 @@ int BPF_PROG(xa_softirq_exit, unsigned int vec)
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(xa_irq_entry, int irq, struct irqaction *action)
 {
-	struct xa_thread *t = current_watched();
 	struct xa_cpu *c;
 	__u64 now;
+	struct xa_thread *t = on_watched(&c, &now);
 
 	if (!t)
 		return 0;
-	c = this_cpu();
-	if (!c)
-		return 0;
-	now = bpf_ktime_get_ns();
-	if (c->in_soft) {
-		/* The softirq so far is its own; it resumes at the exit. */
-		add_ns(t->side, XA_SOFTIRQ0 + c->soft_vec,
-		       clip(t->side, c->soft_ts, now));
-	} else {
+	if (c->in_soft) /* the softirq so far is its own; it resumes after */
+		irq_count(t, XA_SOFTIRQ0 + c->soft_vec, c->soft_ts, now, false);
+	else
 		flush(t, now);
-	}
 	c->hard_ts = now;
 	c->in_hard = 1;
 	return 0;
@@ -506,18 +516,13 @@ int BPF_PROG(xa_irq_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(xa_irq_exit, int irq, struct irqaction *action, int ret)
 {
-	struct xa_thread *t = current_watched();
 	struct xa_cpu *c;
 	__u64 now;
+	struct xa_thread *t = on_watched(&c, &now);
 
-	if (!t)
+	if (!t || !c->in_hard)
 		return 0;
-	c = this_cpu();
-	if (!c || !c->in_hard)
-		return 0;
-	now = bpf_ktime_get_ns();
-	add_ns(t->side, XA_HARDIRQ, clip(t->side, c->hard_ts, now));
-	add_event(t->side, XA_HARDIRQ, now, now - c->hard_ts);
+	irq_count(t, XA_HARDIRQ, c->hard_ts, now, true);
 	c->in_hard = 0;
 	if (c->in_soft)
 		c->soft_ts = now;

@@ -220,14 +220,14 @@ uint64_t *ipc_explain_window(struct ipc_explain *x)
 static void keep_other(struct ipc_explain_counts *c, __u32 pid,
 		       const struct xa_other *o)
 {
-	struct ipc_explain_other *slot = NULL;
+	struct ipc_explain_other *slot = &c->others[0];
 	size_t i;
 
 	if (c->nothers < IPC_XOTHERS) {
 		slot = &c->others[c->nothers++];
 	} else {
-		for (i = 0; i < c->nothers; i++)
-			if (!slot || c->others[i].ns < slot->ns)
+		for (i = 1; i < c->nothers; i++)
+			if (c->others[i].ns < slot->ns)
 				slot = &c->others[i];
 		if (slot->ns >= o->ns)
 			return;

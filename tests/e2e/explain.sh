@@ -68,11 +68,14 @@ jqt "peer stall: and no more than the round trip" \
 jqt "peer stall: the sleep shows as the server blocked" \
 	'all(.results[].explain; any(.phases[]; .side == "server" and .name == "blocked" and .ns >= 4000))'
 
-# A CPU hog on the server's CPU: the server waits behind it, by name.
+# A CPU hog on the server's CPU: the server waits behind it, by name.  A
+# little above the default priority, so that on a shared machine the hog,
+# not another load that lands on that CPU, is what the server waits for
+# most.
 hog_cpu=1
 [ "$(nproc)" -ge 2 ] || hog_cpu=0
 cp "$(command -v yes)" "$T/explainhog"
-taskset -c "$hog_cpu" "$T/explainhog" >/dev/null &
+nice -n -5 taskset -c "$hog_cpu" "$T/explainhog" >/dev/null &
 hog=$!
 run_default rr -t pipe -n 1000 -w 100 -r 3 --pin "0,$hog_cpu" --explain -f json
 kill "$hog"
@@ -80,17 +83,24 @@ wait "$hog" 2>/dev/null
 is_rc 0 "rr --explain beside a CPU hog"
 jqt "hog: the hog is among the tasks on a measured CPU" \
 	'any(.results[].explain.others[]; .comm == "explainhog")'
-jqt "hog: a run-queue wait names it" \
-	'any(.results[].explain.phases[]; (.name | IN("wake-up: run queue", "preempted")) and ((.behind // "") | startswith("explainhog (pid ")))'
+jqt "hog: the server's run-queue wait names it" \
+	'any(.results[].explain.phases[]; .side == "server" and (.name | IN("wake-up: run queue", "preempted")) and ((.behind // "") | startswith("explainhog (pid ")))'
+diag "waited behind: $(jq -c '[.results[].explain.phases[] | select(.behind) | [.side, .name, .ns, .behind]]' "$out")"
 
 # SIGKILL mid-run: the programs and maps go with the process.
 progs() { bpftool prog show 2>/dev/null | grep -c ' name xa_'; }
 if command -v bpftool >/dev/null; then
+	# A program is freed a moment after its last descriptor closes: let
+	# the earlier cases' go first.
+	for _ in $(seq 100); do
+		[ "$(progs)" = 0 ] && break
+		sleep 0.05
+	done
 	before=$(progs)
 	"$IPCPERF" rr -t pipe -d 20 -r 1 --explain >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
-		[ "$(progs)" -gt "$before" ] && break
+		[ "$(progs)" -ge $((before + 10)) ] && break
 		sleep 0.05
 	done
 	during=$(progs)
@@ -100,7 +110,7 @@ if command -v bpftool >/dev/null; then
 		[ "$(progs)" -le "$before" ] && break
 		sleep 0.05
 	done
-	ok "$([ "$during" -gt "$before" ]; echo $?)" "SIGKILL: the programs were attached ($before, then $during)"
+	ok "$([ "$during" -ge $((before + 10)) ]; echo $?)" "SIGKILL: the ten programs were attached ($before, then $during)"
 	ok "$([ "$(progs)" -le "$before" ]; echo $?)" "SIGKILL: none left after ($(progs))"
 	check "SIGKILL: nothing pinned" test -z "$(ls -A /sys/fs/bpf 2>/dev/null | grep -i xa_)"
 else
