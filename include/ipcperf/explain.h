@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The sides of a measurement, as the kernel side counts them. */
 enum ipc_xside { IPC_XCLIENT = 0, IPC_XSERVER = 1, IPC_XSIDES };
 
@@ -152,5 +156,9 @@ const char *ipc_explain_side_name(enum ipc_xside side, unsigned ph);
 
 /* The upper bound of histogram bucket @b, ns. */
 uint64_t ipc_explain_bucket_ns(unsigned b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

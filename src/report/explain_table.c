@@ -79,16 +79,21 @@ static void others_line(struct tab_out *out, const struct ipc_explain_result *x,
 static void explained(struct tab_out *out, const struct ipc_result *res)
 {
 	const struct ipc_explain_result *x = res->explain;
-	char what[256], m[32], s[32];
+	char what[256], m[32], s[32], head[64] = "";
+	struct ipc_headline h;
 	double small = 0;
 	size_t i, nsmall = 0;
 
 	ipc_case_describe(&res->cs, what, sizeof(what));
+	ipc_result_headline(res, &h);
+	if (h.valid)
+		snprintf(head, sizeof(head), "; headline %s",
+			 ipc_fmt_metric(res, h.value, s, sizeof(s)));
 	tab_printf(out,
-		   "\nexplain %s: the mean %s, %s (the median run's), in "
+		   "\nexplain %s: the mean %s, %s (the median run's%s), in "
 		   "phases that add up to %s\n",
 		   what, res->cs.pat->sample,
-		   ipc_fmt_ns(x->measured_ns, m, sizeof(m)),
+		   ipc_fmt_ns(x->measured_ns, m, sizeof(m)), head,
 		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
 	for (i = 0; i < x->nphases; i++) {
 		const struct ipc_xphase *p = &x->phases[i];
