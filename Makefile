@@ -177,8 +177,10 @@ $(BPF_GEN)/explain.skel.h: $(BPF_GEN)/explain.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name explain_bpf >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/src/explain/loader.o: $(BPF_GEN)/explain.skel.h
-$(BUILD)/obj/src/explain/loader.o: override CPPFLAGS += -I$(BPF_GEN)
+EXPLAIN_LOADER := $(BUILD)/obj/src/explain/loader.o \
+	build/fuzz/obj/src/explain/loader.o
+$(EXPLAIN_LOADER): $(BPF_GEN)/explain.skel.h
+$(EXPLAIN_LOADER): override CPPFLAGS += -I$(BPF_GEN)
 
 # The library exports only its public names, ipc_*: its objects are linked
 # into one relocatable object whose other global symbols (the layers'

@@ -272,7 +272,7 @@ static void others_finish(struct ipc_explain_result *r)
 
 void ipc_explain_finish(struct ipc_explain_result *r)
 {
-	double ns[IPC_XSIDES][IPC_XPHASES], server_ns = 0;
+	double ns[IPC_XSIDES][IPC_XPHASES];
 	const struct ipc_explain_counts *p = r->pooled;
 	struct ipc_xphase *x;
 	char behind[40];
@@ -283,15 +283,6 @@ void ipc_explain_finish(struct ipc_explain_result *r)
 	if (!r->available || !r->nruns || !p)
 		return;
 	median_run(r, ns);
-	/*
-	 * The client's sleep is what the server's phases, counted only
-	 * while it lasts, explain: not a phase of its own when the server
-	 * was watched (what they leave of it is unexplained).
-	 */
-	for (ph = 0; ph < IPC_XPHASES; ph++)
-		server_ns += ns[IPC_XSERVER][ph];
-	if (server_ns > 0)
-		ns[IPC_XCLIENT][XA_BLOCKED] = 0;
 	r->window_ns = (double)p->window_ns / (double)r->pooled_rt;
 	for (s = 0; s < IPC_XSIDES; s++) {
 		behind_words(p, s, behind, sizeof(behind));

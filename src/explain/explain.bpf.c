@@ -6,10 +6,14 @@
  * per run and does nothing per event.
  *
  * The client's time is counted whole: every nanosecond of its measured
- * window is in exactly one of its phases.  The server's time is counted
- * only while the client is asleep waiting for it, so that the two sides
- * together follow one round trip's path and add up to it; what the
- * server does while the client runs is not on that path.
+ * window is in exactly one of its phases.  While the client is off its
+ * CPU, the server's time is counted instead where it is what the client
+ * waits for: all of it while the client sleeps (waiting for the answer),
+ * and its time on the client's CPU while the client waits for that CPU
+ * (behind the server, on one CPU).  What the server covers is taken out
+ * of the client's off-CPU phase, so that the two sides follow one round
+ * trip's path and add up to it; what the server does elsewhere while the
+ * client runs or waits for its own CPU is not on that path.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -59,10 +63,17 @@ struct {
  */
 __u64 win_begin;
 __u64 win_end;
-/* The client's latest sleep waiting for the server: [blk_begin, blk_end),
-   blk_end < blk_begin while it lasts. */
-__u64 blk_begin;
-__u64 blk_end;
+/*
+ * The client as the server's counting needs it: its state (XA_ST_*), the
+ * CPU it last ran on, its latest stretch off that CPU [off_begin,
+ * off_end) (off_end < off_begin while it lasts), and the server time
+ * counted in that stretch and not yet taken out of the client's phase.
+ */
+__u32 cli_state;
+__u32 cli_cpu;
+__u64 off_begin;
+__u64 off_end;
+__u64 covered;
 /*
  * The watched threads, in the mapped .bss too: user space registers a
  * thread with plain stores (its state, then its tid), from a forked
@@ -93,11 +104,30 @@ static __always_inline __u64 clip(__u32 side, __u64 a, __u64 b)
 	lo = max64(a, win_begin);
 	hi = win_end ? min64(b, win_end) : b;
 	if (side == XA_SERVER) {
-		lo = max64(lo, blk_begin);
-		if (blk_end >= blk_begin)
-			hi = min64(hi, blk_end);
+		lo = max64(lo, off_begin);
+		if (off_end >= off_begin)
+			hi = min64(hi, off_end);
 	}
 	return hi > lo ? hi - lo : 0;
+}
+
+/* Does the server's stretch in state @t count for the round trip now? */
+static __always_inline bool server_counts(const struct xa_thread *t)
+{
+	if (cli_state == XA_ST_BLOCKED)
+		return true; /* the client waits for the server, whatever it does */
+	/* The client waits for its CPU: the server on that CPU holds it. */
+	return cli_state != XA_ST_RUN && t->state == XA_ST_RUN &&
+	       t->cpu == cli_cpu;
+}
+
+/* Take what the server covered out of @n ns of the client's wait. */
+static __always_inline __u64 uncovered(__u64 n)
+{
+	__u64 c = min64(covered, n);
+
+	covered -= c;
+	return n - c;
 }
 
 static __always_inline bool in_window(__u64 t)
@@ -195,6 +225,13 @@ static __always_inline void flush(struct xa_thread *t, __u64 now)
 		break;
 	}
 	n = clip(t->side, ts, now);
+	if (t->side == XA_SERVER) {
+		if (!server_counts(t))
+			n = 0;
+		covered += n;
+	} else if (t->state != XA_ST_RUN) {
+		n = uncovered(n);
+	}
 	add_ns(t->side, ph, n);
 	if (t->state == XA_ST_RUN && t->in_sys)
 		t->sys_ns += n;
@@ -337,10 +374,17 @@ static __always_inline __u64 resume(struct xa_thread *t, struct xa_cpu *c,
 	}
 	if (t->state == XA_ST_WAKE && c->idle_exit_ts > ts) {
 		mid = min64(c->idle_exit_ts, now);
-		add_ns(t->side, XA_IDLE, clip(t->side, ts, mid));
+		q = clip(t->side, ts, mid);
+		add_ns(t->side, XA_IDLE, t->side == XA_CLIENT ? uncovered(q) : q);
 		add_event(t->side, XA_IDLE, now, mid - ts);
 	}
 	q = clip(t->side, mid, now);
+	if (t->side == XA_CLIENT)
+		q = uncovered(q);
+	else if (!server_counts(t))
+		q = 0;
+	else
+		covered += q;
 	add_ns(t->side, ph, q);
 	add_event(t->side, ph, now, now - mid);
 	t->ts = now;
@@ -373,14 +417,16 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 	now = bpf_ktime_get_ns();
 	if (p) {
 		flush(p, now);
-		if (preempt || BPF_CORE_READ(prev, __state) == 0) {
+		if (preempt || BPF_CORE_READ(prev, __state) == 0)
 			p->state = XA_ST_PREEMPT;
-		} else {
+		else
 			p->state = XA_ST_BLOCKED;
-			if (p->side == XA_CLIENT)
-				blk_begin = now;
-		}
 		p->ev_ts = now;
+		if (p->side == XA_CLIENT) {
+			off_begin = now;
+			covered = 0;
+			cli_state = p->state;
+		}
 	}
 	if (n) {
 		if (n->state == XA_ST_PREEMPT || n->state == XA_ST_WAKE)
@@ -388,52 +434,18 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 		else
 			flush(n, now);
 		n->state = XA_ST_RUN;
+		n->cpu = bpf_get_smp_processor_id();
+		if (n->side == XA_CLIENT) {
+			off_end = now;
+			cli_state = XA_ST_RUN;
+			cli_cpu = n->cpu;
+		}
 		if (in_window(now))
 			c->watched = 1;
 	}
 	if (!p && c->watched)
 		other_ran(prev, c, now, n ? q : 0, n ? n->side : 0);
 	c->in_ts = now;
-	return 0;
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(xa_waking, struct task_struct *task)
-{
-	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
-	__u64 now;
-
-	if (!t || t->state != XA_ST_BLOCKED)
-		return 0;
-	now = bpf_ktime_get_ns();
-	flush(t, now);
-	add_event(t->side, XA_BLOCKED, now, now - t->ev_ts);
-	t->state = XA_ST_WAKE;
-	if (t->side == XA_CLIENT)
-		blk_end = now;
-	return 0;
-}
-
-SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(xa_migrate, struct task_struct *task, int dest_cpu)
-{
-	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
-
-	if (t)
-		add_event(t->side, XA_MIGRATE, bpf_ktime_get_ns(), 0);
-	return 0;
-}
-
-SEC("tp_btf/cpu_idle")
-int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
-{
-	struct xa_cpu *c;
-
-	if (state != (unsigned int)-1)
-		return 0;
-	c = this_cpu();
-	if (c)
-		c->idle_exit_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -459,9 +471,76 @@ static __always_inline struct xa_thread *on_watched(struct xa_cpu **c,
 static __always_inline void irq_count(struct xa_thread *t, __u32 ph,
 				      __u64 from, __u64 now, bool event)
 {
-	add_ns(t->side, ph, clip(t->side, from, now));
+	__u64 n = clip(t->side, from, now);
+
+	if (t->side == XA_SERVER) {
+		if (!server_counts(t))
+			n = 0;
+		covered += n;
+	}
+	add_ns(t->side, ph, n);
 	if (event)
 		add_event(t->side, ph, now, now - from);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(xa_waking, struct task_struct *task)
+{
+	struct xa_thread *t = watched(BPF_CORE_READ(task, pid)), *w;
+	struct xa_cpu *c;
+	__u64 now;
+
+	if (!t || t->state != XA_ST_BLOCKED)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (t->side == XA_CLIENT) {
+		/*
+		 * The server waking the client (in its system call, or in a
+		 * softirq on top of it): its time up to here is the client's
+		 * sleep's, counted before the client's state moves on.
+		 */
+		w = current_watched();
+		c = w && w->side == XA_SERVER ? this_cpu() : NULL;
+		if (c && c->in_hard) {
+			irq_count(w, XA_HARDIRQ, c->hard_ts, now, false);
+			c->hard_ts = now;
+		} else if (c && c->in_soft) {
+			irq_count(w, XA_SOFTIRQ0 + c->soft_vec, c->soft_ts, now,
+				  false);
+			c->soft_ts = now;
+		} else if (c) {
+			flush(w, now);
+		}
+	}
+	flush(t, now);
+	add_event(t->side, XA_BLOCKED, now, now - t->ev_ts);
+	t->state = XA_ST_WAKE;
+	if (t->side == XA_CLIENT)
+		cli_state = XA_ST_WAKE;
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(xa_migrate, struct task_struct *task, int dest_cpu)
+{
+	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
+
+	if (t)
+		add_event(t->side, XA_MIGRATE, bpf_ktime_get_ns(), 0);
+	return 0;
+}
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct xa_cpu *c;
+
+	if (state != (unsigned int)-1)
+		return 0;
+	c = this_cpu();
+	if (c)
+		c->idle_exit_ts = bpf_ktime_get_ns();
+	return 0;
 }
 
 SEC("tp_btf/softirq_entry")

@@ -65,6 +65,8 @@ struct xa_thread {
 	__u32 in_sys; /* inside a system call */
 	__u32 sys_ph; /* its phase (XA_SEND..XA_SYSOTHER) */
 	__u64 ev_ts;  /* start of the current off-CPU event */
+	__u32 cpu;    /* the CPU it last ran on */
+	__u32 pad;
 };
 
 #define XA_ST_RUN 0	/* on CPU */

@@ -170,7 +170,9 @@ int ipc_explain_reset(struct ipc_explain *x)
 	int err;
 
 	s->bss->win_begin = s->bss->win_end = 0;
-	s->bss->blk_begin = s->bss->blk_end = 0;
+	s->bss->off_begin = s->bss->off_end = s->bss->covered = 0;
+	s->bss->cli_state = XA_ST_RUN;
+	s->bss->cli_cpu = 0;
 	memset(s->bss->thr_tid, 0, sizeof(s->bss->thr_tid));
 	memset(s->bss->thr, 0, sizeof(s->bss->thr));
 	clear_hash(bpf_map__fd(s->maps.others));
