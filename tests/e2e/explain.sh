@@ -55,6 +55,14 @@ for tp in pipe unix tcp udp; do
 		'all(.results[].explain; any(.phases[]; .side == "client" and (.name | IN("send", "receive"))))'
 done
 
+# shm: the sides wait by spinning, then in futex; the sum holds too.
+run rr -t shm -n 3000 -w 300 -r 3 --explain -f json
+is_rc 0 "rr -t shm --explain"
+jqt "shm: phases add up, unexplained within 10% (or 1 us)" \
+	'(.results | length) > 0 and all(.results[].explain; .available == true and ((([.phases[].ns] | add) - .measured_ns) | fabs) <= 2 + (.phases | length) and ([.phases[] | select(.name == "unexplained") | .ns][0] | fabs) <= ([.measured_ns * 0.10, 1000] | max))'
+jqt "shm: no send or receive call: the ring is not a system call" \
+	'all(.results[].explain; all(.phases[]; .name | IN("send", "receive") | not))'
+
 # A known cost: the peer sleeps 5 us before every answer.  The server's
 # time off CPU and in its system calls holds at least those 5 us per
 # round trip (a lower bound: timer slack makes the sleep longer), and no
