@@ -143,28 +143,14 @@ static __always_inline __u32 bucket_of(__u64 v)
 
 	if (v < 4)
 		return (__u32)v;
-	if (x >> 32) {
-		msb += 32;
-		x >>= 32;
+	/* The highest bit set, by halves (the BPF target has no clz). */
+#pragma unroll
+	for (__u32 sh = 32; sh; sh >>= 1) {
+		if (x >> sh) {
+			msb += sh;
+			x >>= sh;
+		}
 	}
-	if (x >> 16) {
-		msb += 16;
-		x >>= 16;
-	}
-	if (x >> 8) {
-		msb += 8;
-		x >>= 8;
-	}
-	if (x >> 4) {
-		msb += 4;
-		x >>= 4;
-	}
-	if (x >> 2) {
-		msb += 2;
-		x >>= 2;
-	}
-	if (x >> 1)
-		msb += 1;
 	return (msb - 1) * 4 + (__u32)((v >> (msb - 2)) & 3);
 }
 
