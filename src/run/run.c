@@ -191,7 +191,6 @@ int ipc_run_new(struct ipc_run **out)
 	return 0;
 fail:
 	ipc_cancel_fini(&run->client);
-	ipc_explain_free(run->explain);
 	free(run);
 	return err;
 }
@@ -204,6 +203,7 @@ void ipc_run_free(struct ipc_run *run)
 	if (run->dir_fd >= 0)
 		close(run->dir_fd); /* the lock goes with it, once empty */
 	ipc_cancel_fini(&run->client);
+	ipc_explain_free(run->explain);
 	free(run);
 }
 
