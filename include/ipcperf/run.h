@@ -355,8 +355,8 @@ struct ipc_peer {
 				   object as text; "" when not known */
 	void *priv; /* the kind's own state between start and stop */
 	/* --explain: the observer serve registers its thread with, NULL:
-	   none (the kinds that run serve in a forked process or a thread
-	   call it there, with the observer's descriptors inherited). */
+	   none (serve runs in the serving thread, and a forked process
+	   keeps the observer's memory mapped). */
 	struct ipc_explain *explain;
 };
 
