@@ -102,8 +102,9 @@ struct ipc_xphase {
 	double ns;	  /* per round trip */
 	double share;	  /* of measured_ns */
 	double p99_ns;	  /* per event, -1 where it has none */
-	char behind[40];  /* run-queue phases: the task most waited
-			       behind, "comm (pid N)", "" when none */
+	char behind[72];  /* run-queue phases: the (at most two) tasks
+			       most waited behind, "comm (pid N), comm2
+			       (pid M)", "" when none */
 };
 
 struct ipc_explain_result {

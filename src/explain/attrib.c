@@ -199,20 +199,38 @@ static double p99_of(const uint64_t *bucket, const uint64_t *bucket2)
 	return -1;
 }
 
-/* The task @side waited behind the most for a CPU, in words. */
-static void behind_words(const struct ipc_explain_counts *p, size_t side,
-			 char *buf, size_t len)
+/* The most waited behind of @p's others for @side, @not excepted. */
+static const struct ipc_explain_other *
+most_behind(const struct ipc_explain_counts *p, size_t side,
+	    const struct ipc_explain_other * not )
 {
 	const struct ipc_explain_other *best = NULL;
 	size_t i;
 
-	buf[0] = '\0';
 	for (i = 0; i < p->nothers; i++)
-		if (p->others[i].runq_ns[side] &&
+		if (&p->others[i] != not &&p->others[i].runq_ns[side] &&
 		    (!best || p->others[i].runq_ns[side] > best->runq_ns[side]))
 			best = &p->others[i];
-	if (best)
-		snprintf(buf, len, "%.15s (pid %d)", best->comm, best->pid);
+	return best;
+}
+
+/*
+ * The two tasks @side waited behind the most for a CPU, in words, the
+ * most first: on a shared machine the one that matters is not always
+ * the first.
+ */
+static void behind_words(const struct ipc_explain_counts *p, size_t side,
+			 char *buf, size_t len)
+{
+	const struct ipc_explain_other *a = most_behind(p, side, NULL);
+	const struct ipc_explain_other *b = a ? most_behind(p, side, a) : NULL;
+
+	buf[0] = '\0';
+	if (a && b)
+		snprintf(buf, len, "%.15s (pid %d), %.15s (pid %d)", a->comm,
+			 a->pid, b->comm, b->pid);
+	else if (a)
+		snprintf(buf, len, "%.15s (pid %d)", a->comm, a->pid);
 }
 
 static struct ipc_xphase *phase_add(struct ipc_explain_result *r,
@@ -275,7 +293,7 @@ void ipc_explain_finish(struct ipc_explain_result *r)
 	double ns[IPC_XSIDES][IPC_XPHASES];
 	const struct ipc_explain_counts *p = r->pooled;
 	struct ipc_xphase *x;
-	char behind[40];
+	char behind[sizeof(((struct ipc_xphase *)0)->behind)];
 	size_t s, ph;
 
 	r->nphases = 0;

@@ -287,16 +287,26 @@ static __always_inline __u32 sys_class(long id)
 	return XA_SYSOTHER;
 }
 
+/* The current task if watched, its stretch counted up to *@now. */
+static __always_inline struct xa_thread *current_flushed(__u64 *now)
+{
+	struct xa_thread *t = current_watched();
+
+	if (t) {
+		*now = bpf_ktime_get_ns();
+		flush(t, *now);
+	}
+	return t;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
 {
-	struct xa_thread *t = current_watched();
 	__u64 now;
+	struct xa_thread *t = current_flushed(&now);
 
 	if (!t)
 		return 0;
-	now = bpf_ktime_get_ns();
-	flush(t, now);
 	t->in_sys = 1;
 	t->sys_ph = sys_class(id);
 	t->sys_ns = 0;
@@ -306,13 +316,11 @@ int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
 {
-	struct xa_thread *t = current_watched();
 	__u64 now;
+	struct xa_thread *t = current_flushed(&now);
 
 	if (!t)
 		return 0;
-	now = bpf_ktime_get_ns();
-	flush(t, now);
 	if (t->in_sys)
 		add_event(t->side, t->sys_ph, now, t->sys_ns);
 	t->in_sys = 0;

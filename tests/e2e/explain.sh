@@ -92,7 +92,7 @@ is_rc 0 "rr --explain beside a CPU hog"
 jqt "hog: the hog is among the tasks on a measured CPU" \
 	'any(.results[].explain.others[]; .comm == "explainhog")'
 jqt "hog: the server's run-queue wait names it" \
-	'any(.results[].explain.phases[]; .side == "server" and (.name | IN("wake-up: run queue", "preempted")) and ((.behind // "") | startswith("explainhog (pid ")))'
+	'any(.results[].explain.phases[]; .side == "server" and (.name | IN("wake-up: run queue", "preempted")) and ((.behind // "") | test("(^|, )explainhog \\(pid ")))'
 diag "waited behind: $(jq -c '[.results[].explain.phases[] | select(.behind) | [.side, .name, .ns, .behind]]' "$out")"
 
 # SIGKILL mid-run: the programs and maps go with the process.
