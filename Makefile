@@ -14,7 +14,8 @@
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR= (LIBDIR=, BINDIR=, ...)
 #   make lint          includes point down the layers, cppcheck,
-#                      clang-format --dry-run
+#                      clang-format --dry-run (neither reads the BPF
+#                      program: C for the kernel's BPF target)
 #   make fuzz          every libFuzzer target in tests/fuzz/ for
 #                      FUZZ_SECONDS each (60)
 #
@@ -77,6 +78,19 @@ HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
 endif
+# --explain's BPF program (src/explain/) is built where libbpf, bpftool,
+# clang and the kernel's BTF are; elsewhere --explain says the build is
+# without it and measurements run as before.
+BPF_CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+HAVE_BPF := $(shell pkg-config --exists libbpf 2>/dev/null && \
+	test -x $(BPFTOOL) && command -v $(BPF_CLANG) >/dev/null 2>&1 && \
+	test -r $(VMLINUX_BTF) && echo 1)
+BPF_ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(shell uname -m)))
+ifeq ($(HAVE_BPF),1)
+PKGS += libbpf
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
 	echo -ljansson -lsodium)
@@ -100,7 +114,8 @@ CFLAGS_CSTR := $(subst ','\'',$(subst ",\",$(subst \,\\,$(CFLAGS_USED))))
 override CPPFLAGS += -Iinclude -Isrc -D_GNU_SOURCE \
 	-DIPCPERF_VERSION='"$(VERSION)"' \
 	-DIPCPERF_CFLAGS='"$(CFLAGS_CSTR)"' \
-	-DIPC_HAVE_URING=$(if $(HAVE_URING),1,0)
+	-DIPC_HAVE_URING=$(if $(HAVE_URING),1,0) \
+	-DIPC_HAVE_BPF=$(if $(HAVE_BPF),1,0)
 
 ifeq ($(V),1)
 Q :=
@@ -116,6 +131,12 @@ endif
 LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 ifneq ($(HAVE_URING),1)
 LIB_SRC := $(filter-out src/engine/io_uring.c,$(LIB_SRC))
+endif
+LIB_SRC := $(filter-out src/explain/%.bpf.c,$(LIB_SRC))
+ifeq ($(HAVE_BPF),1)
+LIB_SRC := $(filter-out src/explain/loader_none.c,$(LIB_SRC))
+else
+LIB_SRC := $(filter-out src/explain/loader.c,$(LIB_SRC))
 endif
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 CLI_MAIN := src/cli/main.c
@@ -191,6 +212,31 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | deps-ok
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# --explain: the kernel's types (CO-RE: the program adapts to the kernel
+# it is loaded into), the program, and the skeleton the loader embeds it
+# with; nothing is compiled at run time.
+BPF_GEN := $(BUILD)/gen
+$(BPF_GEN)/vmlinux.h:
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && \
+		mv $@.tmp $@
+
+$(BPF_GEN)/explain.bpf.o: src/explain/explain.bpf.c \
+		src/explain/explain_abi.h $(BPF_GEN)/vmlinux.h
+	$(call msg,BPF,$<)
+	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+		-Wall -Werror -I$(BPF_GEN) -c -o $@ $<
+
+$(BPF_GEN)/explain.skel.h: $(BPF_GEN)/explain.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name explain_bpf >$@.tmp && mv $@.tmp $@
+
+EXPLAIN_LOADER := $(BUILD)/obj/src/explain/loader.o \
+	build/fuzz/obj/src/explain/loader.o
+$(EXPLAIN_LOADER): $(BPF_GEN)/explain.skel.h
+$(EXPLAIN_LOADER): override CPPFLAGS += -I$(BPF_GEN)
 
 # The library exports only its public names, ipc_*: its objects are linked
 # into one relocatable object whose other global symbols (the layers'
@@ -320,7 +366,8 @@ lint:
 	sh scripts/layers.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
-		-DIPC_HAVE_URING=1 src tests/unit tests/fuzz tests/servers bench
+		-DIPC_HAVE_URING=1 -isrc/explain/explain.bpf.c \
+		src tests/unit tests/fuzz tests/servers bench
 	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC) \
 		$(TEST_SRC) $(SERVER_SRC) $(BENCH_SRC) $(FUZZ_SRC) include/ipcperf/*.h \
 		examples/*.c completion/*.c

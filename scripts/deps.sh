@@ -22,7 +22,8 @@ case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium
 	libhttp-parser-dev:hdr:http_parser.h"
-	 want="liburing-dev:pc:liburing" ;;
+	 want="liburing-dev:pc:liburing libbpf-dev:pc:libbpf
+	bpftool:file:/usr/sbin/bpftool clang:cmd:clang" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
 	wrk:cmd:wrk gdb:cmd:gdb" ;;

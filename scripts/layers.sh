@@ -23,11 +23,11 @@ cd "$root" || exit 2
 
 # layer:rank.  Higher ranks may include lower ones.  The umbrella header
 # ipcperf.h pulls in every layer, so only the CLI may include it.
-ranks="cli:14 ipcperf:13 report:12 doc:10 remote:10 run:8 pattern:6
+ranks="cli:14 ipcperf:13 report:12 doc:10 remote:10 run:8 explain:7 pattern:6
 framing:4 link:4 engine:2 transport:0 stats:-2 base:-2"
 
-order="cli -> report -> doc -> run -> pattern -> framing/link -> engine \
--> transport (remote beside doc; stats and base below all)"
+order="cli -> report -> doc -> run -> explain -> pattern -> framing/link \
+-> engine -> transport (remote beside doc; stats and base below all)"
 
 files=$(find src include/ipcperf -type f \( -name '*.c' -o -name '*.h' \) \
 	2>/dev/null | LC_ALL=C sort)

@@ -9,6 +9,7 @@
 #include "base.h"
 #include "doc.h"
 #include "engine.h"
+#include "explain.h"
 #include "framing.h"
 #include "link.h"
 #include "pattern.h"

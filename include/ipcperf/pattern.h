@@ -430,6 +430,9 @@ struct ipc_pctx {
 	uint64_t *measuring_ns; /* client by duration: where to say when the
 				   measured part began (ipc_pctx_measuring),
 				   NULL: nobody asks */
+	uint64_t *window_ns;	/* client: where to store the measured
+				   part's begin and end (ipc_now_ns) for the
+				   kernel's observer (--explain), NULL: none */
 };
 
 /*
@@ -443,6 +446,19 @@ static inline void ipc_pctx_measuring(struct ipc_pctx *c, uint64_t start_ns)
 	if (c->measuring_ns)
 		__atomic_store_n(c->measuring_ns, start_ns ? start_ns : 1,
 				 __ATOMIC_RELEASE);
+}
+
+/*
+ * The measured part begins (@end false) or ends at @ns: two plain stores
+ * into memory the kernel's observer reads, outside any timed interval.
+ */
+static inline void ipc_pctx_window(struct ipc_pctx *c, bool end, uint64_t ns)
+{
+	if (!c->window_ns)
+		return;
+	if (!end)
+		__atomic_store_n(&c->window_ns[1], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->window_ns[end], ns, __ATOMIC_RELEASE);
 }
 
 /*

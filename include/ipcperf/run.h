@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "explain.h"
 #include "framing.h"
 #include "link.h"
 #include "pattern.h"
@@ -55,6 +56,7 @@ struct ipc_runopts {
 	 */
 	bool pm_qos_held;
 	int pm_qos_us;
+	bool explain; /* --explain: the kernel says where the time went */
 };
 
 #define IPC_MIN_RUNS 5
@@ -231,6 +233,8 @@ struct ipc_result {
 
 	/* replay --target: the first reply unlike the trace's, in words. */
 	char mismatch[300]; /* "" if none */
+	struct ipc_explain_result *explain; /* --explain: where the time
+					       went, NULL when not asked */
 };
 
 /* A new empty result for @cs, or NULL when out of memory. */
@@ -381,6 +385,10 @@ struct ipc_peer {
 	char remote_host[1024]; /* remote: the server's fingerprint, a JSON
 				   object as text; "" when not known */
 	void *priv; /* the kind's own state between start and stop */
+	/* --explain: the observer serve registers its thread with, NULL:
+	   none (serve runs in the serving thread, and a forked process
+	   keeps the observer's memory mapped). */
+	struct ipc_explain *explain;
 };
 
 /* Bits of struct ipc_peer_ops.flags. */

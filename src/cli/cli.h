@@ -272,6 +272,9 @@ const char *cli_pmqos_device(void);
 int cli_server(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */
 
+/* --explain (opt_explain.c). */
+extern const struct cli_optgroup cli_opts_explain;
+
 /* The results of --target's cases, kept for the side-by-side (side.c). */
 struct cli_side {
 	struct ipc_result **res; /* copies, runs included, no histograms */

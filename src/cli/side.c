@@ -28,6 +28,7 @@ int cli_side_keep(struct cli_side *s, const struct ipc_result *res)
 		return -ENOMEM;
 	*k = *res;
 	k->hist = k->xhist = NULL;
+	k->explain = NULL; /* the caller's, freed with it */
 	k->runs = NULL;
 	if (res->nruns) {
 		k->runs = malloc(res->nruns * sizeof(*k->runs));

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "ipcperf/doc.h"
+#include "explain_json.h"
 #include "jread.h"
 #include "schema.h"
 
@@ -766,6 +767,8 @@ int ipc_doc_write_result(struct ipc_doc_writer *d, const struct ipc_result *res)
 	if (res->refused)
 		put_u64(d, o, KEY_REFUSED, res->refused);
 	put_peer(d, o, res);
+	if (explain_json_put(o, res->explain))
+		d->err = -ENOMEM;
 	append(d, d->results, o);
 	return d->err;
 }

@@ -213,7 +213,10 @@ int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
 	c->out.loss.late = c->out.loss.reordered = 0;
 	start = ipc_now_ns();
 	ipc_pctx_measuring(c, start);
-	return loop(c, c->iterations,
-		    c->duration_ns ? start + c->duration_ns : UINT64_MAX, &seq,
-		    &c->out.done, &c->out.elapsed_ns);
+	ipc_pctx_window(c, false, start);
+	err = loop(c, c->iterations,
+		   c->duration_ns ? start + c->duration_ns : UINT64_MAX, &seq,
+		   &c->out.done, &c->out.elapsed_ns);
+	ipc_pctx_window(c, true, ipc_now_ns());
+	return err;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "doc/compare.h"
+#include "explain_out.h"
 #include "table.h"
 
 /* One pattern's rows, in the layout its description asks for. */
@@ -134,6 +135,7 @@ int tab_keep(struct tab *t, const struct ipc_result *res)
 	row->res.runs_cap = 0;
 	row->res.hist = NULL;
 	row->res.xhist = NULL;
+	row->res.explain = explain_keep(res->explain);
 	copy_text(row->res.error, sizeof(row->res.error), res->error);
 	row->run_iters = res->nruns ? res->runs[0].iterations : 0;
 	return 0;
@@ -230,6 +232,8 @@ int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			tab_printf(out, "skipped: %s: %s\n", t->skips[i].what,
 				   t->skips[i].why);
 	}
+	if (!err)
+		explain_table_print(out, t->rows, t->nrows);
 	/* The timer's own cost: every sample holds one clock read. */
 	if (!err && t->nrows && meta && meta->host && meta->host->timer_ns)
 		tab_printf(
@@ -247,6 +251,8 @@ void tab_free(struct tab *t)
 {
 	if (!t)
 		return;
+	for (size_t i = 0; i < t->nrows; i++)
+		ipc_explain_result_free(t->rows[i].res.explain);
 	free(t->rows);
 	free(t->skips);
 	free(t);

@@ -35,6 +35,7 @@ void ipc_result_free(struct ipc_result *res)
 		return;
 	ipc_hist_free(res->hist);
 	ipc_hist_free(res->xhist);
+	ipc_explain_result_free(res->explain);
 	free(res->runs);
 	free(res);
 }

@@ -30,7 +30,22 @@ struct ipc_run {
 	char dir[256];	/* $TMPDIR/ipcperf.XXXXXX */
 	int dir_fd;	/* the directory, flock()ed while the run lives */
 	unsigned nchan; /* channels named so far */
+	/* --explain's program, loaded by the first case that asks. */
+	struct ipc_explain *explain;
+	bool explain_tried;
+	char explain_why[160]; /* why it could not be loaded */
 };
+
+struct ipc_explain *run_explain(struct ipc_run *run, const char **why)
+{
+	if (!run->explain_tried) {
+		run->explain_tried = true;
+		ipc_explain_open(&run->explain, run->explain_why,
+				 sizeof(run->explain_why));
+	}
+	*why = run->explain_why;
+	return run->explain;
+}
 
 /*
  * A run's directory is locked (flock on the directory itself) for as long
@@ -188,6 +203,7 @@ void ipc_run_free(struct ipc_run *run)
 	if (run->dir_fd >= 0)
 		close(run->dir_fd); /* the lock goes with it, once empty */
 	ipc_cancel_fini(&run->client);
+	ipc_explain_free(run->explain);
 	free(run);
 }
 

@@ -105,6 +105,8 @@ static void serve(struct ipc_peer *p, const struct ipc_cancel *stop)
 			 strerror(-err));
 		goto fail;
 	}
+	if (p->explain)
+		ipc_explain_watch(p->explain, 0, IPC_XSERVER); /* or unseen */
 	if (!own) {
 		err = cs->tp->open(p->ch, IPC_SERVER, &ep);
 		if (err) {
@@ -256,6 +258,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 		ipc_ep_sock_info(&ep, &sock); /* before an engine's flags */
 	}
 	pctx_init(&pc, p, IPC_CLIENT, own ? NULL : &ep, p->client);
+	pc.window_ns = p->explain ? ipc_explain_window(p->explain) : NULL;
 	err = own ? 0 : cs->eng->attach(&pc.io);
 	if (err) {
 		snprintf(f->what, sizeof(f->what), "attach engine %s: %s",
@@ -413,6 +416,7 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	}
 	ipc_chan_init(&ch, cs->tp, &tpo);
 	p.ch = &ch;
+	p.explain = xrun_before(run, res);
 	err = cs->tp->setup(&ch);
 	if (err) {
 		token_disarm(&token, res);
@@ -451,6 +455,8 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	err = client_side(&p, &tpo, &relay, st, f);
 	kind->stop(&p);
 	st->server = p.cost; /* the peer has ended: nothing writes it now */
+	if (!err)
+		xrun_after(p.explain, res, st);
 	if (p.remote_host[0])
 		memcpy(res->peer_host, p.remote_host, sizeof(res->peer_host));
 	if (p.remote_others > res->peer_others)
@@ -662,6 +668,7 @@ int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 
 	*out = NULL;
 	res->ro = *ro;
+	xrun_case_begin(run, res);
 	if (kind->check) {
 		err = kind->check(cs, ro, why, sizeof(why));
 		if (err) {
@@ -836,6 +843,7 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 		stop = IPC_STOP_INTERRUPTED;
 	else if (st->err)
 		stop = IPC_STOP_FAILED;
+	xrun_case_end(res);
 	ipc_result_diagnose(res, stop, ipc_loadavg_1m());
 	res->summary.loss = st->loss;
 	flows_summarize(res, &res->summary.flows);

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --explain: where the time of a measurement went, measured by the kernel.
+ * A BPF program watches the measured threads and the CPUs they run on and
+ * sums each phase of their time (user, system calls, asleep, waiting for a
+ * CPU, interrupts) in kernel maps; this interface loads it, says which
+ * threads to watch, and reads the sums of one run.  Then pure functions
+ * turn a case's runs into the phases of one round trip, which add up to
+ * the measured mean with what is left over stated as "unexplained".
+ * docs/explain.md says what each phase is and what it cannot see.
+ */
+#ifndef IPCPERF_EXPLAIN_H
+#define IPCPERF_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The sides of a measurement, as the kernel side counts them. */
+enum ipc_xside { IPC_XCLIENT = 0, IPC_XSERVER = 1, IPC_XSIDES };
+
+/* Phases per side; the order of the BPF program's (src/explain/). */
+#define IPC_XPHASES 24
+#define IPC_XBUCKETS 160
+#define IPC_XOTHERS 8 /* the tasks kept per case, largest first */
+
+/* What one run's window cost, read from the kernel's maps. */
+struct ipc_explain_counts {
+	uint64_t window_ns;			  /* the measured window */
+	uint64_t ns[IPC_XSIDES][IPC_XPHASES];	  /* time per phase */
+	uint64_t events[IPC_XSIDES][IPC_XPHASES]; /* events per phase */
+	/* Histogram of the events' lengths (log-linear, explain_abi.h). */
+	uint64_t bucket[IPC_XSIDES][IPC_XPHASES][IPC_XBUCKETS];
+	size_t nothers;
+	struct ipc_explain_other {
+		char comm[16];
+		int pid;
+		uint64_t ns;		      /* its time on a measured CPU */
+		uint64_t runq_ns[IPC_XSIDES]; /* each side waited behind it */
+	} others[IPC_XOTHERS];
+};
+
+/* The loaded program: one per process at most is needed. */
+struct ipc_explain;
+
+/*
+ * Load and attach the program.  0 and *@x, or -errno with *@x NULL and
+ * @why (NUL-terminated, at most @len bytes) saying in words why explain
+ * cannot run here: "disabled by IPCPERF_EXPLAIN_OFF", "built without
+ * explain (no libbpf, bpftool or BTF at build time)", "not permitted (run
+ * as root or with CAP_BPF and CAP_PERFMON)", "no BTF in this kernel",
+ * "kernel locked down", "kernel too old". Never prints.  The program and
+ * its maps are held by descriptors only (nothing is pinned), so they go
+ * when the process ends, whatever ends it.  The descriptors survive a
+ * fork, which is how a forked server registers itself.
+ */
+int ipc_explain_open(struct ipc_explain **x, char *why, size_t len);
+
+/* Detach and unload.  NULL: no-op. */
+void ipc_explain_free(struct ipc_explain *x);
+
+/*
+ * Before a run: every counter zeroed, no thread watched, no window (0 or
+ * -errno).  Then the threads to watch are added, the client by the
+ * measuring thread itself, the server by the thread that serves, in its
+ * own process if it was forked (the program's memory is mapped shared,
+ * and survives the fork even where the descriptors do not):
+ * ipc_explain_watch with @tid 0 means the calling thread.  It is a few
+ * stores, no system call, safe from several threads and processes at
+ * once; 0, or -ENOSPC past four threads.  Neither while a window is open.
+ */
+int ipc_explain_reset(struct ipc_explain *x);
+int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side);
+
+/*
+ * Where the measuring thread stores the measured window's begin and end
+ * (ipc_now_ns, CLOCK_MONOTONIC, the kernel's clock too): two words the
+ * program reads, in memory shared with it, so that marking the window is
+ * one store and no system call.  Begin 0 means nothing is counted.
+ */
+uint64_t *ipc_explain_window(struct ipc_explain *x);
+
+/* After a run, once its threads have ended or gone quiet: the sums. */
+int ipc_explain_read(struct ipc_explain *x, struct ipc_explain_counts *c);
+
+/*
+ * A case's explanation, built from its runs.  The phases are per round
+ * trip (or per batch), on the footing of measured_ns: the median over
+ * runs of each run's mean, and the phases of the run (or the mean of the
+ * two runs) that median comes from, so that they add up to it; the
+ * difference is the phase "unexplained".  p99 and others are pooled over
+ * every run.
+ */
+struct ipc_xphase {
+	char name[24];	  /* "user", "send", "wake-up: run queue", ... */
+	const char *side; /* "client", "server" or "kernel" */
+	double ns;	  /* per round trip */
+	double share;	  /* of measured_ns */
+	double p99_ns;	  /* per event, -1 where it has none */
+	char behind[72];  /* run-queue phases: the (at most two) tasks
+			       most waited behind, "comm (pid N), comm2
+			       (pid M)", "" when none */
+};
+
+struct ipc_explain_result {
+	bool available;	    /* false: why says why */
+	char why[160];	    /* "" when available */
+	double measured_ns; /* the mean it explains */
+	double sum_ns;	    /* what the phases other than unexplained add
+			       up to */
+	double window_ns;   /* the kernel's window per round trip */
+	size_t nphases;	    /* the non-zero ones, unexplained last */
+	struct ipc_xphase phases[IPC_XSIDES * IPC_XPHASES + 1];
+	uint64_t migrations[IPC_XSIDES]; /* over every run */
+	size_t nothers;
+	struct ipc_xother {
+		char comm[16];
+		int pid;
+		double ns; /* per round trip */
+	} others[IPC_XOTHERS];
+	/* The runs so far (ipc_explain_add), for the median. */
+	size_t nruns, runs_cap;
+	struct ipc_xrun {
+		double mean_ns; /* the run's elapsed over its round trips */
+		double ns[IPC_XSIDES][IPC_XPHASES]; /* per round trip */
+	} * runs;
+	struct ipc_explain_counts *pooled; /* every run's counts summed */
+	uint64_t pooled_rt;		   /* ... and their round trips */
+};
+
+/* A new empty explanation (available), or NULL when out of memory. */
+struct ipc_explain_result *ipc_explain_result_new(void);
+void ipc_explain_result_free(struct ipc_explain_result *r);
+
+/*
+ * Add one run: its counts, its @round_trips and the @elapsed_ns they
+ * took as measured.  A run without round trips is ignored.  0 or -ENOMEM.
+ */
+int ipc_explain_add(struct ipc_explain_result *r,
+		    const struct ipc_explain_counts *c, uint64_t round_trips,
+		    uint64_t elapsed_ns);
+
+/* Compute measured_ns, the phases, shares, p99s and others from the runs. */
+void ipc_explain_finish(struct ipc_explain_result *r);
+
+/* Mark @r unavailable because of @why. */
+void ipc_explain_unavailable(struct ipc_explain_result *r, const char *why);
+
+/* The name and side of phase @ph of side @side ("send", "client"). */
+const char *ipc_explain_phase_name(unsigned ph);
+const char *ipc_explain_side_name(enum ipc_xside side, unsigned ph);
+
+/* The upper bound of histogram bucket @b, ns. */
+uint64_t ipc_explain_bucket_ns(unsigned b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --explain under the human table: per case, where one round trip's time
+ * went, phase by phase, and what the phases add up to against the mean
+ * they explain.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain_out.h"
+
+struct ipc_explain_result *explain_keep(const struct ipc_explain_result *x)
+{
+	struct ipc_explain_result *c;
+
+	if (!x)
+		return NULL;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = *x;
+	c->runs = NULL;
+	c->nruns = c->runs_cap = 0;
+	c->pooled = NULL;
+	return c;
+}
+
+/* A time that may be negative (the residue), with its sign. */
+static char *signed_ns(double ns, char *buf, size_t len)
+{
+	char t[32];
+
+	if (ns >= 0)
+		return ipc_fmt_ns(ns, buf, len);
+	snprintf(buf, len, "-%s", ipc_fmt_ns(-ns, t, sizeof(t)));
+	return buf;
+}
+
+/* Phases under this share of the round trip are summed in one line. */
+#define SMALL_SHARE 0.001
+
+static void phase_line(struct tab_out *out, const struct ipc_xphase *p)
+{
+	char t[32], q[32];
+
+	tab_printf(out, "  %-7s %-20s %10s %6.1f%%", p->side, p->name,
+		   signed_ns(p->ns, t, sizeof(t)), 100 * p->share);
+	if (p->p99_ns >= 0)
+		tab_printf(out, "  p99 %s",
+			   ipc_fmt_ns(p->p99_ns, q, sizeof(q)));
+	if (p->behind[0])
+		tab_printf(out, "  behind %s", p->behind);
+	tab_puts(out, "\n");
+}
+
+static void others_line(struct tab_out *out, const struct ipc_explain_result *x,
+			const char *sample)
+{
+	char t[32];
+	size_t i, shown = 0;
+
+	for (i = 0; i < x->nothers && shown < 4; i++) {
+		if (x->others[i].ns < 1)
+			continue;
+		if (!shown)
+			tab_printf(out,
+				   "  others on the measured CPUs, per %s: ",
+				   sample);
+		tab_printf(out, "%s%s (pid %d) %s", shown ? ", " : "",
+			   x->others[i].comm, x->others[i].pid,
+			   ipc_fmt_ns(x->others[i].ns, t, sizeof(t)));
+		shown++;
+	}
+	if (shown)
+		tab_puts(out, "\n");
+}
+
+static void explained(struct tab_out *out, const struct ipc_result *res)
+{
+	const struct ipc_explain_result *x = res->explain;
+	char what[256], m[32], s[32], head[64] = "";
+	struct ipc_headline h;
+	double small = 0;
+	size_t i, nsmall = 0;
+
+	ipc_case_describe(&res->cs, what, sizeof(what));
+	ipc_result_headline(res, &h);
+	if (h.valid)
+		snprintf(head, sizeof(head), "; headline %s",
+			 ipc_fmt_metric(res, h.value, s, sizeof(s)));
+	tab_printf(out,
+		   "\nexplain %s: the mean %s, %s (the median run's%s), in "
+		   "phases that add up to %s\n",
+		   what, res->cs.pat->sample,
+		   ipc_fmt_ns(x->measured_ns, m, sizeof(m)), head,
+		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
+	for (i = 0; i < x->nphases; i++) {
+		const struct ipc_xphase *p = &x->phases[i];
+
+		/* The residue always shows, however small. */
+		if (p->share < SMALL_SHARE && p->share > -SMALL_SHARE &&
+		    i + 1 < x->nphases) {
+			small += p->ns;
+			nsmall++;
+			continue;
+		}
+		phase_line(out, p);
+	}
+	if (nsmall)
+		tab_printf(out,
+			   "  (%zu phase%s under 0.1%% each, %s in all, not "
+			   "shown: -f json has them)\n",
+			   nsmall, nsmall == 1 ? "" : "s",
+			   ipc_fmt_ns(small, s, sizeof(s)));
+	if (x->migrations[0] || x->migrations[1])
+		tab_printf(out, "  migrations: client %llu, server %llu\n",
+			   (unsigned long long)x->migrations[0],
+			   (unsigned long long)x->migrations[1]);
+	others_line(out, x, res->cs.pat->sample);
+}
+
+void explain_table_print(struct tab_out *out, const struct trow *rows, size_t n)
+{
+	const char *said = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ipc_explain_result *x = rows[i].res.explain;
+
+		if (!x)
+			continue;
+		if (x->available && x->nphases) {
+			explained(out, &rows[i].res);
+		} else if (!x->available && (!said || strcmp(said, x->why))) {
+			tab_printf(out, "explain: unavailable: %s\n", x->why);
+			said = x->why;
+		}
+	}
+}
