@@ -6,9 +6,12 @@
  * or available false and why.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "explain_json.h"
+#include "jread.h"
 
 /* A time per round trip in whole ns; may be negative (the residue). */
 static json_t *jns(double v)
@@ -108,4 +111,139 @@ int explain_json_put(json_t *o, const struct ipc_explain_result *x)
 	if (!e || set(o, "explain", e))
 		return -ENOMEM;
 	return fill(e, x);
+}
+
+/* A number that may be negative (the unexplained residue); 0 if absent. */
+static double snum(struct rd *r, json_t *o, const char *at, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v)) {
+		jr_bad(r, at, key, "not a number");
+		return 0;
+	}
+	return json_number_value(v);
+}
+
+/* @key's string of @o into @buf; "" when absent. */
+static void str_into(struct rd *r, json_t *o, const char *at, const char *key,
+		     char *buf, size_t len)
+{
+	const char *s = jr_str(r, o, at, key);
+
+	snprintf(buf, len, "%s", s ? jr_clean(r, s) : "");
+}
+
+static const char *const side_names[] = {"client", "server", "kernel", NULL};
+
+static void phase_get(struct rd *r, json_t *o, const char *at, void *item)
+{
+	struct ipc_xphase *p = item;
+	const char *side = jr_str(r, o, at, "side");
+	int k;
+
+	if (!json_is_object(o)) {
+		jr_bad(r, at, NULL, "not an object");
+		return;
+	}
+	str_into(r, o, at, "name", p->name, sizeof(p->name));
+	if (!side) {
+		jr_bad(r, at, "side", "missing");
+		return;
+	}
+	k = jr_name_index(r, at, "side", side_names, side);
+	p->side = k >= 0 ? side_names[k] : side_names[0];
+	p->ns = snum(r, o, at, "ns");
+	p->share = snum(r, o, at, "share");
+	p->p99_ns = json_object_get(o, "p99_ns") ? jr_num(r, o, at, "p99_ns")
+						 : -1;
+	str_into(r, o, at, "behind", p->behind, sizeof(p->behind));
+}
+
+static void other_get(struct rd *r, json_t *o, const char *at, void *item)
+{
+	struct ipc_xother *x = item;
+	uint64_t pid = 0;
+
+	if (!json_is_object(o)) {
+		jr_bad(r, at, NULL, "not an object");
+		return;
+	}
+	str_into(r, o, at, "comm", x->comm, sizeof(x->comm));
+	jr_u64(r, o, at, "pid", false, &pid);
+	x->pid = pid <= INT_MAX ? (int)pid : 0;
+	x->ns = snum(r, o, at, "ns");
+}
+
+/* The phases or the others of @e: each item read by @get into @base. */
+static size_t items_get(struct rd *r, json_t *e, const char *at,
+			const char *key, size_t max, void *base, size_t size,
+			void (*get)(struct rd *, json_t *, const char *,
+				    void *))
+{
+	json_t *a = jr_arr(r, e, at, key), *v;
+	char sat[160];
+	size_t i;
+
+	if (json_array_size(a) > max) {
+		jr_bad(r, at, key, "%zu items, at most %zu", json_array_size(a),
+		       max);
+		return 0;
+	}
+	json_array_foreach(a, i, v)
+	{
+		snprintf(sat, sizeof(sat), "%s.%s[%zu]", at, key, i);
+		get(r, v, sat, (char *)base + i * size);
+	}
+	return json_array_size(a);
+}
+
+int explain_json_get(struct rd *r, json_t *o, const char *at,
+		     struct ipc_explain_result **out)
+{
+	struct ipc_explain_result *x;
+	json_t *e = jr_obj(r, o, at, "explain", false), *v, *mig;
+	char eat[96];
+
+	*out = NULL;
+	if (!e || r->rc)
+		return r->rc;
+	jr_at(eat, sizeof(eat), at, "explain");
+	v = json_object_get(e, "available");
+	if (!json_is_boolean(v)) {
+		jr_bad(r, eat, "available", "missing or not true/false");
+		return r->rc;
+	}
+	x = ipc_explain_result_new();
+	if (!x) {
+		jr_keep(r, NULL);
+		return r->rc;
+	}
+	x->available = json_is_true(v);
+	str_into(r, e, eat, "why", x->why, sizeof(x->why));
+	if (x->available) {
+		x->measured_ns = snum(r, e, eat, "measured_ns");
+		x->sum_ns = snum(r, e, eat, "sum_ns");
+		x->window_ns = snum(r, e, eat, "window_ns");
+		x->nphases = items_get(r, e, eat, "phases",
+				       sizeof(x->phases) / sizeof(x->phases[0]),
+				       x->phases, sizeof(x->phases[0]),
+				       phase_get);
+		x->nothers = items_get(r, e, eat, "others", IPC_XOTHERS,
+				       x->others, sizeof(x->others[0]),
+				       other_get);
+		mig = jr_obj(r, e, eat, "migrations", false);
+		if (mig) {
+			jr_u64(r, mig, eat, "client", false, &x->migrations[0]);
+			jr_u64(r, mig, eat, "server", false, &x->migrations[1]);
+		}
+	}
+	if (r->rc) {
+		ipc_explain_result_free(x);
+		return r->rc;
+	}
+	*out = x;
+	return 0;
 }

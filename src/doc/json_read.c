@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain_json.h"
 #include "jread.h"
 
 static void read_host(struct rd *r, json_t *o, struct ipc_host *h)
@@ -349,6 +350,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	unworded = jr_flags(r, o, at, &res->diag);
 	jr_u64(r, o, at, KEY_REFUSED, false, &res->refused);
 	jr_peer(r, o, at, res);
+	explain_json_get(r, o, at, &res->explain);
 	if (r->rc) {
 		ipc_result_free(res);
 		return NULL;

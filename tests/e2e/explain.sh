@@ -24,6 +24,31 @@ run "${short[@]}" -f json
 jqt "without --explain, no explain object" \
 	'(.results | length) > 0 and all(.results[]; has("explain") | not)'
 
+# A saved explanation is read back: re-rendered, as JSON it is the same
+# object, and as a table its phases are printed; a bad one is named.
+# Made with jq, so that this holds where BPF is not available too.
+run "${short[@]}" -r 1 -f json
+jq '.results[0].explain = {available: true, measured_ns: 5000, sum_ns: 5100,
+	window_ns: 5050, phases: [{name: "user", side: "client", ns: 3000,
+	share: 0.6}, {name: "wake-up: run queue", side: "server", ns: 2100,
+	share: 0.42, p99_ns: 9000, behind: "hog (pid 42)"}, {name:
+	"unexplained", side: "kernel", ns: -100, share: -0.02}], others:
+	[{comm: "hog", pid: 42, ns: 1500}], migrations: {client: 1, server: 2}}' \
+	"$out" >"$T/x.json"
+run report -f json "$T/x.json"
+is_rc 0 "report reads a saved explanation"
+jq -S '.results[0].explain' "$T/x.json" >"$T/x.want"
+jq -S '.results[0].explain' "$out" >"$T/x.got" 2>/dev/null
+check "... and writes the same explain object back" cmp -s "$T/x.want" "$T/x.got"
+run report "$T/x.json"
+check "... and the table prints its phases, the residue and the others" \
+	sh -c "grep -q 'server  wake-up: run queue .*behind hog (pid 42)' '$out' &&
+		grep -q 'kernel  unexplained' '$out' && grep -q 'hog (pid 42)' '$out'"
+jq '.results[0].explain.phases[0].side = "bogus"' "$T/x.json" >"$T/bad.json"
+run report "$T/bad.json"
+is_rc 2 "a phase of an unknown side is refused"
+check "... naming the field" grep -q "explain.phases\[0\].side: 'bogus'" "$err"
+
 # Is BPF here?  The program loads or says why not.
 run rr -t pipe -n 200 -w 20 -r 1 --explain -f json
 why=$(jq -r '.results[0].explain.why // empty' "$out" 2>/dev/null)
