@@ -544,7 +544,7 @@ double ipc_result_value(const struct ipc_result *res,
  * does it for every flag it sets; a reader does it for flags a document
  * recorded without their sentence (one written before they were stored).
  */
-void ipc_result_explain(struct ipc_result *res, unsigned which);
+void ipc_result_word_flags(struct ipc_result *res, unsigned which);
 
 /*
  * Summary, run-to-run spread and diagnosis of @res from its runs (done by

@@ -356,7 +356,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 		return NULL;
 	}
 	/* Older documents did not store why: today's rules word it. */
-	ipc_result_explain(res, unworded);
+	ipc_result_word_flags(res, unworded);
 	return res;
 }
 

@@ -415,7 +415,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 		d->flags |= 1u << IPC_FLAG_SHARED;
 	if (res->refused)
 		d->flags |= 1u << IPC_FLAG_REFUSED;
-	ipc_result_explain(res, d->flags);
+	ipc_result_word_flags(res, d->flags);
 }
 
 /*
@@ -661,7 +661,7 @@ static void why_of(const struct ipc_result *res, enum ipc_flag_kind kind,
 	}
 }
 
-void ipc_result_explain(struct ipc_result *res, unsigned which)
+void ipc_result_word_flags(struct ipc_result *res, unsigned which)
 {
 	for (int k = 0; k < IPC_FLAG_COUNT; k++)
 		if (which & res->diag.flags & (1u << k))

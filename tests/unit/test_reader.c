@@ -223,7 +223,7 @@ static struct ipc_result *rich(const struct ipc_pattern_ops *pat)
 	res->diag.other_cpus = 0.75;
 	res->diag.steal_cpus = 0.125;
 	res->diag.flags = (1u << IPC_FLAG_COUNT) - 1;
-	ipc_result_explain(res, res->diag.flags);
+	ipc_result_word_flags(res, res->diag.flags);
 	return res;
 }
 

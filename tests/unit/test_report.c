@@ -213,7 +213,7 @@ static char *render(const char *name, const struct ipc_report_meta *meta,
 	int e;
 
 	for (i = 0; i < n; i++)
-		ipc_result_explain(res[i], res[i]->diag.flags);
+		ipc_result_word_flags(res[i], res[i]->diag.flags);
 
 	r.ops = ipc_report_find(name);
 	r.meta = meta;
