@@ -179,7 +179,7 @@ struct ipc_cost {
 };
 
 /* The longest sentence saying why a flag applies, with its NUL. */
-#define IPC_WHY_MAX 256
+#define IPC_WHY_MAX 384
 
 /* What the diagnosis saw over a case's runs (see ipc_result_diagnose). */
 struct ipc_diag {

@@ -571,7 +571,7 @@ static void summary_more(struct ipc_doc_writer *d, json_t *o,
 static json_t *flags_arr(struct ipc_doc_writer *d, const struct ipc_result *res)
 {
 	json_t *a = arr_new(d), *f;
-	char why[256];
+	char why[IPC_WHY_MAX];
 	int k;
 
 	for (k = 0; a && k < IPC_FLAG_COUNT; k++) {

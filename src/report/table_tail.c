@@ -371,7 +371,7 @@ void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
 void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
 		    size_t n, unsigned flags)
 {
-	char what[128], why[256];
+	char what[128], why[IPC_WHY_MAX];
 	size_t i, lines = 0, more = 0;
 	int k;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipcperf/explain.h"
 #include "ipcperf/run.h"
 
 const char *ipc_stop_name(enum ipc_stop stop)
@@ -349,6 +350,105 @@ static void load(const struct ipc_result *res, struct ipc_diag *d)
 	d->load_res_cpus = load_resolution(res, wall, ncpus, d->other_cpus);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * With --explain, what the slower runs spent their extra time on: the runs
+ * above the widest gap between the runs' mean round trips against the
+ * others, and
+ * the phase (side and name) whose time per round trip grew the most, in
+ * words for the flags about the runs' spread ("" when the runs do not tell
+ * it: fewer than two, or no phase grew).
+ */
+static void explain_cause(const struct ipc_result *res, char *buf, size_t len)
+{
+	const struct ipc_explain_result *x = res->explain;
+	double *m, cut, gap = 0, slow = 0, fast = 0, best = 0, grew;
+	size_t ns = 0, nf = 0, i;
+	unsigned bs = 0, bp = 0;
+	char a[32], b[32];
+
+	buf[0] = '\0';
+	if (!x || !x->available || x->nruns < 2)
+		return;
+	m = malloc(x->nruns * sizeof(*m));
+	if (!m)
+		return;
+	for (i = 0; i < x->nruns; i++)
+		m[i] = x->runs[i].mean_ns;
+	qsort(m, x->nruns, sizeof(*m), cmp_double);
+	/* Slow and fast apart at the widest gap: two modes, or the outliers. */
+	cut = m[0];
+	for (i = 1; i < x->nruns; i++)
+		if (m[i] - m[i - 1] > gap) {
+			gap = m[i] - m[i - 1];
+			cut = m[i - 1];
+		}
+	free(m);
+	for (i = 0; i < x->nruns; i++) {
+		if (x->runs[i].mean_ns > cut) {
+			slow += x->runs[i].mean_ns;
+			ns++;
+		} else {
+			fast += x->runs[i].mean_ns;
+			nf++;
+		}
+	}
+	if (!ns || !nf || slow / ns <= fast / nf)
+		return;
+	for (unsigned sd = 0; sd < IPC_XSIDES; sd++)
+		for (unsigned ph = 0; ph < IPC_XPHASES; ph++) {
+			double sl = 0, fa = 0;
+
+			for (i = 0; i < x->nruns; i++) {
+				if (x->runs[i].mean_ns > cut)
+					sl += x->runs[i].ns[sd][ph];
+				else
+					fa += x->runs[i].ns[sd][ph];
+			}
+			grew = sl / ns - fa / nf;
+			if (grew > best) {
+				best = grew;
+				bs = sd;
+				bp = ph;
+			}
+		}
+	if (best <= 0)
+		return;
+	snprintf(buf, len,
+		 "; --explain: the slower %zu of %zu runs took %s more a "
+		 "round trip, %s of it %s %s",
+		 ns, x->nruns, ipc_fmt_ns(slow / ns - fast / nf, a, sizeof(a)),
+		 ipc_fmt_ns(best, b, sizeof(b)),
+		 ipc_explain_side_name((enum ipc_xside)bs, bp),
+		 ipc_explain_phase_name(bp));
+}
+
+/* The cause in words after the why of each flag about the runs' spread. */
+static void add_cause(struct ipc_result *res)
+{
+	static const int spread[] = {IPC_FLAG_UNSTABLE, IPC_FLAG_BIMODAL,
+				     IPC_FLAG_OUTLIERS};
+	char cause[160];
+
+	explain_cause(res, cause, sizeof(cause));
+	if (!cause[0])
+		return;
+	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++) {
+		char *w = res->diag.why[spread[i]];
+		size_t n = strlen(w);
+
+		if ((res->diag.flags & (1u << spread[i])) &&
+		    n + strlen(cause) < IPC_WHY_MAX)
+			memcpy(w + n, cause, strlen(cause) + 1);
+	}
+}
+
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 			 double loadavg)
 {
@@ -416,6 +516,7 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	if (res->refused)
 		d->flags |= 1u << IPC_FLAG_REFUSED;
 	ipc_result_word_flags(res, d->flags);
+	add_cause(res);
 }
 
 /*

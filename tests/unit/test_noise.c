@@ -7,6 +7,7 @@
  */
 #include <math.h>
 
+#include "ipcperf/explain.h"
 #include "ipcperf/run.h"
 #include "../helpers.h"
 #include "../tap.h"
@@ -399,6 +400,61 @@ static void test_diagnose(void)
 	ipc_result_free(res);
 }
 
+/*
+ * With --explain, the flags about the runs' spread name what the slower
+ * runs spent their extra time on: here the server's wait for a CPU.
+ */
+static void test_diagnose_cause(void)
+{
+	double two[12];
+	int cpus[12];
+	struct ipc_result *res;
+	struct ipc_explain_result *x;
+	unsigned rq = IPC_XPHASES;
+	bool good;
+	size_t i;
+
+	for (unsigned ph = 0; ph < IPC_XPHASES; ph++)
+		if (ipc_explain_phase_name(ph) &&
+		    !strcmp(ipc_explain_phase_name(ph), "wake-up: run queue"))
+			rq = ph;
+	ok(rq < IPC_XPHASES, "cause: the run-queue phase is known");
+	if (rq == IPC_XPHASES)
+		return;
+	for (i = 0; i < 12; i++) {
+		two[i] = i % 3 ? 5000 + (double)(i * 7) : 11000 + (double)i;
+		cpus[i] = 0;
+	}
+	res = mk_result(two, 12, cpus);
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, -1);
+	ok(!strstr(res->diag.why[IPC_FLAG_BIMODAL], "--explain"),
+	   "cause: none said without --explain");
+	x = ipc_explain_result_new();
+	x->available = true;
+	x->runs = calloc(12, sizeof(*x->runs));
+	x->nruns = x->runs_cap = 12;
+	for (i = 0; i < 12; i++) {
+		x->runs[i].mean_ns = two[i];
+		x->runs[i].ns[IPC_XCLIENT][0] = 1000;
+		x->runs[i].ns[IPC_XSERVER][rq] = i % 3 ? 200 : 6200;
+	}
+	res->explain = x;
+	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, -1);
+	ok(res->diag.flags & 1u << IPC_FLAG_BIMODAL, "cause: bimodal");
+	good = strstr(res->diag.why[IPC_FLAG_BIMODAL],
+		      "; --explain: the slower 4 of 12 runs took 5.96 µs more "
+		      "a round trip, 6.00 µs of it server wake-up: run "
+		      "queue") != NULL;
+	ok(good, "cause: bimodal's why names the two groups' difference and "
+		 "the server's run-queue wait");
+	if (!good)
+		diag("why: %s", res->diag.why[IPC_FLAG_BIMODAL]);
+	ok(!(res->diag.flags & 1u << IPC_FLAG_UNSTABLE) ||
+		   strstr(res->diag.why[IPC_FLAG_UNSTABLE], "server wake-up"),
+	   "cause: and so does unstable's, when it is flagged");
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	test_target();
@@ -406,5 +462,6 @@ int main(void)
 	test_modes_random();
 	test_outliers();
 	test_diagnose();
+	test_diagnose_cause();
 	return done_testing();
 }
