@@ -365,7 +365,8 @@ static int cmp_double(const void *a, const void *b)
  * words for the flags about the runs' spread ("" when the runs do not tell
  * it: fewer than two, or no phase grew).
  */
-static void explain_cause(const struct ipc_result *res, char *buf, size_t len)
+static void explain_cause(const struct ipc_result *res, char *buf, size_t len,
+			  const char **behind)
 {
 	const struct ipc_explain_result *x = res->explain;
 	double *m, cut, gap = 0, slow = 0, fast = 0, best = 0, grew;
@@ -374,6 +375,7 @@ static void explain_cause(const struct ipc_result *res, char *buf, size_t len)
 	char a[32], b[32];
 
 	buf[0] = '\0';
+	*behind = "";
 	if (!x || !x->available || x->nruns < 2)
 		return;
 	m = malloc(x->nruns * sizeof(*m));
@@ -427,6 +429,13 @@ static void explain_cause(const struct ipc_result *res, char *buf, size_t len)
 		 ipc_fmt_ns(best, b, sizeof(b)),
 		 ipc_explain_side_name((enum ipc_xside)bs, bp),
 		 ipc_explain_phase_name(bp));
+	/* Whom that side waited behind, over all runs, where it waited. */
+	for (i = 0; i < x->nphases; i++)
+		if (!strcmp(x->phases[i].name, ipc_explain_phase_name(bp)) &&
+		    x->phases[i].side &&
+		    !strcmp(x->phases[i].side,
+			    ipc_explain_side_name((enum ipc_xside)bs, bp)))
+			*behind = x->phases[i].behind;
 }
 
 /* The cause in words after the why of each flag about the runs' spread. */
@@ -434,18 +443,27 @@ static void add_cause(struct ipc_result *res)
 {
 	static const int spread[] = {IPC_FLAG_UNSTABLE, IPC_FLAG_BIMODAL,
 				     IPC_FLAG_OUTLIERS};
-	char cause[160];
+	char cause[IPC_WHY_MAX];
+	const char *behind;
+	size_t c;
 
-	explain_cause(res, cause, sizeof(cause));
+	explain_cause(res, cause, sizeof(cause), &behind);
 	if (!cause[0])
 		return;
+	c = strlen(cause);
+	if (behind[0])
+		snprintf(cause + c, sizeof(cause) - c, ", behind %s", behind);
 	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++) {
 		char *w = res->diag.why[spread[i]];
 		size_t n = strlen(w);
 
-		if ((res->diag.flags & (1u << spread[i])) &&
-		    n + strlen(cause) < IPC_WHY_MAX)
+		if (!(res->diag.flags & (1u << spread[i])))
+			continue;
+		/* Whom it waited behind goes first when room is short. */
+		if (n + strlen(cause) < IPC_WHY_MAX)
 			memcpy(w + n, cause, strlen(cause) + 1);
+		else if (n + c < IPC_WHY_MAX)
+			snprintf(w + n, IPC_WHY_MAX - n, "%.*s", (int)c, cause);
 	}
 }
 

@@ -438,15 +438,21 @@ static void test_diagnose_cause(void)
 		x->runs[i].ns[IPC_XCLIENT][0] = 1000;
 		x->runs[i].ns[IPC_XSERVER][rq] = i % 3 ? 200 : 6200;
 	}
+	x->nphases = 1;
+	snprintf(x->phases[0].name, sizeof(x->phases[0].name), "%s",
+		 "wake-up: run queue");
+	x->phases[0].side = "server";
+	snprintf(x->phases[0].behind, sizeof(x->phases[0].behind), "%s",
+		 "hog (pid 42)");
 	res->explain = x;
 	ipc_result_diagnose(res, IPC_STOP_MAX_RUNS, -1);
 	ok(res->diag.flags & 1u << IPC_FLAG_BIMODAL, "cause: bimodal");
 	good = strstr(res->diag.why[IPC_FLAG_BIMODAL],
 		      "; --explain: the slower 4 of 12 runs took 5.96 µs more "
 		      "a round trip, 6.00 µs of it server wake-up: run "
-		      "queue") != NULL;
-	ok(good, "cause: bimodal's why names the two groups' difference and "
-		 "the server's run-queue wait");
+		      "queue, behind hog (pid 42)") != NULL;
+	ok(good, "cause: bimodal's why names the two groups' difference, "
+		 "the server's run-queue wait and whom it waited behind");
 	if (!good)
 		diag("why: %s", res->diag.why[IPC_FLAG_BIMODAL]);
 	ok(!(res->diag.flags & 1u << IPC_FLAG_UNSTABLE) ||
