@@ -14,9 +14,6 @@
 
 #include "ipcperf/remote.h"
 
-/* CLOCK_MONOTONIC now, in ns. */
-uint64_t rm_now_ns(void);
-
 /* Milliseconds from now to @deadline_ns for poll(): 0 when past. */
 int rm_poll_ms(uint64_t deadline_ns);
 
