@@ -60,6 +60,13 @@ struct ipc_trace;
 struct ipc_case;
 struct ipc_runopts;
 
+/*
+ * The test that asks a server to run @cs with @ro: names, sizes and the
+ * options its side needs, as rm_test_case reads them back.  runs is 0.
+ */
+void rm_test_of(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		struct ipc_rtest *t);
+
 /* Is @name one of the patterns a server runs for a client? */
 bool rm_pattern_served(const char *name);
 
