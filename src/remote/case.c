@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A client's test as a case of the run layer, and the one check of it:
- * the server refuses, before it accepts the test and again once a replay's
- * trace is in, whatever the command line would refuse for the same case
- * (the run layer's pair and case checks), and what the protocol does not
- * offer.
+ * A client's case as a test of the protocol and back, and the one check
+ * of it: the server refuses, before it accepts the test and again once a
+ * replay's trace is in, whatever the command line would refuse for the
+ * same case (the run layer's pair and case checks), and what the protocol
+ * does not offer.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,118 @@ static uint64_t test_bytes(const struct ipc_rtest *t)
 }
 
 static int budget(uint64_t bytes, char *why, size_t why_len);
+
+/*
+ * The figures a test carries as they are, from the client's case and run
+ * options to the server's: one table read both ways, so that what a
+ * client sends and what a server runs cannot drift apart.
+ */
+enum carry {
+	C_SIZE, /* size_t of the case; uint64_t on the wire */
+	C_U64,	/* uint64_t */
+	C_BOOL, /* bool */
+	C_CPU,	/* int, -1: none; int64_t on the wire */
+	C_INT,	/* int, 0 or less: the system's default; uint64_t, 0 */
+	C_NS,	/* uint64_t; 0 on the wire: the run options' default */
+};
+
+struct carried {
+	size_t wire;  /* offset in struct ipc_rtest */
+	bool in_opts; /* in struct ipc_runopts, not struct ipc_case */
+	size_t off;
+	enum carry kind;
+};
+
+#define CS(w, m, k)                                                            \
+	{                                                                      \
+		offsetof(struct ipc_rtest, w), false,                          \
+			offsetof(struct ipc_case, m), k                        \
+	}
+#define RO(w, m, k)                                                            \
+	{                                                                      \
+		offsetof(struct ipc_rtest, w), true,                           \
+			offsetof(struct ipc_runopts, m), k                     \
+	}
+static const struct carried carried[] = {
+	CS(req_size, req_size, C_SIZE),
+	CS(resp_size, resp_size, C_SIZE),
+	CS(msg_size, msg_size, C_SIZE),
+	CS(count, count, C_U64),
+	CS(total, total, C_U64),
+	CS(chunk_size, chunk_size, C_SIZE),
+	CS(flows, flows, C_U64),
+	RO(verify, verify, C_BOOL),
+	RO(pin_cpu, pin_server, C_CPU),
+	RO(nodelay, tp.nodelay, C_BOOL),
+	RO(sndbuf, tp.sndbuf, C_INT),
+	RO(rcvbuf, tp.rcvbuf, C_INT),
+	RO(busy_poll_us, tp.busy_poll_us, C_INT),
+	RO(timeout_ns, timeout_ns, C_NS),
+};
+#undef CS
+#undef RO
+
+/*
+ * One carried figure of kind @k from @from to @to: into the test when
+ * @out, else back from it into the case or run options.
+ */
+static void carry(enum carry k, bool out, const void *from, void *to)
+{
+	int i;
+
+	switch (k) {
+	case C_SIZE:
+		if (out)
+			*(uint64_t *)to = *(const size_t *)from;
+		else
+			*(size_t *)to = *(const uint64_t *)from;
+		break;
+	case C_NS: /* 0 from the wire keeps the default */
+		if (!out && !*(const uint64_t *)from)
+			break;
+		/* fall through */
+	case C_U64:
+		*(uint64_t *)to = *(const uint64_t *)from;
+		break;
+	case C_BOOL:
+		*(bool *)to = *(const bool *)from;
+		break;
+	case C_CPU:
+		if (out)
+			*(int64_t *)to = *(const int *)from;
+		else
+			*(int *)to = (int)*(const int64_t *)from;
+		break;
+	case C_INT:
+		if (out) {
+			i = *(const int *)from;
+			*(uint64_t *)to = i > 0 ? (uint64_t)i : 0;
+		} else {
+			*(int *)to = (int)*(const uint64_t *)from;
+		}
+		break;
+	}
+}
+
+void rm_test_of(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		struct ipc_rtest *t)
+{
+	const struct carried *f;
+	const char *from;
+
+	memset(t, 0, sizeof(*t));
+	rm_strlcpy(t->pattern, cs->pat->name, sizeof(t->pattern));
+	rm_strlcpy(t->transport, cs->tp->name, sizeof(t->transport));
+	rm_strlcpy(t->engine, cs->eng->name, sizeof(t->engine));
+	if (cs->framing) {
+		rm_strlcpy(t->framing, cs->framing->name, sizeof(t->framing));
+		t->no_ack = cs->framing_noack;
+	}
+	for (f = carried; f < carried + sizeof(carried) / sizeof(*f); f++) {
+		from = f->in_opts ? (const char *)ro : (const char *)cs;
+		carry(f->kind, true, from + f->off, (char *)t + f->wire);
+	}
+}
 
 /* Names and what only the protocol limits. */
 static int check_names(const struct ipc_rtest *t, const struct ipc_case *cs,
@@ -113,7 +226,8 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
 		 struct ipc_case *cs, struct ipc_runopts *ro, char *why,
 		 size_t why_len)
 {
-	char what[64];
+	const struct carried *f;
+	char what[64], *to;
 	int rc;
 
 	memset(cs, 0, sizeof(*cs));
@@ -122,22 +236,12 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
 	cs->eng = ipc_engine_find(t->engine);
 	cs->framing = t->framing[0] ? ipc_framing_find(t->framing) : NULL;
 	cs->framing_noack = t->no_ack;
-	cs->req_size = t->req_size;
-	cs->resp_size = t->resp_size;
-	cs->msg_size = t->msg_size;
-	cs->count = t->count;
-	cs->total = t->total;
-	cs->chunk_size = t->chunk_size;
-	cs->flows = t->flows;
 	cs->trace = trace;
 	ipc_runopts_default(ro);
-	ro->verify = t->verify;
-	ro->pin_server = (int)t->pin_cpu;
-	ro->timeout_ns = t->timeout_ns ? t->timeout_ns : ro->timeout_ns;
-	ro->tp.nodelay = t->nodelay;
-	ro->tp.sndbuf = (int)t->sndbuf;
-	ro->tp.rcvbuf = (int)t->rcvbuf;
-	ro->tp.busy_poll_us = (int)t->busy_poll_us;
+	for (f = carried; f < carried + sizeof(carried) / sizeof(*f); f++) {
+		to = f->in_opts ? (char *)ro : (char *)cs;
+		carry(f->kind, false, (const char *)t + f->wire, to + f->off);
+	}
 	ro->tp.timeout_ns = ro->timeout_ns;
 	rc = check_names(t, cs, why, why_len);
 	if (!rc)

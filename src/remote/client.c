@@ -29,7 +29,7 @@ struct ipc_rclient {
 
 static uint64_t deadline(const struct ipc_rclient *c)
 {
-	return rm_now_ns() + c->conf.timeout_ns;
+	return ipc_now_ns() + c->conf.timeout_ns;
 }
 
 /* The server's error message as the reason, -EBUSY for busy. */
@@ -256,7 +256,7 @@ static int udp_cookie(struct ipc_rclient *c, int fd, uint64_t dl)
 	int rc;
 
 	for (;;) {
-		uint64_t retry = rm_now_ns() + 100000000ull;
+		uint64_t retry = ipc_now_ns() + 100000000ull;
 
 		if (send(fd, c->cookie, sizeof(c->cookie), MSG_NOSIGNAL) < 0 &&
 		    errno != ECONNREFUSED)
@@ -272,7 +272,7 @@ static int udp_cookie(struct ipc_rclient *c, int fd, uint64_t dl)
 			    !memcmp(buf, c->cookie, sizeof(c->cookie)))
 				return 0;
 		}
-		if (rm_now_ns() >= dl)
+		if (ipc_now_ns() >= dl)
 			return -ETIMEDOUT;
 	}
 }

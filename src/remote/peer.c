@@ -74,39 +74,15 @@ static int rp_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
 	return cs->tp->check ? cs->tp->check(&o, why, why_len) : 0;
 }
 
-/* What the server side must run for @cs. */
+/* What the server side must run for @cs: one run, on its engine. */
 static void rtest_of(const struct ipc_peer *p, struct ipc_rtest *t)
 {
-	const struct ipc_case *cs = p->cs;
-	const struct ipc_runopts *ro = p->ro;
-	const struct ipc_remote_opts *o = opts_of(cs);
+	const struct ipc_remote_opts *o = opts_of(p->cs);
 
-	memset(t, 0, sizeof(*t));
-	rm_strlcpy(t->pattern, cs->pat->name, sizeof(t->pattern));
-	rm_strlcpy(t->transport, cs->tp->name, sizeof(t->transport));
-	rm_strlcpy(t->engine,
-		   o->server_engine ? o->server_engine : cs->eng->name,
-		   sizeof(t->engine));
-	if (cs->framing) {
-		rm_strlcpy(t->framing, cs->framing->name, sizeof(t->framing));
-		t->no_ack = cs->framing_noack;
-	}
-	t->req_size = cs->req_size;
-	t->resp_size = cs->resp_size;
-	t->msg_size = cs->msg_size;
-	t->count = cs->count;
-	t->total = cs->total;
-	t->chunk_size = cs->chunk_size;
-	t->flows = cs->flows;
+	rm_test_of(p->cs, p->ro, t);
+	if (o->server_engine)
+		rm_strlcpy(t->engine, o->server_engine, sizeof(t->engine));
 	t->runs = 1;
-	t->verify = ro->verify;
-	t->pin_cpu = ro->pin_server;
-	t->nodelay = ro->tp.nodelay;
-	t->sndbuf = ro->tp.sndbuf > 0 ? (uint64_t)ro->tp.sndbuf : 0;
-	t->rcvbuf = ro->tp.rcvbuf > 0 ? (uint64_t)ro->tp.rcvbuf : 0;
-	t->busy_poll_us =
-		ro->tp.busy_poll_us > 0 ? (uint64_t)ro->tp.busy_poll_us : 0;
-	t->timeout_ns = ro->timeout_ns;
 }
 
 /*

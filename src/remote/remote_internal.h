@@ -14,9 +14,6 @@
 
 #include "ipcperf/remote.h"
 
-/* CLOCK_MONOTONIC now, in ns. */
-uint64_t rm_now_ns(void);
-
 /* Milliseconds from now to @deadline_ns for poll(): 0 when past. */
 int rm_poll_ms(uint64_t deadline_ns);
 
@@ -62,6 +59,13 @@ int rm_transport_socket(const char *name, int *family, int *type);
 struct ipc_trace;
 struct ipc_case;
 struct ipc_runopts;
+
+/*
+ * The test that asks a server to run @cs with @ro: names, sizes and the
+ * options its side needs, as rm_test_case reads them back.  runs is 0.
+ */
+void rm_test_of(const struct ipc_case *cs, const struct ipc_runopts *ro,
+		struct ipc_rtest *t);
 
 /* Is @name one of the patterns a server runs for a client? */
 bool rm_pattern_served(const char *name);

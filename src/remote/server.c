@@ -166,7 +166,7 @@ static void list_append(struct ipc_server *s, struct sess *x)
 /* A new deadline, now + control_timeout: to the end of the list. */
 static void touch(struct ipc_server *s, struct sess *x)
 {
-	x->deadline_ns = rm_now_ns() + s->conf.control_timeout_ns;
+	x->deadline_ns = ipc_now_ns() + s->conf.control_timeout_ns;
 	list_unlink(s, x);
 	list_append(s, x);
 }
@@ -409,7 +409,7 @@ static void sess_new(struct ipc_server *s, int fd,
 		return;
 	}
 	s->npending++;
-	x->deadline_ns = rm_now_ns() + s->conf.control_timeout_ns;
+	x->deadline_ns = ipc_now_ns() + s->conf.control_timeout_ns;
 	list_append(s, x);
 }
 
@@ -439,7 +439,7 @@ static void on_accept(struct ipc_server *s, struct lst *l)
 		if (errno != EAGAIN)
 			/* Out of descriptors with none of ours to give back:
 			   pause rather than spin on a ready listener. */
-			s->paused_until_ns = rm_now_ns() + 100000000;
+			s->paused_until_ns = ipc_now_ns() + 100000000;
 		return;
 	}
 }
@@ -531,7 +531,7 @@ static int start_test(struct ipc_server *s, struct sess *x,
 		return rc;
 	}
 	fcntl(c->sock, F_SETFL, O_NONBLOCK);
-	c->started_ns = rm_now_ns();
+	c->started_ns = ipc_now_ns();
 	c->kill_at_ns = c->started_ns + s->conf.max_test_ns +
 			2 * s->conf.control_timeout_ns;
 	ev.data.ptr = c;
@@ -566,7 +566,7 @@ static void child_reap(struct ipc_server *s, struct child *c)
 	ev.test_id = c->id;
 	ev.test = c->test;
 	rm_strlcpy(ev.addr, c->peer, sizeof(ev.addr));
-	ev.duration_ns = rm_now_ns() - c->started_ns;
+	ev.duration_ns = ipc_now_ns() - c->started_ns;
 	ev.exit_status = st;
 	if (n == (ssize_t)sizeof(rec)) {
 		rec.reason[sizeof(rec.reason) - 1] = '\0';
@@ -602,7 +602,7 @@ static void child_reap(struct ipc_server *s, struct child *c)
 	s->nchildren--;
 	if (n != (ssize_t)sizeof(rec) || !rec.released)
 		__atomic_sub_fetch(&s->shared[1], 1, __ATOMIC_SEQ_CST);
-	s->last_test_ns = rm_now_ns();
+	s->last_test_ns = ipc_now_ns();
 	emit(s, &ev);
 	free(c);
 }
@@ -649,7 +649,7 @@ static void begin_stop(struct ipc_server *s, const char *why)
 		shutdown(c->sock, SHUT_WR);
 	if (grace > 5000000000ull)
 		grace = 5000000000ull;
-	s->kill_at_ns = rm_now_ns() + grace + 1000000000ull;
+	s->kill_at_ns = ipc_now_ns() + grace + 1000000000ull;
 }
 
 void ipc_server_stop(struct ipc_server *s)
@@ -828,7 +828,7 @@ static void set_accepting(struct ipc_server *s, bool on)
 /* What the clock alone decides: expiries, kills, idle and time limits. */
 static void on_time(struct ipc_server *s)
 {
-	uint64_t now = rm_now_ns();
+	uint64_t now = ipc_now_ns();
 	char why[96];
 
 	while (s->head && s->head->deadline_ns <= now) {
@@ -873,7 +873,7 @@ int ipc_server_run(struct ipc_server *s)
 	int n, ms;
 	bool paused = false;
 
-	s->started_ns = s->last_test_ns = rm_now_ns();
+	s->started_ns = s->last_test_ns = ipc_now_ns();
 	while (!s->stopping || s->nchildren) {
 		t = next_deadline(s);
 		ms = t == UINT64_MAX ? -1 : rm_poll_ms(t);

@@ -61,7 +61,7 @@ struct tst {
 static uint64_t ctl_deadline(const struct tst *ts, bool in_run)
 {
 	uint64_t d = in_run ? ts->end_ns
-			    : rm_now_ns() + ts->conf->control_timeout_ns;
+			    : ipc_now_ns() + ts->conf->control_timeout_ns;
 
 	return d < ts->end_ns ? d : ts->end_ns;
 }
@@ -79,7 +79,7 @@ fail(struct tst *ts, enum ipc_rerr code, int status, const char *fmt, ...)
 	rm_strlcpy(ts->rec.reason, m.message, sizeof(ts->rec.reason));
 	ts->rec.status = status;
 	/* Best effort, briefly: the client may be gone. */
-	ipc_rwire_send(ts->ctx->ctl_fd, &m, rm_now_ns() + 1000000000ull, -1);
+	ipc_rwire_send(ts->ctx->ctl_fd, &m, ipc_now_ns() + 1000000000ull, -1);
 	return -1;
 }
 
@@ -183,7 +183,7 @@ static int wait_udp(struct tst *ts, uint64_t deadline)
 	ssize_t r;
 	int n;
 
-	while (rm_now_ns() < deadline) {
+	while (ipc_now_ns() < deadline) {
 		p[0] = (struct pollfd){ts->ctx->ctl_fd, POLLIN, 0};
 		p[1] = (struct pollfd){ts->ctx->stop_fd, POLLIN, 0};
 		p[2] = (struct pollfd){ts->lfd, POLLIN, 0};
@@ -686,7 +686,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 			 .data_fd = -1};
 	ssize_t w;
 
-	ts.end_ns = rm_now_ns() + ctx->conf->max_test_ns;
+	ts.end_ns = ipc_now_ns() + ctx->conf->max_test_ns;
 	data_limit();
 	rm_control_sockopts(ctx->ctl_fd, ctx->conf->control_timeout_ns);
 	/*

@@ -12,22 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "remote/remote_internal.h"
 
-uint64_t rm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int rm_poll_ms(uint64_t deadline_ns)
 {
-	uint64_t now = rm_now_ns(), ms;
+	uint64_t now = ipc_now_ns(), ms;
 
 	if (deadline_ns <= now)
 		return 0;
@@ -52,7 +43,7 @@ int rm_wait(int fd, short events, uint64_t deadline_ns, int stop_fd)
 			return -ECANCELED;
 		if (p[0].revents)
 			return 0;
-		if (rm_now_ns() >= deadline_ns)
+		if (ipc_now_ns() >= deadline_ns)
 			return -ETIMEDOUT;
 	}
 }

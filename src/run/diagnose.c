@@ -205,7 +205,7 @@ static void placement(const struct ipc_result *res, const double *vals,
  * cpuidle: the longest a polling idle stay lasts (cpuidle's poll limit,
  * at most TICK_NSEC / 16: 625 us at HZ=100, 250 us at HZ=250), which
  * bounds how far a stay that spans a reading shifts idle time from one
- * run to the next (src/run/load.c).
+ * run to the next (src/run/hostload.c).
  */
 #define IDLE_STAY_NS 625000.0
 

@@ -149,7 +149,7 @@ int load_kthreads_parse(const char *children, const char *proc,
 			struct load_kthreads *k);
 
 /*
- * Where a run's load can be read from here (load.c): the root cgroup's
+ * Where a run's load can be read from here (hostload.c): the root cgroup's
  * cpuacct.usage (cgroup v1), else the cgroups under the root's cpu.stat
  * (cgroup v2), else cpuidle's idle times of the online CPUs, else
  * /proc/stat.

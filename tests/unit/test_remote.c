@@ -14,8 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipcperf/engine.h"
 #include "ipcperf/framing.h"
+#include "ipcperf/pattern.h"
 #include "ipcperf/remote.h"
+#include "ipcperf/run.h"
+#include "ipcperf/transport.h"
 #include "remote/remote_internal.h"
 #include "../tap.h"
 
@@ -594,6 +598,53 @@ static void test_trace_text(void)
 	}
 }
 
+/*
+ * A client's case carried to the server and read back there: the same
+ * figures, the server's own defaults where the client left them at 0.
+ */
+static void test_case_carried(void)
+{
+	struct ipc_case cs = {0}, back;
+	struct ipc_runopts ro, bro, def;
+	struct ipc_rtest t;
+	char text[256] = "";
+
+	ipc_runopts_default(&ro);
+	ipc_runopts_default(&def);
+	cs.pat = ipc_pattern_find("rr");
+	cs.tp = ipc_transport_find("tcp");
+	cs.eng = ipc_engine_find("blocking");
+	cs.req_size = 100;
+	cs.resp_size = 3000;
+	ro.verify = false;
+	ro.pin_server = 1;
+	ro.tp.nodelay = false;
+	ro.tp.sndbuf = 65536;
+	ro.tp.rcvbuf = -1;
+	ro.tp.busy_poll_us = 50;
+	ro.timeout_ns = 0;
+	rm_test_of(&cs, &ro, &t);
+	is_str(t.pattern, "rr", "carried: the pattern's name");
+	is_int(t.req_size, "==", 100, "carried: req_size");
+	is_int(t.pin_cpu, "==", 1, "carried: the server's CPU");
+	is_int(t.rcvbuf, "==", 0, "carried: a default buffer as 0");
+	is_int(rm_test_case(&t, NULL, &back, &bro, text, sizeof(text)), "==", 0,
+	       "carried: the server takes the case (%s)", text);
+	ok(back.pat == cs.pat && back.tp == cs.tp && back.eng == cs.eng,
+	   "carried: the same pattern, transport and engine");
+	is_int(back.req_size, "==", 100, "carried back: req_size");
+	is_int(back.resp_size, "==", 3000, "carried back: resp_size");
+	ok(!bro.verify && !bro.tp.nodelay, "carried back: verify, nodelay");
+	is_int(bro.pin_server, "==", 1, "carried back: pin_server");
+	is_int(bro.tp.sndbuf, "==", 65536, "carried back: sndbuf");
+	is_int(bro.tp.rcvbuf, "==", 0, "carried back: rcvbuf, the default");
+	is_int(bro.tp.busy_poll_us, "==", 50, "carried back: busy_poll_us");
+	is_int(bro.timeout_ns, "==", def.timeout_ns,
+	       "carried back: timeout 0 keeps the server's default");
+	is_int(bro.tp.timeout_ns, "==", def.timeout_ns,
+	       "carried back: the transport's timeout too");
+}
+
 int main(void)
 {
 	test_frame();
@@ -604,5 +655,6 @@ int main(void)
 	test_addr();
 	test_not_ipcperf();
 	test_trace_text();
+	test_case_carried();
 	return done_testing();
 }
