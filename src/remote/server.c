@@ -260,6 +260,20 @@ static int start_test(struct ipc_server *s, struct sess *x,
 		      const struct ipc_rmsg *m);
 static void close_listeners(struct ipc_server *s);
 
+/*
+ * A client that leaves while it is asked for its key (one without a key
+ * closes then) is turned away as surely as one with a wrong key: the log
+ * says so.
+ */
+static void left_unauthenticated(struct ipc_server *s, struct sess *x)
+{
+	if (x->st == ST_AUTH)
+		emit_simple(s, IPC_SEV_REFUSED, x->peer,
+			    ipc_rerr_name(IPC_RERR_AUTH),
+			    "the client left without authenticating: it has no "
+			    "key");
+}
+
 static void on_message(struct ipc_server *s, struct sess *x,
 		       const struct ipc_rmsg *m)
 {
@@ -273,6 +287,7 @@ static void on_message(struct ipc_server *s, struct sess *x,
 
 	if (m->type == IPC_RM_ERROR) {
 		/* The client gave up: nothing to answer. */
+		left_unauthenticated(s, x);
 		shutdown(x->fd, SHUT_WR);
 		x->st = ST_CLOSING;
 		return;
@@ -356,6 +371,7 @@ static void on_readable(struct ipc_server *s, struct sess *x)
 				 : x->in.len - x->in.body_got;
 	n = recv(x->fd, buf, want, MSG_DONTWAIT);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		left_unauthenticated(s, x);
 		sess_drop(s, x);
 		return;
 	}

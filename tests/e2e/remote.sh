@@ -148,6 +148,8 @@ check "a wrong key: it says authentication" grep -qi "auth" "$err"
 run rr --remote "$addr" -n 10 -r 1 -q
 is_rc 1 "no key for a keyed server: exit 1"
 check "no key: it says a key is needed" grep -qi "key" "$err"
+jql "no key: the server's log has it refused, for authentication" \
+	'.event == "refused" and (.reason | test("no key"))' '.code == "auth"'
 run rr --remote "$addr" --key "$key" -n 100 -r 1 -q -f json
 is_rc 0 "the right key: exit 0"
 kill -TERM $spid
