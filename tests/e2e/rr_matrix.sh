@@ -114,6 +114,14 @@ run report --matrix sizes -f markdown "$T/mx.json"
 is_rc 0 "report --matrix sizes -f markdown"
 check "a Markdown grid" grep -qE '^\| req \\\\ resp +\| +0 \| +16 \|$' "$out"
 
+# Against a stub (--target): a grid per target, its rate the pattern's.
+run rr --target ipcperf --req 0,4 --resp 0,8 -n 20 -r 1 --pin 0,0 --matrix
+is_rc 0 "rr --target ipcperf --matrix"
+check "the target's grid is named by its target" grep -q "target=ipcperf, cpus 1 (CPU 0):$" "$out"
+grid "$out" >"$T/g"
+check "its grid is req 0,4 by resp 0,8" test "$(grep -c ' cell [0-9.]* [nµm]*s$' "$T/g"),$(grep -x 'cols 0 8' "$T/g")" = "4,cols 0 8"
+check "its rate is samples/s" grep -q "^  samples/s " "$out"
+
 # Refused: one error line and exit 2.
 one_error() { # one_error "description" ARGS...
 	local d=$1
