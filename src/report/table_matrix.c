@@ -95,7 +95,21 @@ static const struct ipc_column *rate_col(const struct ipc_pattern_ops *pat)
 	return NULL;
 }
 
-/* One group's rows (@g of them in @rows): its heading, grid and failures. */
+/* A case in row @k of the grid, or in column @k when @across. */
+static const struct trow *some_row(const struct trow **cell, size_t nx,
+				   size_t ny, size_t k, bool across)
+{
+	for (size_t m = 0; m < (across ? nx : ny); m++) {
+		const struct trow *t =
+			across ? cell[m * ny + k] : cell[k * ny + m];
+
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* One group's @n rows: its heading, grid and failures. */
 static int print_group(struct tab_out *out, const char *key,
 		       const struct trow *const *rows, size_t n)
 {
@@ -105,7 +119,7 @@ static int print_group(struct tab_out *out, const char *key,
 	const struct trow **cell = NULL;
 	uint64_t *xs = NULL, ys[MX_AXIS];
 	char yhead[MX_AXIS][32], idhead[80], w[96];
-	size_t nx = 0, ny = 0, i, j, dropped = 0;
+	size_t nx = 0, ny = 0, i, j, dropped = 0, repeats = 0;
 	struct grid g = {0};
 	int err = 0;
 
@@ -116,8 +130,9 @@ static int print_group(struct tab_out *out, const char *key,
 		uint64_t x = ipc_param_u64(&rows[i]->res.cs, px),
 			 y = ipc_param_u64(&rows[i]->res.cs, py);
 
-		add_value(xs, &nx, n, x);
-		if (!add_value(ys, &ny, MX_AXIS, y))
+		if (add_value(ys, &ny, MX_AXIS, y))
+			add_value(xs, &nx, n, x);
+		else
 			dropped++;
 	}
 	cell = calloc(nx * ny, sizeof(*cell));
@@ -131,29 +146,32 @@ static int print_group(struct tab_out *out, const char *key,
 		       y = index_of(ys, ny,
 				    ipc_param_u64(&rows[i]->res.cs, py));
 
-		if (y < ny && !cell[x * ny + y])
+		if (x >= nx || y >= ny)
+			continue; /* dropped */
+		if (!cell[x * ny + y])
 			cell[x * ny + y] = rows[i];
+		else
+			repeats++;
 	}
 	snprintf(idhead, sizeof(idhead), "%s \\ %s", px->head ? px->head : "?",
 		 py->head ? py->head : "?");
 	grid_col(&g, idhead, true);
 	grid_ids(&g);
+	/* Each value as the case's own words say it ("4k"). */
 	for (j = 0; j < ny; j++) {
-		struct ipc_case cs = rows[0]->res.cs;
-
-		ipc_param_set_u64(&cs, py, ys[j]);
-		ipc_param_word(&cs, py, yhead[j], sizeof(yhead[j]));
+		ipc_param_word(&some_row(cell, nx, ny, j, true)->res.cs, py,
+			       yhead[j], sizeof(yhead[j]));
 		grid_col(&g, yhead[j], false);
 	}
 	for (i = 0; i < nx; i++) {
 		struct grid_line *l = grid_line(&g), *r = NULL;
-		struct ipc_case cs = rows[0]->res.cs;
 
 		if (!l)
 			break;
-		ipc_param_set_u64(&cs, px, xs[i]);
 		grid_set(&g, &l->cell[0], "%s",
-			 ipc_param_word(&cs, px, w, sizeof(w)));
+			 ipc_param_word(
+				 &some_row(cell, nx, ny, i, false)->res.cs, px,
+				 w, sizeof(w)));
 		if (rate && !(r = grid_line(&g)))
 			break;
 		if (r)
@@ -196,6 +214,11 @@ static int print_group(struct tab_out *out, const char *key,
 				   t->res.error[0] ? t->res.error
 						   : "unknown error");
 		}
+		if (repeats)
+			tab_printf(out,
+				   "%zu cases measured a cell again (several "
+				   "files): the first is shown\n",
+				   repeats);
 		if (dropped)
 			tab_printf(out,
 				   "%zu cases not shown: more than %d values "

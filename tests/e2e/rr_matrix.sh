@@ -110,6 +110,19 @@ check "the others print figures" test "$(grep -cE ' cell [0-9.]+ ' "$T/g")" = 5
 same "$T/hole.json" "$T/g" >"$T/why"
 ok $? "the cells around the hole are still their cases'"
 
+# The same file twice: a cell measured again shows the first, and says so.
+run report --matrix sizes "$T/mx.json" "$T/mx.json"
+is_rc 0 "report --matrix of one file twice"
+check "one grid, and the repeats said" grep -q "^6 cases measured a cell again" "$out"
+same "$T/mx.json" <(grid "$out") >"$T/why"
+ok $? "the repeated cells show the first file's figures"
+
+# More resp sizes than a grid has columns: the rest are said, not lost.
+jq '.results |= [range(0; 65) as $k | (.[0] | .resp_size = $k)]' "$T/mx.json" >"$T/wide.json"
+run report --matrix sizes "$T/wide.json"
+is_rc 0 "report --matrix of 65 resp sizes"
+check "the two past the last column are said" grep -q "^2 cases not shown: more than 63 values of resp" "$out"
+
 run report --matrix sizes -f markdown "$T/mx.json"
 is_rc 0 "report --matrix sizes -f markdown"
 check "a Markdown grid" grep -qE '^\| req \\\\ resp +\| +0 \| +16 \|$' "$out"
