@@ -53,6 +53,12 @@ struct ipc_report {
 	bool tty;  /* out is a terminal */
 	const struct ipc_report_meta *meta;
 	void *priv; /* formatter state */
+	/*
+	 * The human formats (table, markdown, html): each section whose
+	 * pattern's first two parameters are numbers (rr: req and resp) as
+	 * matrices of them instead of one row per case.
+	 */
+	bool matrix;
 };
 
 extern const struct ipc_report_ops *const ipc_reports[];

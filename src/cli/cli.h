@@ -88,6 +88,7 @@ struct cli_config {
 	bool matrix;			  /* --matrix was given ... */
 	enum ipc_mx_metric matrix_metric; /* ... with this metric */
 	bool matrix_names;		  /* --names was given */
+	bool size_matrix; /* rr --matrix, report --matrix sizes: req x resp */
 
 	/* Links, framing and replay (opt_link.c). */
 	struct ipc_link links[CLI_LINKS_MAX];  /* --link, in order */

@@ -251,6 +251,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	rep.out = of.fp;
 	rep.tty = of.is_stdout && isatty(1);
 	rep.meta = &meta;
+	rep.matrix = cfg->size_matrix;
 	err = ipc_report_begin(&rep);
 	for (i = 0; !err && i < plan.nskips; i++)
 		err = ipc_report_skip(&rep, &plan.skips[i]);

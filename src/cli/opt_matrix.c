@@ -12,10 +12,21 @@
 
 static int set_matrix(struct cli_config *c, const char *a)
 {
+	if (!strcmp(a, "sizes")) {
+		c->size_matrix = true;
+		return 0;
+	}
 	if (!ipc_mx_metric_find(a, &c->matrix_metric))
-		return usage_error("use p50, p99 or throughput",
+		return usage_error("use p50, p99, throughput or sizes",
 				   "--matrix: unknown metric '%s'", a);
 	c->matrix = true;
+	return 0;
+}
+
+static int set_size_matrix(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->size_matrix = true;
 	return 0;
 }
 
@@ -41,10 +52,16 @@ static int set_names(struct cli_config *c, const char *a)
 	return 0;
 }
 
+/* rr's flag first: a command that has neither is told it does not apply. */
 static const struct cli_opt matrix_opts[] = {
+	{"matrix", 0, NULL, CMD_RR,
+	 "grids as LLDB's speed-test prints them: req down, resp across, "
+	 "each cell p50 ±half its 95% interval over trans/s",
+	 set_size_matrix},
 	{"matrix", 0, "M", CMD_REPORT,
 	 "a host x host matrix of M (p50, p99, throughput) per case: the "
-	 "measuring host down, its peer across [none]",
+	 "measuring host down, its peer across; sizes: rr --matrix's grids "
+	 "[none]",
 	 set_matrix},
 	{"names", 0, "FILE", CMD_REPORT,
 	 "with --matrix: ADDRESS NAME lines naming hosts by their address "
@@ -58,6 +75,12 @@ static int matrix_validate(struct cli_config *c)
 	if (c->matrix_names && !c->matrix)
 		return usage_error("add --matrix p50|p99|throughput",
 				   "--names: only with --matrix");
+	if (c->size_matrix && c->format &&
+	    (!strcmp(c->format, "json") || !strcmp(c->format, "csv")))
+		return usage_error("use -f table, markdown or html",
+				   "--matrix: a view of the tables, not of "
+				   "-f %s",
+				   c->format);
 	return 0;
 }
 

@@ -662,6 +662,20 @@ static void help(FILE *f, enum cli_cmd cmd, const char *name)
 	footer(f, cmd);
 }
 
+/*
+ * Two commands may have an option of one name (--idle-timeout of server
+ * and of http --serve; rr --matrix, a flag, and report --matrix M): getopt
+ * finds the first of the name, the command's own is the one meant, and
+ * getopt must be told whether that one takes a value.
+ */
+static size_t own_opt(size_t i, enum cli_cmd cmd)
+{
+	for (size_t j = 0; !(all[i]->cmds & cmd) && j < nall; j++)
+		if (!strcmp(all[j]->name, all[i]->name) && (all[j]->cmds & cmd))
+			return j;
+	return i;
+}
+
 static int check_applies(const struct cli_config *c, const bool *given)
 {
 	char hint[64];
@@ -811,8 +825,9 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 	for (i = 0; i < nall; i++) {
 		/* Long options answer 256 + their index, short ones their letter. */
 		lopts[i] = (struct option){all[i]->name,
-					   all[i]->arg ? required_argument
-						       : no_argument,
+					   all[own_opt(i, c->cmd)]->arg
+						   ? required_argument
+						   : no_argument,
 					   NULL, 256 + (int)i};
 		if (all[i]->key) {
 			*sp++ = (char)all[i]->key;
@@ -843,15 +858,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 			return usage_error("see ipcperf --help",
 					   "unknown option '%s'",
 					   argv[optind - 1]);
-		/*
-		 * Two commands may have an option of one name (--idle-timeout
-		 * of server and of http --serve): getopt finds the first, the
-		 * command's own is the one meant.
-		 */
-		for (size_t j = 0; !(all[i]->cmds & c->cmd) && j < nall; j++)
-			if (j != i && !strcmp(all[j]->name, all[i]->name) &&
-			    (all[j]->cmds & c->cmd))
-				i = j;
+		/* Of two options of one name, the command's own is meant. */
+		i = own_opt(i, c->cmd);
 		if (!strcmp(all[i]->name, "help")) {
 			help(stdout, c->cmd, c->cmd_name);
 			return -1;

@@ -191,6 +191,7 @@ int cli_report(const struct cli_config *cfg, int argc, char **argv)
 	rep.out = of.fp;
 	rep.tty = of.is_stdout && isatty(1);
 	rep.meta = &meta;
+	rep.matrix = cfg->size_matrix;
 	rc = cli_output_close(cfg, &of, render(&rep, docs, n));
 out:
 	for (i = 0; docs && i < n; i++)

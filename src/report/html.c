@@ -73,6 +73,7 @@ static int html_begin_(struct ipc_report *r)
 		return -ENOMEM;
 	}
 	h->t->style = TAB_HTML;
+	h->t->matrix = r->matrix;
 	r->priv = h;
 	return 0;
 }

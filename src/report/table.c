@@ -17,13 +17,13 @@
 /* One pattern's rows, in the layout its description asks for. */
 static int print_section(struct tab_out *out,
 			 const struct ipc_report_meta *meta,
-			 const struct trow *const *rows, size_t n)
+			 const struct trow *const *rows, size_t n, bool matrix)
 {
 	switch (rows[0]->res.cs.pat->layout) {
 	case IPC_LAYOUT_PIVOT:
 		return table_pivot_print(out, meta, rows, n);
 	default:
-		return table_section_print(out, meta, rows, n);
+		return table_section_print(out, meta, rows, n, matrix);
 	}
 }
 
@@ -31,7 +31,7 @@ static int print_section(struct tab_out *out,
 static int print_sections(struct tab_out *out,
 			  const struct ipc_report_meta *meta,
 			  const struct trow **rows, size_t n, bool blank,
-			  const struct tab_hook *hook)
+			  bool matrix, const struct tab_hook *hook)
 {
 	const struct trow **sec;
 	bool *done;
@@ -59,7 +59,7 @@ static int print_sections(struct tab_out *out,
 		if (blank)
 			tab_puts(out, "\n");
 		blank = true;
-		err = print_section(out, meta, sec, k);
+		err = print_section(out, meta, sec, k, matrix);
 		if (!err && hook && hook->section)
 			err = hook->section(hook->arg, sec, k);
 	}
@@ -90,6 +90,7 @@ static int begin(struct ipc_report *r, enum tab_style style)
 	if (!t)
 		return -ENOMEM;
 	t->style = style;
+	t->matrix = r->matrix;
 	r->priv = t;
 	return 0;
 }
@@ -221,11 +222,12 @@ int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		err = table_suite_print(out, meta, t, rest, &nrest, &printed);
 		if (!err)
 			err = print_sections(out, meta, rest, nrest, printed,
-					     hook);
+					     t->matrix, hook);
 	} else {
 		for (i = 0; i < t->nrows; i++)
 			rest[nrest++] = &t->rows[i];
-		err = print_sections(out, meta, rest, nrest, false, hook);
+		err = print_sections(out, meta, rest, nrest, false, t->matrix,
+				     hook);
 		if (!err && t->nskips && nrest)
 			tab_puts(out, "\n");
 		for (i = 0; !err && i < t->nskips; i++)

@@ -71,6 +71,7 @@ struct tab {
 	size_t nrows, rows_cap;
 	struct ipc_skip *skips;
 	size_t nskips, skips_cap;
+	bool matrix; /* sections as matrices where they fit (--matrix) */
 };
 
 /* Keep a result (its record, not its runs) or a skip; 0 or -errno. */
@@ -268,9 +269,22 @@ void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
 void tab_flag_notes(struct tab_out *out, const struct trow *const *rows,
 		    size_t n, unsigned flags);
 
-/* The layouts: one pattern's rows (all of one pattern), 0 or -errno. */
+/*
+ * The layouts: one pattern's rows (all of one pattern), 0 or -errno;
+ * @matrix: its cases as matrices (table_matrix_print) where they fit.
+ */
 int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
-			const struct trow *const *rows, size_t n);
+			const struct trow *const *rows, size_t n, bool matrix);
+
+/*
+ * @rows (all of one pattern) as matrices: one per group of cases that
+ * differ only in the pattern's first two parameters, rows the first,
+ * columns the second, each cell the headline with its half-width and the
+ * pattern's rate under it.  0, -ENOTSUP when those two parameters are
+ * not numbers, or -errno.
+ */
+int table_matrix_print(struct tab_out *out, const struct trow *const *rows,
+		       size_t n);
 int table_pivot_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		      const struct trow *const *rows, size_t n);
 

@@ -70,7 +70,7 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 }
 
 int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
-			const struct trow *const *rows, size_t n)
+			const struct trow *const *rows, size_t n, bool matrix)
 {
 	const struct ipc_pattern_ops *pat = rows[0]->res.cs.pat;
 	const struct ipc_column *cols = pat->cols ? pat->cols : default_cols;
@@ -81,7 +81,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	struct tab_tail tt;
 	struct grid g = {0};
 	size_t i, k;
-	int err;
+	int err = 0;
 
 	tab_tail_init(&tt, pat, rows, n);
 	for (i = 0; i < n; i++) {
@@ -129,9 +129,14 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	}
 	if (!g.err) {
 		heading(out, meta, pat, rows, n);
-		tab_grid(out, &g);
-		tab_pooled_note(out, &tt, cols, ccol,
-				pat->sample ? pat->sample : "sample");
+		err = matrix ? table_matrix_print(out, rows, n) : -ENOTSUP;
+		matrix = err != -ENOTSUP;
+		if (!matrix) {
+			tab_grid(out, &g);
+			tab_pooled_note(out, &tt, cols, ccol,
+					pat->sample ? pat->sample : "sample");
+			err = 0;
+		}
 		if (cpus >= 0)
 			tab_place_note(out, rows, n);
 		if (pat->note)
@@ -140,7 +145,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			tab_printf(out, "%s\n", tab_zero_note);
 		if (loss && pat->loss_note)
 			tab_printf(out, "note: %s\n", pat->loss_note);
-		if (tt.cost)
+		if (tt.cost && !matrix) /* a matrix has no cost columns */
 			tab_cost_note(out, meta, &tt,
 				      pat->cost_per ? pat->cost_per
 						    : "message");
@@ -148,7 +153,8 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 		tab_flag_notes(out, rows, n, tt.flags);
 		tab_mismatch_notes(out, rows, n);
 	}
-	err = g.err;
+	if (!err)
+		err = g.err;
 	grid_free(&g);
 	return err;
 }
