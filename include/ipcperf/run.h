@@ -232,7 +232,7 @@ struct ipc_result {
 				 shared flag when not 0 */
 
 	/* replay --target: the first reply unlike the trace's, in words. */
-	char mismatch[300]; /* "" if none */
+	char mismatch[300];		    /* "" if none */
 	struct ipc_explain_result *explain; /* --explain: where the time
 					       went, NULL when not asked */
 };

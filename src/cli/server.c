@@ -496,7 +496,8 @@ int cli_server(const struct cli_config *c)
 		rc = EXIT_MEASURE;
 	}
 	if (lost)
-		sink_error(&sink, "server: %lu event line%s could not be "
+		sink_error(&sink,
+			   "server: %lu event line%s could not be "
 			   "written to the event log",
 			   lost, lost == 1 ? "" : "s");
 out:

@@ -157,8 +157,8 @@ static void phase_get(struct rd *r, json_t *o, const char *at, void *item)
 	p->side = k >= 0 ? side_names[k] : side_names[0];
 	p->ns = snum(r, o, at, "ns");
 	p->share = snum(r, o, at, "share");
-	p->p99_ns = json_object_get(o, "p99_ns") ? jr_num(r, o, at, "p99_ns")
-						 : -1;
+	p->p99_ns =
+		json_object_get(o, "p99_ns") ? jr_num(r, o, at, "p99_ns") : -1;
 	str_into(r, o, at, "behind", p->behind, sizeof(p->behind));
 }
 
@@ -227,13 +227,13 @@ int explain_json_get(struct rd *r, json_t *o, const char *at,
 		x->measured_ns = snum(r, e, eat, "measured_ns");
 		x->sum_ns = snum(r, e, eat, "sum_ns");
 		x->window_ns = snum(r, e, eat, "window_ns");
-		x->nphases = items_get(r, e, eat, "phases",
-				       sizeof(x->phases) / sizeof(x->phases[0]),
-				       x->phases, sizeof(x->phases[0]),
-				       phase_get);
-		x->nothers = items_get(r, e, eat, "others", IPC_XOTHERS,
-				       x->others, sizeof(x->others[0]),
-				       other_get);
+		x->nphases =
+			items_get(r, e, eat, "phases",
+				  sizeof(x->phases) / sizeof(x->phases[0]),
+				  x->phases, sizeof(x->phases[0]), phase_get);
+		x->nothers =
+			items_get(r, e, eat, "others", IPC_XOTHERS, x->others,
+				  sizeof(x->others[0]), other_get);
 		mig = jr_obj(r, e, eat, "migrations", false);
 		if (mig) {
 			jr_u64(r, mig, eat, "client", false, &x->migrations[0]);
