@@ -114,6 +114,9 @@ struct ipc_explain_result {
 	double sum_ns;	    /* what the phases other than unexplained add
 			       up to */
 	double window_ns;   /* the kernel's window per round trip */
+	char cause[256];    /* what the slower runs spent their extra time
+			       on, in words, when the runs' spread was
+			       flagged (run/diagnose.c); "" otherwise */
 	size_t nphases;	    /* the non-zero ones, unexplained last */
 	struct ipc_xphase phases[IPC_XSIDES * IPC_XPHASES + 1];
 	uint64_t migrations[IPC_XSIDES]; /* over every run */

@@ -95,6 +95,8 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 		   what, res->cs.pat->sample,
 		   ipc_fmt_ns(x->measured_ns, m, sizeof(m)), head,
 		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
+	if (x->cause[0])
+		tab_printf(out, "  the runs' spread: %s\n", x->cause);
 	for (i = 0; i < x->nphases; i++) {
 		const struct ipc_xphase *p = &x->phases[i];
 

@@ -424,8 +424,9 @@ static void explain_cause(const struct ipc_result *res, char *buf, size_t len,
 		return;
 	snprintf(buf, len,
 		 "; --explain: the slower %zu of %zu runs took %s more a "
-		 "round trip, %s of it %s %s",
+		 "%s, %s of it %s %s",
 		 ns, x->nruns, ipc_fmt_ns(slow / ns - fast / nf, a, sizeof(a)),
+		 res->cs.pat ? res->cs.pat->sample : "round trip",
 		 ipc_fmt_ns(best, b, sizeof(b)),
 		 ipc_explain_side_name((enum ipc_xside)bs, bp),
 		 ipc_explain_phase_name(bp));
@@ -445,14 +446,28 @@ static void add_cause(struct ipc_result *res)
 				     IPC_FLAG_OUTLIERS};
 	char cause[IPC_WHY_MAX];
 	const char *behind;
-	size_t c;
+	size_t c, lead, len;
+	bool flagged = false;
 
+	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++)
+		flagged |= (res->diag.flags & (1u << spread[i])) != 0;
+	if (res->explain)
+		res->explain->cause[0] = '\0';
+	if (!flagged)
+		return;
 	explain_cause(res, cause, sizeof(cause), &behind);
 	if (!cause[0])
 		return;
 	c = strlen(cause);
 	if (behind[0])
 		snprintf(cause + c, sizeof(cause) - c, ", behind %s", behind);
+	/* Without its "; --explain: " lead, for the breakdown's own line. */
+	lead = strlen("; --explain: ");
+	len = strlen(cause) - lead;
+	if (len >= sizeof(res->explain->cause))
+		len = sizeof(res->explain->cause) - 1;
+	memcpy(res->explain->cause, cause + lead, len);
+	res->explain->cause[len] = '\0';
 	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++) {
 		char *w = res->diag.why[spread[i]];
 		size_t n = strlen(w);

@@ -29,7 +29,8 @@ jqt "without --explain, no explain object" \
 # Made with jq, so that this holds where BPF is not available too.
 run "${short[@]}" -r 1 -f json
 jq '.results[0].explain = {available: true, measured_ns: 5000, sum_ns: 5100,
-	window_ns: 5050, phases: [{name: "user", side: "client", ns: 3000,
+	window_ns: 5050, cause: "the slower 2 of 6 runs took 1 µs more",
+	phases: [{name: "user", side: "client", ns: 3000,
 	share: 0.6}, {name: "wake-up: run queue", side: "server", ns: 2100,
 	share: 0.42, p99_ns: 9000, behind: "hog (pid 42)"}, {name:
 	"unexplained", side: "kernel", ns: -100, share: -0.02}], others:
@@ -44,6 +45,8 @@ run report "$T/x.json"
 check "... and the table prints its phases, the residue and the others" \
 	sh -c "grep -q 'server  wake-up: run queue .*behind hog (pid 42)' '$out' &&
 		grep -q 'kernel  unexplained' '$out' && grep -q 'hog (pid 42)' '$out'"
+check "... and the cause of the runs' spread" \
+	grep -q "^  the runs' spread: the slower 2 of 6 runs took 1 µs more$" "$out"
 jq '.results[0].explain.phases[0].side = "bogus"' "$T/x.json" >"$T/bad.json"
 run report "$T/bad.json"
 is_rc 2 "a phase of an unknown side is refused"
