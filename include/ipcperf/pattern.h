@@ -275,6 +275,7 @@ enum ipc_src {
 	IPC_SRC_LAG,  /* open loop: the generator's own lag, ns */
 	IPC_SRC_XP50, /* replay: per-exchange latency, ns */
 	IPC_SRC_XP99,
+	IPC_SRC_COUNT, /* samples counted (http: complete requests) */
 	IPC_SRC_EXTRA, /* IPC_SRC_EXTRA + k: the pattern's extras[k] */
 };
 

@@ -654,6 +654,10 @@ static const struct ipc_param http_params[] = {
 static const struct ipc_column http_cols[] = {
 	COLS_PERCENTILES,
 	{.head = "requests/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
+	/* ab's "Time per request", "Complete requests", "Total transferred". */
+	{.head = "mean", .src = IPC_SRC_MEAN, .fmt = IPC_FMT_NS},
+	{.head = "requests", .src = IPC_SRC_COUNT, .fmt = IPC_FMT_COUNT},
+	{.head = "body", .src = IPC_SRC_EXTRA + X_BODY, .fmt = IPC_FMT_BYTES},
 	{.head = "transfer", .src = IPC_SRC_BYTES_PER_S, .fmt = IPC_FMT_BPS},
 	{.head = "failed",
 	 .src = IPC_SRC_EXTRA + X_FAILED,

@@ -190,6 +190,8 @@ double ipc_result_value(const struct ipc_result *res,
 		return res->xcount ? (double)res->xlat.p50 : NAN;
 	case IPC_SRC_XP99:
 		return res->xcount ? (double)res->xlat.p99 : NAN;
+	case IPC_SRC_COUNT:
+		return (double)s->iterations;
 	default:
 		return lat_value(&s->lat, src);
 	}

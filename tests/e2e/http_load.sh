@@ -25,7 +25,19 @@ jqt "built-in: p50 <= p99 <= max, rates > 0" \
 	'.results[0].summary | .latency_ns.p50 <= .latency_ns.p99 and .latency_ns.p99 <= .latency_ns.max and .msgs_per_s > 0 and .bytes_per_s > 0'
 jqt "built-in: the case says what was asked" \
 	'.results[0] | .pattern == "http" and .flows == 10 and .method == "GET" and .page_size == 16294 and .keepalive == "yes" and .pipeline == 1 and .write_size == 4096'
+cp "$out" "$T/two.json"
 no_leftovers "http, built-in target"
+
+# ab's figures in the table: the mean time per request, the complete
+# requests and the body bytes transferred, as the document holds them.
+run report "$T/two.json"
+is_rc 0 "report renders the http result"
+n=$(jq '.results[0].summary.iterations' "$T/two.json")
+mib=$(awk -v n="$n" -v p=$PAGE 'BEGIN {printf "%.1f", n * p / 1048576}')
+check "http's table has ab's mean, requests and body columns" \
+	grep -Eq '^transport .* requests/s +mean +requests +body +transfer ' "$out"
+check "... a mean in time, the $n complete requests, $mib MiB of body" \
+	grep -Eq "^tcp .* [0-9.]+ (ns|µs|ms) +$n +$mib MiB " "$out"
 
 # An IPv6 URL goes over tcp6: the built-in target serving on [::1].
 if "$IPCPERF" http --serve '[::1]:0' --max-duration 20 >"$T/serve6.out" 2>&1 &
