@@ -199,9 +199,21 @@ static int tp_validate(struct cli_config *c)
 	const struct ipc_transport_ops *tp;
 	char why[256];
 
-	/* Record what the case runs with, not "the default". */
-	if (!c->ro.tp.shm_bytes)
-		c->ro.tp.shm_bytes = IPC_SHM_BYTES_DEFAULT;
+	/*
+	 * Record what the case runs with, not "the default": the ring the
+	 * CPUs' caches call for, unless --shm-size said.
+	 */
+	if (!c->ro.tp.shm_bytes) {
+		struct ipc_shm_choice ch;
+
+		ipc_shm_choose("", c->ro.pin_client, c->ro.pin_server, &ch);
+		c->ro.tp.shm_bytes = ch.bytes;
+		snprintf(c->ro.tp.shm_choice, sizeof(c->ro.tp.shm_choice), "%s",
+			 ch.why);
+	} else {
+		snprintf(c->ro.tp.shm_choice, sizeof(c->ro.tp.shm_choice),
+			 "--shm-size");
+	}
 	tp = ipc_transport_find("shm");
 	if (tp && tp->check && tp->check(&c->ro.tp, why, sizeof(why)))
 		return usage_error("give a power of two such as 64k, 1M or "
