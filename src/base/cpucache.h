@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct ipc_cpu_cache {
+struct base_cpu_cache {
 	unsigned level; /* 1, 2, 3 */
 	size_t bytes;
 	char shared[64]; /* shared_cpu_list as read: "0-1", "0,4" */
@@ -22,10 +22,10 @@ struct ipc_cpu_cache {
  * one): 0 and *@c, or -ENOENT when none is listed, -EINVAL when what is
  * listed does not parse.
  */
-int ipc_cpu_cache_find(const char *root, int cpu, unsigned level,
-		       struct ipc_cpu_cache *c);
+int base_cpu_cache_find(const char *root, int cpu, unsigned level,
+			struct base_cpu_cache *c);
 
 /* Is CPU @cpu in the list @list ("0-3,8,10-11", as sysfs writes them)? */
-bool ipc_cpu_list_has(const char *list, int cpu);
+bool base_cpu_list_has(const char *list, int cpu);
 
 #endif

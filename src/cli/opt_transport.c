@@ -149,7 +149,7 @@ static const struct cli_opt tp_opts[] = {
 	 set_shm_wait},
 	{"shm-size", 0, "BYTES", CMD_MEASURE,
 	 "shm: bytes of each ring, a power of two; messages up to 8 less "
-	 "[8M]",
+	 "[from the CPUs' L2: four of them, 8M at least]",
 	 set_shm_size},
 	{"device", 0, "C,S", CMD_MEASURE,
 	 "serial: the client's and the server's port (null-modem cable)",
