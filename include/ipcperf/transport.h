@@ -99,6 +99,8 @@ struct ipc_tp_opts {
 	enum ipc_shm_wait shm_wait; /* shm: how a side waits */
 	const char *device[2]; /* serial: port of each side (enum ipc_side) */
 	unsigned baud;	       /* serial: line speed, 0: the default */
+	char shm_choice
+		[160]; /* shm: why the ring has shm_bytes, "": not said */
 };
 
 #define IPC_CHAN_FDS 4
@@ -229,6 +231,27 @@ extern const struct ipc_transport_ops *const ipc_transports[];
 
 /* Look a transport up by name; NULL if there is none. */
 const struct ipc_transport_ops *ipc_transport_find(const char *name);
+
+/* What ipc_shm_choose read of two CPUs and chose for the shm ring. */
+struct ipc_shm_choice {
+	size_t bytes;	 /* bytes of each ring */
+	size_t l2_bytes; /* the first CPU's L2, 0: unknown */
+	bool l2_shared;	 /* the second CPU shares it */
+	char why[160];	 /* one sentence: what was read, the rule taken */
+};
+
+/*
+ * The ring for a shm stream between CPUs @cpu_a and @cpu_b (-1: not
+ * known, taken as another CPU), from their caches as sysfs lists them
+ * under @root ("" for the machine's own /sys; tests pass a made-up tree).
+ * With a private L2 each, four L2s but 8 MiB at least, so that the sender
+ * half the ring ahead leaves each side lines the other's L2 gave up; with
+ * a shared L2, half of it, where both sides find every line; on one CPU,
+ * or when nothing is listed, the default (IPC_SHM_BYTES_DEFAULT).  Fills
+ * *@out and returns 0, or -EINVAL for a NULL argument.
+ */
+int ipc_shm_choose(const char *root, int cpu_a, int cpu_b,
+		   struct ipc_shm_choice *out);
 
 /*
  * Prepare @ch for @ops with @opts: slots to -1, nothing opened.  Then call

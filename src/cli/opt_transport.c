@@ -149,7 +149,7 @@ static const struct cli_opt tp_opts[] = {
 	 set_shm_wait},
 	{"shm-size", 0, "BYTES", CMD_MEASURE,
 	 "shm: bytes of each ring, a power of two; messages up to 8 less "
-	 "[8M]",
+	 "[from the CPUs' L2: four of them, 8M at least]",
 	 set_shm_size},
 	{"device", 0, "C,S", CMD_MEASURE,
 	 "serial: the client's and the server's port (null-modem cable)",
@@ -199,9 +199,21 @@ static int tp_validate(struct cli_config *c)
 	const struct ipc_transport_ops *tp;
 	char why[256];
 
-	/* Record what the case runs with, not "the default". */
-	if (!c->ro.tp.shm_bytes)
-		c->ro.tp.shm_bytes = IPC_SHM_BYTES_DEFAULT;
+	/*
+	 * Record what the case runs with, not "the default": the ring the
+	 * CPUs' caches call for, unless --shm-size said.
+	 */
+	if (!c->ro.tp.shm_bytes) {
+		struct ipc_shm_choice ch;
+
+		ipc_shm_choose("", c->ro.pin_client, c->ro.pin_server, &ch);
+		c->ro.tp.shm_bytes = ch.bytes;
+		snprintf(c->ro.tp.shm_choice, sizeof(c->ro.tp.shm_choice), "%s",
+			 ch.why);
+	} else {
+		snprintf(c->ro.tp.shm_choice, sizeof(c->ro.tp.shm_choice),
+			 "--shm-size");
+	}
 	tp = ipc_transport_find("shm");
 	if (tp && tp->check && tp->check(&c->ro.tp, why, sizeof(why)))
 		return usage_error("give a power of two such as 64k, 1M or "

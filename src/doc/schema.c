@@ -143,6 +143,7 @@ static const struct jfield config1[] = {
 	C("shm_bytes", tp.shm_bytes, JK_SIZE),
 	ENUM(struct ipc_runopts, "shm_wait", tp.shm_wait, JF_OPT,
 	     shm_wait_names),
+	C("shm_choice", tp.shm_choice, JK_CHARS),
 };
 TABLE(js_config1, config1);
 
