@@ -611,15 +611,17 @@ int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
 
 #if defined(__TARGET_ARCH_x86)
 /*
- * A CPU receives the IPI of a wake-up: a function call (the woken task
- * queued for it to enqueue) or a reschedule.  x86's vectors; the loader
- * goes on without them where the kernel lacks them.
+ * An idle CPU receives the IPI of a wake-up: a function call (the woken
+ * task queued for it to enqueue) or a reschedule.  Only while idle: a
+ * busy CPU's IPIs are not what a task woken there waits for (it waits
+ * behind the task running, which run queue names).  x86's vectors; the
+ * loader goes on without them where the kernel lacks them.
  */
 static __always_inline int ipi_in(void)
 {
 	struct xa_cpu *c;
 
-	if (xa_empty)
+	if (xa_empty || (__u32)bpf_get_current_pid_tgid())
 		return 0;
 	c = this_cpu();
 	if (c)
