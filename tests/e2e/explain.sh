@@ -133,7 +133,8 @@ diag "waited behind: $(jq -c '[.results[].explain.phases[] | select(.behind) | [
 # while idle and a wake-up needs no IPI; with --pm-qos off a halted vCPU
 # must be interrupted to run the woken thread.  On two CPUs the wake-ups'
 # IPI and idle-exit time, both sides, grows with --pm-qos off, where the
-# request could be held at all (root, /dev/cpu_dma_latency); no speed is
+# request could be held at all (root, /dev/cpu_dma_latency) and a CPU was
+# idle at all (not on a machine kept busy by other load); no speed is
 # asserted, only which of the two has more of it.
 wake_idle='[.results[].explain.phases[] | select(.name | IN("wake-up: IPI", "wake-up: idle exit")) | .ns] | add // 0'
 if [ "$(nproc)" -ge 2 ] && [ -c /dev/cpu_dma_latency ]; then
@@ -145,7 +146,11 @@ if [ "$(nproc)" -ge 2 ] && [ -c /dev/cpu_dma_latency ]; then
 	is_rc 0 "... and with --pm-qos off"
 	off=$(jq "$wake_idle" "$out")
 	diag "IPI + idle exit per round trip: request $held $on ns, off $off ns"
-	if [ "$held" = held ]; then
+	if [ "$held" = held ] && [ "$off" = 0 ]; then
+		# Other load kept both CPUs busy: no wake-up found one idle.
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip --pm-qos: no CPU was idle at a wake-up (other load)"
+	elif [ "$held" = held ]; then
 		ok "$(awk -v a="$off" -v b="$on" 'BEGIN {exit !(a > b)}'; echo $?)" \
 			"--pm-qos off: more of the wake-ups is IPI and idle exit ($on -> $off ns)"
 		jqt "--pm-qos off: the IPI is a phase of its own" \
