@@ -121,6 +121,7 @@ static const struct field test_f[] = {
 	U64("busy_poll_us", test.busy_poll_us, OPT, 1000000),
 	U64("timeout_ns", test.timeout_ns, OPT, NS_MAX),
 	U64("trace_bytes", test.trace_bytes, OPT, IPC_REMOTE_TRACE_MAX),
+	BOOL("explain", test.explain, OPT),
 	{0},
 };
 
@@ -155,6 +156,7 @@ static const struct field stats_f[] = {
 	U64("rejected", stats.rejected, 0, BIG),
 	{"err", F_I64, NO_NEG, M(stats.err), 0, 4095},
 	STR("what", stats.what, OPT),
+	{"explain", F_HOST, OPT, M(stats.explain), SZ(stats.explain), 0},
 	{0},
 };
 
