@@ -25,7 +25,7 @@ extern "C" {
 enum ipc_xside { IPC_XCLIENT = 0, IPC_XSERVER = 1, IPC_XSIDES };
 
 /* Phases per side; the order of the BPF program's (src/explain/). */
-#define IPC_XPHASES 24
+#define IPC_XPHASES 25
 #define IPC_XBUCKETS 160
 #define IPC_XOTHERS 8 /* the tasks kept per case, largest first */
 

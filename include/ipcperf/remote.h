@@ -131,6 +131,7 @@ struct ipc_rtest {
 	uint64_t timeout_ns;		 /* lossy transports' receive timeout */
 	uint64_t trace_bytes; /* replay: the conversation's text follows in
 				 trace messages, this many bytes */
+	bool explain;	      /* --explain: the server side explains itself */
 };
 
 /* What the server measured on its side of one run. */
@@ -147,6 +148,9 @@ struct ipc_rrun_stats {
 			      wrong or missing cookie */
 	int64_t err;	   /* 0, or the errno of the server side's failure */
 	char what[IPC_RM_TEXT_MAX]; /* the failure in words, "" if none */
+	/* --explain: the server side's phases over the run, a JSON object
+	   as text (docs/protocol.md); "" when not asked for */
+	char explain[IPC_RM_HOST_MAX];
 };
 
 /*

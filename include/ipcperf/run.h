@@ -389,6 +389,13 @@ struct ipc_peer {
 	   none (serve runs in the serving thread, and a forked process
 	   keeps the observer's memory mapped). */
 	struct ipc_explain *explain;
+	/* remote --explain: the server side's own phases over the run (ns,
+	   by phase, its serving thread counted whole) and the window they
+	   cut; remote_xwindow_ns 0: none came, remote_xwhy says why if the
+	   server said. */
+	uint64_t remote_xns[IPC_XPHASES];
+	uint64_t remote_xwindow_ns;
+	char remote_xwhy[160];
 };
 
 /* Bits of struct ipc_peer_ops.flags. */

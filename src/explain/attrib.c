@@ -41,6 +41,7 @@ static const char *const phase_names[IPC_XPHASES] = {
 	[XA_SOFTIRQ0 + 8] = "softirq HRTIMER",
 	[XA_SOFTIRQ0 + 9] = "softirq RCU",
 	[XA_HARDIRQ] = "hardirq",
+	[XA_IPI] = "wake-up: IPI",
 	[XA_MIGRATE] = "migrations",
 };
 

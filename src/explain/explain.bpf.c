@@ -24,6 +24,15 @@
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
+/*
+ * Set by the loader before loading (read-only data: the verifier drops
+ * the code it turns off).  Every program returns at once: what attaching
+ * alone costs, for bench/explain.sh.
+ */
+const volatile bool xa_empty = false;
+/* Events and their histograms not counted: what they cost. */
+const volatile bool xa_no_events = false;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, XA_SLOTS);
@@ -42,6 +51,7 @@ struct {
 struct xa_cpu {
 	__u64 in_ts;	    /* when its current task was switched in */
 	__u64 idle_exit_ts; /* when it last left an idle state */
+	__u64 ipi_ts;	    /* when it last received a wake-up's IPI */
 	__u64 soft_ts;	    /* start of the softirq stretch in progress */
 	__u64 hard_ts;	    /* start of the hard interrupt in progress */
 	__u32 soft_vec;	    /* its kind */
@@ -166,23 +176,31 @@ static __always_inline void add_ns(__u32 side, __u32 ph, __u64 ns)
 		s->ns += ns;
 }
 
+/*
+ * The functions below that are neither static nor inlined are global
+ * functions for the verifier: it checks each once, on its own, instead
+ * of once per path of every caller (the scheduler's program, which looks
+ * up two threads, would otherwise pass its limit).  A pointer they take
+ * may be NULL for the verifier, so they test it.
+ */
+
 /* One event of @len ns ending at @end, in the window. */
-static __always_inline void add_event(__u32 side, __u32 ph, __u64 end,
-				      __u64 len)
+__noinline int add_event(__u32 side, __u32 ph, __u64 end, __u64 len)
 {
 	__u32 key = side * XA_PHASES + ph, b;
 	struct xa_slot *s;
 
-	if (!in_window(end) || key >= XA_SLOTS)
-		return;
+	if (xa_no_events || !in_window(end) || key >= XA_SLOTS)
+		return 0;
 	s = bpf_map_lookup_elem(&stats, &key);
 	if (!s)
-		return;
+		return 0;
 	s->events++;
 	b = bucket_of(len);
 	if (b >= XA_BUCKETS)
 		b = XA_BUCKETS - 1;
 	s->bucket[b]++;
+	return 0;
 }
 
 static __always_inline __u32 run_phase(const struct xa_thread *t)
@@ -191,11 +209,14 @@ static __always_inline __u32 run_phase(const struct xa_thread *t)
 }
 
 /* Count @t's stretch up to @now in the phase of its state. */
-static __always_inline void flush(struct xa_thread *t, __u64 now)
+__noinline int flush(struct xa_thread *t, __u64 now)
 {
-	__u64 ts = t->ts ? t->ts : now, n;
+	__u64 ts, n;
 	__u32 ph;
 
+	if (!t)
+		return 0;
+	ts = t->ts ? t->ts : now;
 	switch (t->state) {
 	case XA_ST_RUN:
 		ph = run_phase(t);
@@ -222,6 +243,7 @@ static __always_inline void flush(struct xa_thread *t, __u64 now)
 	if (t->state == XA_ST_RUN && t->in_sys)
 		t->sys_ns += n;
 	t->ts = now;
+	return 0;
 }
 
 static __always_inline struct xa_cpu *this_cpu(void)
@@ -299,22 +321,8 @@ static __always_inline struct xa_thread *current_flushed(__u64 *now)
 	return t;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
-{
-	__u64 now;
-	struct xa_thread *t = current_flushed(&now);
-
-	if (!t)
-		return 0;
-	t->in_sys = 1;
-	t->sys_ph = sys_class(id);
-	t->sys_ns = 0;
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
+/* The current task leaves a system call, if watched. */
+static __always_inline int sys_out(void)
 {
 	__u64 now;
 	struct xa_thread *t = current_flushed(&now);
@@ -327,12 +335,45 @@ int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/*
+ * The system calls, classed by number.  While these are attached every
+ * system call of the machine takes the kernel's slower entry path; the
+ * loader can leave them out (a call's time is then its thread's "user"
+ * time), which bench/explain.sh uses to say what they cost.
+ */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
+{
+	struct xa_thread *t;
+	__u64 now;
+
+	if (xa_empty)
+		return 0;
+	/* Classed only for a watched thread: the others pay one scan. */
+	t = current_flushed(&now);
+	if (!t)
+		return 0;
+	t->in_sys = 1;
+	t->sys_ph = sys_class(id);
+	t->sys_ns = 0;
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
+{
+	if (xa_empty)
+		return 0;
+	return sys_out();
+}
+
+
 /* A task not watched ran on a watched CPU from c->in_ts to @now. */
 static __always_inline void other_ran(struct task_struct *task,
 				      struct xa_cpu *c, __u64 now, __u64 runq,
 				      __u32 side)
 {
-	__u32 pid = BPF_CORE_READ(task, pid);
+	__u32 pid = task->pid;
 	struct xa_other zero = {}, *o;
 	__u64 n = clip(XA_CLIENT, c->in_ts, now);
 
@@ -352,27 +393,18 @@ static __always_inline void other_ran(struct task_struct *task,
 }
 
 /*
- * @t runs again on this CPU after waiting since t->ts: the part until the
- * CPU left its idle state is idle exit, the rest run-queue wait (behind
- * @prev when it is another task).  Returns the run-queue part.
+ * [@from, @to) of @t's wait for its CPU, in phase @ph, one event ending at
+ * @now: the client's less what the server covered of it, the server's
+ * where the client waits for it.  Returns what was counted.
  */
-static __always_inline __u64 resume(struct xa_thread *t, struct xa_cpu *c,
-				    __u64 now)
+__noinline __u64 wait_part(struct xa_thread *t, __u32 ph, __u64 from,
+			   __u64 to, __u64 now)
 {
-	__u64 ts = t->ts ? t->ts : now, mid = ts, q;
-	__u32 ph = t->state == XA_ST_WAKE ? XA_RUNQ : XA_PREEMPT;
+	__u64 q;
 
-	if (t->state == XA_ST_BLOCKED) {
-		flush(t, now); /* its waking was not seen */
+	if (!t)
 		return 0;
-	}
-	if (t->state == XA_ST_WAKE && c->idle_exit_ts > ts) {
-		mid = min64(c->idle_exit_ts, now);
-		q = clip(t->side, ts, mid);
-		add_ns(t->side, XA_IDLE, t->side == XA_CLIENT ? uncovered(q) : q);
-		add_event(t->side, XA_IDLE, now, mid - ts);
-	}
-	q = clip(t->side, mid, now);
+	q = clip(t->side, from, to);
 	if (t->side == XA_CLIENT)
 		q = uncovered(q);
 	else if (!server_counts(t))
@@ -380,9 +412,39 @@ static __always_inline __u64 resume(struct xa_thread *t, struct xa_cpu *c,
 	else
 		covered += q;
 	add_ns(t->side, ph, q);
-	add_event(t->side, ph, now, now - mid);
-	t->ts = now;
+	add_event(t->side, ph, now, to - from);
 	return q;
+}
+
+/*
+ * @t runs again on this CPU after waiting since t->ts.  Woken, its wait
+ * is cut where this CPU received the wake-up's IPI (the waker's CPU
+ * asked this one to run it) and where the CPU left its idle state: up to
+ * the IPI is its delivery, then the idle exit, the rest run-queue wait
+ * (behind @prev when it is another task).  Returns the run-queue part.
+ */
+static __always_inline __u64 resume(struct xa_thread *t, struct xa_cpu *c,
+				    __u64 now)
+{
+	__u64 ts = t->ts ? t->ts : now, mid;
+	__u32 ph = t->state == XA_ST_WAKE ? XA_RUNQ : XA_PREEMPT;
+
+	if (t->state == XA_ST_BLOCKED) {
+		flush(t, now); /* its waking was not seen */
+		return 0;
+	}
+	if (t->state == XA_ST_WAKE && c->ipi_ts > ts) {
+		mid = min64(c->ipi_ts, now);
+		wait_part(t, XA_IPI, ts, mid, now);
+		ts = mid;
+	}
+	if (t->state == XA_ST_WAKE && c->idle_exit_ts > ts) {
+		mid = min64(c->idle_exit_ts, now);
+		wait_part(t, XA_IDLE, ts, mid, now);
+		ts = mid;
+	}
+	t->ts = now;
+	return wait_part(t, ph, ts, now, now);
 }
 
 SEC("tp_btf/sched_switch")
@@ -394,10 +456,11 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 	__u64 now, q = 0;
 	__u32 ppid, npid;
 
-	if (!c)
+	if (xa_empty || !c)
 		return 0;
-	ppid = BPF_CORE_READ(prev, pid);
-	npid = BPF_CORE_READ(next, pid);
+	/* Typed arguments: read directly, no helper call. */
+	ppid = prev->pid;
+	npid = next->pid;
 	p = watched(ppid);
 	n = watched(npid);
 	/* Tested one by one: the verifier refuses two pointers or-ed. */
@@ -411,7 +474,7 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 	now = bpf_ktime_get_ns();
 	if (p) {
 		flush(p, now);
-		if (preempt || BPF_CORE_READ(prev, __state) == 0)
+		if (preempt || prev->__state == 0)
 			p->state = XA_ST_PREEMPT;
 		else
 			p->state = XA_ST_BLOCKED;
@@ -450,8 +513,11 @@ int BPF_PROG(xa_switch, bool preempt, struct task_struct *prev,
 static __always_inline struct xa_thread *on_watched(struct xa_cpu **c,
 						    __u64 *now)
 {
-	struct xa_thread *t = current_watched();
+	struct xa_thread *t;
 
+	if (xa_empty)
+		return NULL;
+	t = current_watched();
 	if (!t)
 		return NULL;
 	*c = this_cpu();
@@ -480,10 +546,13 @@ static __always_inline void irq_count(struct xa_thread *t, __u32 ph,
 SEC("tp_btf/sched_waking")
 int BPF_PROG(xa_waking, struct task_struct *task)
 {
-	struct xa_thread *t = watched(BPF_CORE_READ(task, pid)), *w;
+	struct xa_thread *t, *w;
 	struct xa_cpu *c;
 	__u64 now;
 
+	if (xa_empty)
+		return 0;
+	t = watched(task->pid);
 	if (!t || t->state != XA_ST_BLOCKED)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -517,8 +586,11 @@ int BPF_PROG(xa_waking, struct task_struct *task)
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(xa_migrate, struct task_struct *task, int dest_cpu)
 {
-	struct xa_thread *t = watched(BPF_CORE_READ(task, pid));
+	struct xa_thread *t;
 
+	if (xa_empty)
+		return 0;
+	t = watched(task->pid);
 	if (t)
 		add_event(t->side, XA_MIGRATE, bpf_ktime_get_ns(), 0);
 	return 0;
@@ -529,13 +601,46 @@ int BPF_PROG(xa_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
 	struct xa_cpu *c;
 
-	if (state != (unsigned int)-1)
+	if (xa_empty || state != (unsigned int)-1)
 		return 0;
 	c = this_cpu();
 	if (c)
 		c->idle_exit_ts = bpf_ktime_get_ns();
 	return 0;
 }
+
+#if defined(__TARGET_ARCH_x86)
+/*
+ * An idle CPU receives the IPI of a wake-up: a function call (the woken
+ * task queued for it to enqueue) or a reschedule.  Only while idle: a
+ * busy CPU's IPIs are not what a task woken there waits for (it waits
+ * behind the task running, which run queue names).  x86's vectors; the
+ * loader goes on without them where the kernel lacks them.
+ */
+static __always_inline int ipi_in(void)
+{
+	struct xa_cpu *c;
+
+	if (xa_empty || (__u32)bpf_get_current_pid_tgid())
+		return 0;
+	c = this_cpu();
+	if (c)
+		c->ipi_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/call_function_single_entry")
+int BPF_PROG(xa_ipi_call, int vector)
+{
+	return ipi_in();
+}
+
+SEC("tp_btf/reschedule_entry")
+int BPF_PROG(xa_ipi_resched, int vector)
+{
+	return ipi_in();
+}
+#endif
 
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(xa_softirq_entry, unsigned int vec)

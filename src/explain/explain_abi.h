@@ -37,7 +37,8 @@ enum xa_phase {
 	XA_SOFTIRQ0, /* softirq of kind n (HI, TIMER, NET_TX, NET_RX..)
 			    interrupting the side: XA_SOFTIRQ0 + n */
 	XA_HARDIRQ = XA_SOFTIRQ0 + 10, /* hard interrupts interrupting it */
-	XA_MIGRATE,		       /* moves to another CPU (events only) */
+	XA_IPI,	    /* woken, its CPU not yet interrupted by the IPI */
+	XA_MIGRATE, /* moves to another CPU (events only) */
 	XA_PHASES
 };
 

@@ -75,9 +75,57 @@ static void why_failed(int err, const char *doing, char *why, size_t len)
 		 doing, strerror(-err));
 }
 
+/* The programs on the IPIs' tracepoints, where the program has them. */
+static const char *const ipi_progs[] = {"xa_ipi_call", "xa_ipi_resched"};
+
+/*
+ * Open, load and attach the skeleton, the system calls seen or not
+ * (@calls), the IPIs too (@ipi), every program returning at once or not
+ * (@empty), the events and their histograms counted or not (@no_events);
+ * 0, or -errno with @why said.
+ */
+static int load(struct ipc_explain *x, bool calls, bool ipi, bool empty,
+		bool no_events, char *why, size_t len)
+{
+	struct bpf_program *p;
+	size_t i;
+	int err;
+
+	x->skel = explain_bpf__open();
+	if (!x->skel) {
+		err = -errno;
+		why_failed(err, "open", why, len);
+		return err;
+	}
+	x->skel->rodata->xa_empty = empty;
+	x->skel->rodata->xa_no_events = no_events;
+	bpf_program__set_autoload(x->skel->progs.xa_sys_enter, calls);
+	bpf_program__set_autoload(x->skel->progs.xa_sys_exit, calls);
+	for (i = 0; i < sizeof(ipi_progs) / sizeof(ipi_progs[0]); i++) {
+		p = bpf_object__find_program_by_name(x->skel->obj,
+						     ipi_progs[i]);
+		if (p)
+			bpf_program__set_autoload(p, ipi);
+	}
+	err = explain_bpf__load(x->skel);
+	if (err) {
+		why_failed(err, "load", why, len);
+		return err;
+	}
+	err = explain_bpf__attach(x->skel);
+	if (err)
+		why_failed(err, "attach", why, len);
+	return err;
+}
+
 int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 {
 	const char *off = getenv("IPCPERF_EXPLAIN_OFF");
+	/* For bench/explain.sh: what each part of the program costs. */
+	const char *how = getenv("IPCPERF_EXPLAIN_CALLS");
+	const char *empty = getenv("IPCPERF_EXPLAIN_EMPTY");
+	const char *events = getenv("IPCPERF_EXPLAIN_EVENTS");
+	bool calls, nothing, no_events;
 	struct ipc_explain *x;
 	int err;
 
@@ -110,22 +158,18 @@ int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		goto fail;
 	}
-	x->skel = explain_bpf__open();
-	if (!x->skel) {
-		err = -errno;
-		why_failed(err, "open", why, len);
-		goto fail;
+	calls = !how || strcmp(how, "none");
+	nothing = empty && *empty && strcmp(empty, "0");
+	no_events = events && !strcmp(events, "0");
+	err = load(x, calls, true, nothing, no_events, why, len);
+	if (err && err != -EPERM) {
+		/* A kernel without the IPIs' tracepoints: explain without. */
+		explain_bpf__destroy(x->skel);
+		x->skel = NULL;
+		err = load(x, calls, false, nothing, no_events, why, len);
 	}
-	err = explain_bpf__load(x->skel);
-	if (err) {
-		why_failed(err, "load", why, len);
+	if (err)
 		goto fail;
-	}
-	err = explain_bpf__attach(x->skel);
-	if (err) {
-		why_failed(err, "attach", why, len);
-		goto fail;
-	}
 	*out = x;
 	return 0;
 fail:

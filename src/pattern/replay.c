@@ -265,10 +265,12 @@ static int rp_client(struct ipc_pctx *c)
 	if (!err) {
 		start = ipc_now_ns();
 		ipc_pctx_measuring(c, start);
+		ipc_pctx_window(c, false, start);
 		err = rp_phase(c, c->iterations,
 			       c->duration_ns ? start + c->duration_ns
 					      : UINT64_MAX,
 			       &c->out.done, &c->out.elapsed_ns, &c->out.bytes);
+		ipc_pctx_window(c, true, ipc_now_ns());
 	}
 	c->out.messages = c->out.done * c->cs->trace->exchanges;
 	return err;

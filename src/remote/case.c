@@ -91,6 +91,7 @@ static const struct carried carried[] = {
 	RO(rcvbuf, tp.rcvbuf, C_INT),
 	RO(busy_poll_us, tp.busy_poll_us, C_INT),
 	RO(timeout_ns, timeout_ns, C_NS),
+	RO(explain, explain, C_BOOL),
 };
 #undef CS
 #undef RO

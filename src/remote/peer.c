@@ -228,6 +228,7 @@ static void take_stats(struct ipc_peer *p, const struct ipc_rrun_stats *st)
 	p->cost.migrations = -1;
 	p->cost.cpu_start = -1;
 	p->cost.cpu_end = -1;
+	rm_xclient_take(p, st->explain);
 	if (st->err) {
 		p->out.err = -(int)st->err;
 		snprintf(p->story, sizeof(p->story), "remote: %.160s",

@@ -31,6 +31,9 @@ enum fkind {
 #define OPT (1u << 0)	  /* may be absent (the default stays) */
 #define IF_AUTH (1u << 1) /* present exactly when m->auth */
 #define NO_NEG (1u << 2)  /* F_I64 stored signed, but never -1 */
+#define IF_SET                                                                 \
+	(1u << 3) /* F_BOOL sent only when true: a later field,
+			     which a server without it would refuse */
 
 struct field {
 	const char *name;
@@ -121,6 +124,7 @@ static const struct field test_f[] = {
 	U64("busy_poll_us", test.busy_poll_us, OPT, 1000000),
 	U64("timeout_ns", test.timeout_ns, OPT, NS_MAX),
 	U64("trace_bytes", test.trace_bytes, OPT, IPC_REMOTE_TRACE_MAX),
+	BOOL("explain", test.explain, OPT | IF_SET),
 	{0},
 };
 
@@ -155,6 +159,7 @@ static const struct field stats_f[] = {
 	U64("rejected", stats.rejected, 0, BIG),
 	{"err", F_I64, NO_NEG, M(stats.err), 0, 4095},
 	STR("what", stats.what, OPT),
+	{"explain", F_HOST, OPT, M(stats.explain), SZ(stats.explain), 0},
 	{0},
 };
 
@@ -524,6 +529,8 @@ static bool omitted(const struct field *f, const struct ipc_rmsg *m)
 
 	if (f->flags & IF_AUTH)
 		return !m->auth;
+	if (f->flags & IF_SET)
+		return !*(const bool *)p;
 	if (!(f->flags & OPT))
 		return false;
 	if (f->kind == F_STR || f->kind == F_HOST)

@@ -83,6 +83,19 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
 		 size_t why_len);
 
 /*
+ * --explain over --remote (xremote.c).  The server's test process: the
+ * sums of its serving thread's phases over the run, read from @x, as the
+ * JSON object text of run_stats' "explain" (at most @len bytes), with
+ * its window; @x NULL: {"why": @why}.  The client: that
+ * text into @p's remote_x* fields (nothing when "" or not an object).
+ */
+struct ipc_explain;
+struct ipc_peer;
+void rm_xserve_text(struct ipc_explain *x, const char *why, char *out,
+		    size_t len);
+void rm_xclient_take(struct ipc_peer *p, const char *text);
+
+/*
  * @t in the native trace format (docs/replay.md), every unit a record with
  * a timestamp that keeps its think time: what the client sends a server
  * for replay.  0 with a new NUL-terminated buffer in *out (free it), or

@@ -55,6 +55,10 @@ struct tst {
 	struct ipc_runopts ro;
 	struct ipc_serve_state *srv; /* its buffers, for every run */
 	struct ipc_pmqos pm_qos;     /* held while the test lasts */
+	/* --explain, where the client asked: loaded by the first run */
+	struct ipc_explain *explain;
+	bool explain_tried;
+	char explain_why[160];
 };
 
 /* Deadline for the next control message: the timeout, within the test. */
@@ -236,6 +240,7 @@ struct serve_job {
 	struct ipc_pout out;
 	struct ipc_side_cost cost;
 	uint64_t taken; /* tcp: data connections taken (with the cookie) */
+	struct ipc_explain *explain; /* --explain: watching this run */
 };
 
 static void *serve_thread(void *arg)
@@ -248,6 +253,11 @@ static void *serve_thread(void *arg)
 		snprintf(j->out.what, sizeof(j->out.what), "watch the stop: %s",
 			 strerror(-w));
 		return NULL;
+	}
+	if (j->explain) {
+		/* The serving thread, counted whole from here to run_end. */
+		ipc_explain_watch(j->explain, 0, IPC_XCLIENT);
+		ipc_explain_window(j->explain)[0] = ipc_now_ns();
 	}
 	ipc_serve_once(j->ts->srv, &j->ch, &j->stop, &j->out, &j->cost);
 	ipc_cancel_unwatch(&j->stop, w);
@@ -323,6 +333,33 @@ static int wait_run_end(struct tst *ts, struct serve_job *job,
 			      why_len);
 }
 
+/*
+ * --explain for this run, only where the client asked: the program
+ * loaded by the first run (it stays until the test's process ends),
+ * reset for each; NULL, with explain_why, where it cannot be (not root,
+ * no BTF...).
+ */
+static struct ipc_explain *run_explain(struct tst *ts)
+{
+	int err;
+
+	if (!ts->ro.explain)
+		return NULL;
+	if (!ts->explain_tried) {
+		ts->explain_tried = true;
+		ipc_explain_open(&ts->explain, ts->explain_why,
+				 sizeof(ts->explain_why));
+	}
+	if (!ts->explain)
+		return NULL;
+	err = ipc_explain_reset(ts->explain);
+	if (!err)
+		return ts->explain;
+	snprintf(ts->explain_why, sizeof(ts->explain_why),
+		 "cannot reset the counters: %s", strerror(-err));
+	return NULL;
+}
+
 /* One run, from "run" received to "run_stats" sent.  0 or -1 (failed). */
 static int one_run(struct tst *ts, uint64_t run)
 {
@@ -355,6 +392,7 @@ static int one_run(struct tst *ts, uint64_t run)
 			    strerror(-rc));
 	ts->started0 = load_shared(ts, 0);
 	ts->running0 = load_shared(ts, 1);
+	job.explain = run_explain(ts);
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = ipc_cancel_init(&job.stop);
 	if (!rc)
@@ -373,6 +411,8 @@ static int one_run(struct tst *ts, uint64_t run)
 			    ts->ctx->stop_fd);
 	if (!rc)
 		rc = wait_run_end(ts, &job, &m, why, sizeof(why));
+	if (job.explain)
+		ipc_explain_window(job.explain)[1] = ipc_now_ns();
 	ipc_cancel_fire(&job.stop);
 	pthread_join(th, NULL);
 	ts->cs.tp->teardown(&job.ch);
@@ -436,6 +476,9 @@ static int one_run(struct tst *ts, uint64_t run)
 	}
 	m.stats.others = others;
 	m.stats.rejected = ts->rec.rejected;
+	if (ts->ro.explain)
+		rm_xserve_text(job.explain, ts->explain_why, m.stats.explain,
+			       sizeof(m.stats.explain));
 	rc = ipc_rwire_send(ts->ctx->ctl_fd, &m, ctl_deadline(ts, false),
 			    ts->ctx->stop_fd);
 	if (rc)
@@ -699,6 +742,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 						: IPC_PMQOS_DEVICE,
 		       ctx->conf->pm_qos_us);
 	serve(&ts);
+	ipc_explain_free(ts.explain);
 	ipc_pmqos_release(&ts.pm_qos);
 	ipc_trace_free(ts.trace);
 	ipc_serve_end(ts.srv);

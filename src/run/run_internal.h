@@ -36,13 +36,14 @@ struct ipc_explain *run_explain(struct ipc_run *run, const char **why);
  * --explain around the runs of a case (explain_run.c): the case's record
  * made; before a run the counters reset and the client's thread watched
  * (the observer to give the peer, or NULL); after it the run's sums added
- * to the case; at the end the phases computed.  Never fatal: a failure
+ * to the case, with a remote server's own phases where @p has them; at
+ * the end the phases computed.  Never fatal: a failure
  * marks the case's explanation unavailable with the reason.
  */
 void xrun_case_begin(struct ipc_run *run, struct ipc_result *res);
 struct ipc_explain *xrun_before(struct ipc_run *run, struct ipc_result *res);
 void xrun_after(struct ipc_explain *x, struct ipc_result *res,
-		const struct ipc_run_stats *st);
+		const struct ipc_run_stats *st, const struct ipc_peer *p);
 void xrun_case_end(struct ipc_result *res);
 
 /* A name for the next channel of @run, unique in its directory ("7"). */

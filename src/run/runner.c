@@ -456,7 +456,7 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 	kind->stop(&p);
 	st->server = p.cost; /* the peer has ended: nothing writes it now */
 	if (!err)
-		xrun_after(p.explain, res, st);
+		xrun_after(p.explain, res, st, &p);
 	if (p.remote_host[0])
 		memcpy(res->peer_host, p.remote_host, sizeof(res->peer_host));
 	if (p.remote_others > res->peer_others)
