@@ -284,6 +284,34 @@ static void read_case(struct rd *r, json_t *o, const char *at,
 	}
 }
 
+/*
+ * Documents written before each run's outlier mark and the early wake-up
+ * were stored (their runs lack "outlier"): this build's rules decide both
+ * from what the document holds.  Out of memory, the runs stay unmarked.
+ */
+static void older_marks(struct ipc_result *res, json_t *first)
+{
+	double *v, wake;
+	bool *far;
+	size_t i, n = res->nruns;
+
+	if (!first || !n || json_object_get(first, KEY_OUTLIER))
+		return;
+	if (ipc_result_early_wake(res, &wake))
+		res->diag.early_wake_vcsw = wake;
+	v = malloc(n * sizeof(*v));
+	far = calloc(n, sizeof(*far));
+	if (v && far) {
+		for (i = 0; i < n; i++)
+			v[i] = ipc_run_metric(res, i);
+		ipc_runs_outliers(v, n, far);
+		for (i = 0; i < n; i++)
+			res->runs[i].outlier = far[i];
+	}
+	free(v);
+	free(far);
+}
+
 /* One result, or NULL (r->rc says why). */
 static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 {
@@ -357,6 +385,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	}
 	/* Older documents did not store why: today's rules word it. */
 	ipc_result_word_flags(res, unworded);
+	older_marks(res, json_array_get(runs, 0));
 	return res;
 }
 

@@ -107,10 +107,11 @@ static int html_result(struct ipc_report *r, const struct ipc_result *res)
 	hr->far = calloc(res->nruns, sizeof(*hr->far));
 	if (!hr->v || !hr->far)
 		return -ENOMEM;
-	for (i = 0; i < res->nruns; i++)
+	for (i = 0; i < res->nruns; i++) {
 		hr->v[i] = ipc_run_metric(res, i);
+		hr->far[i] = res->runs[i].outlier;
+	}
 	hr->n = res->nruns;
-	ipc_runs_outliers(hr->v, hr->n, hr->far);
 	return 0;
 }
 
