@@ -196,10 +196,11 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 }
 
 /*
- * One whole replay by the client: its wall time into *wall_ns, one sample
- * per exchange into c->xhist.  0 or -errno (c->out set).
+ * One whole replay by the client: when it started and ended into *t0 and
+ * *t1, one sample per exchange into c->xhist.  0 or -errno (c->out set).
  */
-static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
+static int rp_once(struct ipc_pctx *c, uint64_t *t0, uint64_t *t1,
+		   uint64_t *bytes)
 {
 	const struct ipc_trace *t = c->cs->trace;
 	uint64_t start = ipc_now_ns(), first = start;
@@ -222,7 +223,8 @@ static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
 			ipc_hist_record(c->xhist, ipc_now_ns() - first);
 		asked = false;
 	}
-	*wall_ns = ipc_now_ns() - start;
+	*t0 = start;
+	*t1 = ipc_now_ns();
 	return 0;
 }
 
@@ -230,16 +232,15 @@ static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
 static int rp_phase(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		    uint64_t *done, uint64_t *elapsed_ns, uint64_t *bytes)
 {
-	uint64_t i, wall = 0;
+	uint64_t i, t0 = 0, t1 = 0;
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
-		err = rp_once(c, &wall, bytes);
+		err = rp_once(c, &t0, &t1, bytes);
 		if (err)
 			break;
-		ipc_hist_record(c->hist, wall);
-		*elapsed_ns += wall;
-		if (msg_sample_end(c, ipc_now_ns(), deadline, &err)) {
+		if (msg_sample_kept(c, t1 - t0, t1, deadline, elapsed_ns,
+				    &err)) {
 			i++;
 			break;
 		}
