@@ -1514,6 +1514,75 @@ static void test_headline(void)
 	ipc_result_free(res);
 }
 
+/* A made-up explanation: 10 us measured, three phases and a residue. */
+static struct ipc_explain_result *mk_explain(void)
+{
+	static const struct ipc_xphase ph[] = {
+		{"user", "client", 2000, 0.2, -1, ""},
+		{"receive", "server", 5000, 0.5, 9000, ""},
+		{"wake-up: run queue", "server", 2500, 0.25, 7000,
+		 "hog (pid 42)"},
+		{"unexplained", "kernel", 500, 0.05, -1, ""},
+	};
+	struct ipc_explain_result *x = ipc_explain_result_new();
+
+	if (!x)
+		abort();
+	x->measured_ns = 10000;
+	x->sum_ns = 9500;
+	x->nphases = 4;
+	memcpy(x->phases, ph, sizeof(ph));
+	return x;
+}
+
+/*
+ * --explain in every format: CSV's four fields, Markdown's phase table,
+ * the HTML page's stacked bar (one mark per positive phase); where
+ * explain could not run, CSV says why.
+ */
+static void test_explain_out(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0", .command = "rr", .host = &host, .ro = &ro};
+	struct ipc_result *res = mk_rr(&tp_unix, &eng_blocking, 1, 1, 6, 9000);
+	char *out;
+	int err;
+
+	res->explain = mk_explain();
+	out = render("csv", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, ",explain_measured_ns,explain_sum_ns,"
+			      "explain_phases,explain_why\n"),
+	   "explain csv: the columns end the header");
+	ok(out && strstr(out, ",10000,9500,client:user=2000;server:receive="
+			      "5000;server:wake-up: run queue=2500;kernel:"
+			      "unexplained=500,\n"),
+	   "explain csv: measured, sum and each phase per round trip");
+	free(out);
+	ok(prints("markdown", &meta, &res, 1,
+		  "| side   | phase              | per round trip |"),
+	   "explain markdown: the phases as a table");
+	out = render("html", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, "class=\"chart stack\""),
+	   "explain html: a stacked bar chart");
+	ok(out && strstr(out, "<title>server receive: 5.00 µs</title>") &&
+		   strstr(out, "<title>measured 10.0 µs</title>"),
+	   "explain html: a phase's part and the measured mean marked");
+	ok(out && strstr(out, "<th>behind</th>") && strstr(out, "hog (pid 42)"),
+	   "explain html: the phase table names whom it waited behind");
+	free(out);
+	ipc_explain_unavailable(res->explain, "not root");
+	out = render("csv", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, ",,,,not root\n"),
+	   "explain csv: where it could not run, why");
+	free(out);
+	out = render("html", &meta, &res, 1, NULL, 0, &err);
+	ok(out && !strstr(out, "chart stack"),
+	   "explain html: no chart without an explanation");
+	free(out);
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	test_registry();
@@ -1527,5 +1596,6 @@ int main(void)
 	test_headline();
 	test_full_disk();
 	test_outfile();
+	test_explain_out();
 	return done_testing();
 }
