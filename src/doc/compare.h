@@ -79,4 +79,7 @@ enum {
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	       char *buf, size_t len);
 
+/* @c as the JSON document of compare -f json.  0 or -errno. */
+int cmp_write_json(FILE *out, const struct ipc_comparison *c);
+
 #endif
