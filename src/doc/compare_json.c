@@ -99,6 +99,32 @@ static void put_levels(json_t *o, const struct cpair *p)
 		jreal(o, "p_runs", p->cmp.p);
 }
 
+/* --explain on both sides: each phase's A, B and, judged, its verdict. */
+static void put_phases(json_t *o, const struct cpair *p)
+{
+	json_t *a = json_array(), *x;
+
+	if (p->phase_note[0])
+		jstr(o, "phases_note", p->phase_note);
+	if (!p->nphases || !a) {
+		json_decref(a);
+		return;
+	}
+	for (size_t k = 0; k < p->nphases; k++) {
+		const struct cphase *ph = &p->phases[k];
+
+		x = json_object();
+		jstr(x, "phase", ph->name);
+		jreal(x, "a_ns", ph->a_ns);
+		jreal(x, "b_ns", ph->b_ns);
+		jreal(x, "diff_ns", ph->b_ns - ph->a_ns);
+		if (ph->judged)
+			jstr(x, "verdict", ipc_verdict_name(ph->v.verdict));
+		json_array_append_new(a, x);
+	}
+	json_object_set_new(o, "phases", a);
+}
+
 static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 {
 	json_t *o = json_object(), *ci;
@@ -152,6 +178,7 @@ static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
 	jstr(o, "verdict", ipc_verdict_name(p->v.verdict));
 	if (p->note[0])
 		jstr(o, "note", p->note);
+	put_phases(o, p);
 	return o;
 }
 

@@ -201,6 +201,57 @@ static void unmatched(struct tab_out *out, const struct ipc_comparison *c,
 	}
 }
 
+/* A time that may be negative, with its sign always. */
+static char *signed_ns(double v, char *buf, size_t len)
+{
+	char t[32];
+
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "+",
+		 ipc_fmt_ns(v < 0 ? -v : v, t, sizeof(t)));
+	return buf;
+}
+
+/* --explain on both sides: each pair's phases, A, B and B - A. */
+static void phase_tables(struct tab_out *out, const struct ipc_comparison *c)
+{
+	char what[256], t[32];
+
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cpair *p = &c->pairs[i];
+		struct grid g = {.caption = "B - A per phase"};
+		struct grid_line *l;
+
+		if (!p->nphases && !p->phase_note[0])
+			continue;
+		cmp_label(c, p->a, true, what, sizeof(what));
+		tab_printf(out, "\nphases of %s, per round trip:\n", what);
+		grid_col(&g, "phase", true);
+		grid_col(&g, "A", false);
+		grid_col(&g, "B", false);
+		grid_col(&g, "B-A", false);
+		grid_col(&g, "verdict", true);
+		for (size_t k = 0; k < p->nphases && (l = grid_line(&g)); k++) {
+			const struct cphase *ph = &p->phases[k];
+
+			grid_set(&g, &l->cell[0], "%s", ph->name);
+			grid_set(&g, &l->cell[1], "%s",
+				 ipc_fmt_ns(ph->a_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[2], "%s",
+				 ipc_fmt_ns(ph->b_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[3], "%s",
+				 signed_ns(ph->b_ns - ph->a_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[4], "%s",
+				 ph->judged ? ipc_verdict_name(ph->v.verdict)
+					    : "not judged");
+		}
+		if (p->nphases)
+			tab_grid(out, &g);
+		grid_free(&g);
+		if (p->phase_note[0])
+			tab_printf(out, "note: %s\n", p->phase_note);
+	}
+}
+
 int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 {
 	static const char *const heads[] = {"case", "runs A/B", "A",   "B",
@@ -266,6 +317,7 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 			   "several files a side (A1 A2 ... -- B1 B2 ...) or "
 			   "say how much to allow with --drift PCT\n",
 			   allowed, expm1(drift) * 100);
+	phase_tables(out, c);
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set && c->uncompared)
