@@ -337,6 +337,12 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 		jr_keep(r, NULL);
 		return NULL;
 	}
+	/*
+	 * A document holds replay's exchanges as a summary, never their
+	 * histogram: an empty one would be half of a read result's memory.
+	 */
+	ipc_hist_free(res->xhist);
+	res->xhist = NULL;
 	st = jr_str(r, o, at, KEY_STATUS);
 	k = st ? jr_name_index(r, at, KEY_STATUS, js_status_names, st) : -1;
 	if (!st)
@@ -511,6 +517,12 @@ static void read_doc(struct rd *r, json_t *root, struct ipc_doc *doc)
 		doc->results[i] = read_result(r, o, i);
 		if (doc->results[i])
 			doc->nresults++;
+		/*
+		 * Nothing read keeps a pointer into the tree (it is freed
+		 * at the end): freed result by result, the parsed JSON and
+		 * the results read from it are not both held whole.
+		 */
+		json_array_set_new(results, i, json_null());
 	}
 }
 
