@@ -13,7 +13,8 @@
 #   make valgrind      the unit tests under valgrind (must be clean)
 #   make bench         the overhead benchmarks in bench/ (not tests)
 #   make install       PREFIX=/usr/local DESTDIR= (LIBDIR=, BINDIR=, ...)
-#   make lint          includes point down the layers, cppcheck,
+#   make lint          includes point down the layers, no cycle between
+#                      .c files (scripts/cycles.sh), cppcheck,
 #                      clang-format --dry-run (neither reads the BPF
 #                      program: C for the kernel's BPF target)
 #   make fuzz          every libFuzzer target in tests/fuzz/ for
@@ -361,9 +362,11 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ipcperf
 
-lint:
+# The cycle check reads the objects' symbol tables: it builds them first.
+lint: $(LIB_OBJ) $(CLI_OBJ) $(MAIN_OBJ)
 	$(Q)sh scripts/deps.sh lint
 	sh scripts/layers.sh
+	sh scripts/cycles.sh $(BUILD)/obj
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Iinclude -Isrc -D_GNU_SOURCE \
 		-DIPC_HAVE_URING=1 -isrc/explain/explain.bpf.c \

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h> /* timer_t under strict ISO C too */
 #include <time.h>
@@ -301,6 +302,41 @@ int ipc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
  * for names and tokens another local user must not guess.  Thread-safe.
  */
 void ipc_random_bytes(void *buf, size_t n);
+
+/*
+ * Output that appears whole or not at all.  open() checks, before anything
+ * runs, that @path can be written: a regular file (or a new one) must be
+ * writable and not write-protected, and its directory one where a file can
+ * be replaced; symbolic links are followed to the file they name.  The
+ * report then goes to memory, and commit() writes it to a temporary file
+ * next to the target, fsyncs it and renames it over the target (with the
+ * old file's permissions less setuid/setgid, or 0666 less the umask); a
+ * writable file in a directory that is not is truncated and written
+ * instead.  A target that is not a regular file (a device, a FIFO,
+ * /dev/stdout) is opened by open(), as the shell would open it, and
+ * commit() writes the report into it.  abort() leaves a regular target
+ * as it was.  With path "-" or NULL the
+ * stream is stdout and commit/abort only flush.  Each returns 0 or -errno
+ * (-EISDIR, -ENOENT, -EACCES, -EPERM, ...; -ENOSPC from commit).
+ */
+struct ipc_outfile {
+	FILE *fp;	   /* where the report is written */
+	char path[4096];   /* as given */
+	char final[4096];  /* the file it names, links followed */
+	char *buf;	   /* the report, until commit */
+	size_t len;	   /* bytes of buf */
+	unsigned mode;	   /* of the new file */
+	unsigned uid, gid; /* of the old file, when owned */
+	bool owned;	   /* a file was there: keep its owner (root) */
+	bool late;	   /* overwrite at commit instead of a rename */
+	int fd;		   /* the target, when through */
+	bool through;	   /* written into fd, not renamed over */
+	bool is_stdout;
+};
+
+int ipc_outfile_open(struct ipc_outfile *of, const char *path);
+int ipc_outfile_commit(struct ipc_outfile *of);
+void ipc_outfile_abort(struct ipc_outfile *of);
 
 #ifdef __cplusplus
 }

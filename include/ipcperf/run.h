@@ -130,6 +130,8 @@ struct ipc_run_stats {
 	 * ones it computes once per result.  Not finite: not measured.
 	 */
 	double extra[IPC_EXTRA_MAX];
+	bool outlier; /* far from the case's other runs (ipc_runs_outliers),
+			 set by the diagnosis; false in a summary */
 };
 
 /* Why a case's runs ended. */
@@ -200,6 +202,10 @@ struct ipc_diag {
 	size_t mode_same[2];	    /* runs of the lower [0] and upper [1] */
 	size_t mode_split[2];	    /* group on one CPU / on different CPUs */
 	struct ipc_cost client, server;
+	/* A side blocked this many times a round trip, when more than
+	   ipc_result_early_wake allows (the unix stream early wake-up); 0
+	   when not seen. */
+	double early_wake_vcsw;
 	unsigned flags; /* 1 << IPC_FLAG_* for each that applies */
 	const struct ipc_metric *metric; /* what the runs were judged by */
 	/* Why each flag applies, with its numbers, as diagnosed; "" else. */

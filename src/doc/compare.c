@@ -449,6 +449,9 @@ static int judge(const struct ipc_comparison *c, struct cpair *p)
 	note(c, p, ma, mb);
 	if (!p->note[0])
 		flagged(p, p->note, sizeof(p->note));
+	err = cmp_phases(c, p);
+	if (err)
+		return err;
 	p->gate = o->fail_set && p->v.verdict == IPC_VERDICT_SLOWER &&
 		  fabs(p->v.change_pct) >= o->fail_pct;
 	return 0;
@@ -467,6 +470,8 @@ void ipc_comparison_free(struct ipc_comparison *c)
 		return;
 	side_free(&c->a);
 	side_free(&c->b);
+	for (size_t i = 0; c->pairs && i < c->npairs; i++)
+		free(c->pairs[i].phases);
 	free(c->pairs);
 	free(c->owned);
 	free(c);

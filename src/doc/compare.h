@@ -37,6 +37,19 @@ struct cside {
 	size_t n, cap;
 };
 
+/*
+ * One phase of --explain compared: its time per round trip in A and B
+ * (the medians over each side's files) and, with two files or more a
+ * side, the verdict on B against A (lower is better).
+ */
+struct cphase {
+	char name[48]; /* "server receive" */
+	double a_ns, b_ns;
+	bool judged;
+	struct ipc_cmp cmp;
+	struct ipc_judgement v;
+};
+
 /* One matched pair and what the statistics say about it. */
 struct cpair {
 	struct ccase *a, *b;
@@ -44,9 +57,12 @@ struct cpair {
 	struct ipc_cmp cmp;
 	struct ipc_judgement v; /* the verdict and what it rests on */
 	double per; /* messages per sample in both (IPC_EXTRA_PER), 0 */
-	const char *per_word; /* what a message is */
-	char note[320];	      /* why no verdict, or a caveat */
-	bool gate;	      /* trips --fail-if-slower */
+	const char *per_word;  /* what a message is */
+	char note[320];	       /* why no verdict, or a caveat */
+	bool gate;	       /* trips --fail-if-slower */
+	struct cphase *phases; /* where both sides were explained */
+	size_t nphases;
+	char phase_note[256]; /* why no phase is compared, or not judged */
 };
 
 struct ipc_comparison {
@@ -78,5 +94,15 @@ enum {
  */
 void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	       char *buf, size_t len);
+
+/*
+ * The phases of --explain of @p compared, where both sides' every file
+ * explained the case (else p->phase_note says which did not).  0 or
+ * -ENOMEM.
+ */
+int cmp_phases(const struct ipc_comparison *c, struct cpair *p);
+
+/* @c as the JSON document of compare -f json.  0 or -errno. */
+int cmp_write_json(FILE *out, const struct ipc_comparison *c);
 
 #endif

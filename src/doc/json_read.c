@@ -284,6 +284,34 @@ static void read_case(struct rd *r, json_t *o, const char *at,
 	}
 }
 
+/*
+ * Documents written before each run's outlier mark and the early wake-up
+ * were stored (their runs lack "outlier"): this build's rules decide both
+ * from what the document holds.  Out of memory, the runs stay unmarked.
+ */
+static void older_marks(struct ipc_result *res, json_t *first)
+{
+	double *v, wake;
+	bool *far;
+	size_t i, n = res->nruns;
+
+	if (!first || !n || json_object_get(first, KEY_OUTLIER))
+		return;
+	if (ipc_result_early_wake(res, &wake))
+		res->diag.early_wake_vcsw = wake;
+	v = malloc(n * sizeof(*v));
+	far = calloc(n, sizeof(*far));
+	if (v && far) {
+		for (i = 0; i < n; i++)
+			v[i] = ipc_run_metric(res, i);
+		ipc_runs_outliers(v, n, far);
+		for (i = 0; i < n; i++)
+			res->runs[i].outlier = far[i];
+	}
+	free(v);
+	free(far);
+}
+
 /* One result, or NULL (r->rc says why). */
 static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 {
@@ -309,6 +337,12 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 		jr_keep(r, NULL);
 		return NULL;
 	}
+	/*
+	 * A document holds replay's exchanges as a summary, never their
+	 * histogram: an empty one would be half of a read result's memory.
+	 */
+	ipc_hist_free(res->xhist);
+	res->xhist = NULL;
 	st = jr_str(r, o, at, KEY_STATUS);
 	k = st ? jr_name_index(r, at, KEY_STATUS, js_status_names, st) : -1;
 	if (!st)
@@ -357,6 +391,7 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	}
 	/* Older documents did not store why: today's rules word it. */
 	ipc_result_word_flags(res, unworded);
+	older_marks(res, json_array_get(runs, 0));
 	return res;
 }
 
@@ -482,6 +517,12 @@ static void read_doc(struct rd *r, json_t *root, struct ipc_doc *doc)
 		doc->results[i] = read_result(r, o, i);
 		if (doc->results[i])
 			doc->nresults++;
+		/*
+		 * Nothing read keeps a pointer into the tree (it is freed
+		 * at the end): freed result by result, the parsed JSON and
+		 * the results read from it are not both held whole.
+		 */
+		json_array_set_new(results, i, json_null());
 	}
 }
 

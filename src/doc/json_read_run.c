@@ -136,7 +136,7 @@ static void read_side(struct rd *r, json_t *o, const char *at, const char *key,
 void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 	    struct ipc_run_stats *s)
 {
-	json_t *ld;
+	json_t *ld, *far;
 	char sat[96];
 
 	if (!json_is_object(o)) {
@@ -144,6 +144,10 @@ void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 		return;
 	}
 	read_counts(r, o, at, cs, s);
+	far = json_object_get(o, KEY_OUTLIER);
+	if (far && !json_is_boolean(far))
+		jr_bad(r, at, KEY_OUTLIER, "not true or false");
+	s->outlier = json_is_true(far);
 	/*
 	 * A run's rates are its counts over its elapsed_ns (a summary's need
 	 * not be: replay's elapsed_ns is the median replay's).
@@ -242,6 +246,8 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 	}
 	if (jr_u64(r, o, at, KEY_OUTLIERS, false, &u))
 		d->outliers = (size_t)u;
+	if (json_object_get(o, KEY_EARLY_WAKE))
+		d->early_wake_vcsw = jr_num(r, o, at, KEY_EARLY_WAKE);
 	x = jr_obj(r, o, at, KEY_CPU, false);
 	if (x) {
 		jr_at(sat, sizeof(sat), at, KEY_CPU);

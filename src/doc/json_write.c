@@ -454,6 +454,9 @@ static void run_more(struct ipc_doc_writer *d, json_t *run,
 		put(d, run, KEY_SERVER, table_obj(d, &s->server, &js_side));
 	if (s->have_load)
 		put(d, run, KEY_LOAD, table_obj(d, s, &js_runload));
+	/* Always written, so that a reader can tell "none" from a document
+	   written before the marks were kept. */
+	put(d, run, KEY_OUTLIER, json_boolean(s->outlier));
 }
 
 /* The two groups of bimodal runs, and how each ran. */
@@ -538,6 +541,8 @@ static void summary_more(struct ipc_doc_writer *d, json_t *o,
 	if (g->modes.bimodal)
 		put(d, o, KEY_MODES, modes_obj(d, res));
 	put_u64(d, o, KEY_OUTLIERS, g->outliers);
+	if (g->early_wake_vcsw > 0)
+		put_real(d, o, KEY_EARLY_WAKE, g->early_wake_vcsw);
 	if (g->client.valid || g->server.valid) {
 		c = obj_new(d);
 		if (c) {

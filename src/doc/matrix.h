@@ -99,4 +99,10 @@ const struct mc_cell *mx_find(const struct ipc_mx_doc *d,
 int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
 	     const struct ipc_cmp_opts *o, struct mc_pair *pairs, size_t *n);
 
+/* A cell's state in words: "none", "ok", "partial", "failed". */
+extern const char *const mx_state_names[];
+
+/* @m as the JSON of report --matrix -f json.  0 or -errno. */
+int mx_write_json(FILE *out, const struct ipc_matrix *m);
+
 #endif

@@ -148,6 +148,8 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_MODE_SAME "same_cpu_runs"	/* in modes: [low group, high] */
 #define KEY_MODE_SPLIT "split_cpu_runs" /* likewise */
 #define KEY_OUTLIERS "outliers"
+#define KEY_OUTLIER "outlier"
+#define KEY_EARLY_WAKE "early_wake_vcsw"
 #define KEY_CPU "cpu"
 #define KEY_PER "per"
 #define KEY_PLACEMENT "placement"

@@ -120,7 +120,6 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
 	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
 	const struct ipc_transport_ops *tp = c->cs->tp;
-	struct ipc_hist *h = c->hist;
 	struct ipc_ep ep;
 	const char *doing;
 	uint64_t i, t0, t1, sum = 0;
@@ -144,15 +143,13 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			msg_fail(c, err, doing);
 			break;
 		}
-		ipc_hist_record(h, t1 - t0);
-		sum += t1 - t0;
 		if (c->verify) {
 			err = msg_check(c, c->rbuf, resp, *seq);
 			if (err)
 				break;
 		}
 		(*seq)++;
-		if (msg_sample_end(c, t1, deadline, &err)) {
+		if (msg_sample_kept(c, t1 - t0, t1, deadline, &sum, &err)) {
 			i++;
 			break;
 		}

@@ -255,6 +255,19 @@ static inline bool msg_sample_end(struct ipc_pctx *c, uint64_t t1,
 }
 
 /*
+ * The end of a timed sample the loop keeps: @ns into the histogram and
+ * *sum, then msg_sample_end at @t1, the sample's end.  True when the loop
+ * must end after it.  Inline, so that the measured loop pays no call.
+ */
+static inline bool msg_sample_kept(struct ipc_pctx *c, uint64_t ns, uint64_t t1,
+				   uint64_t deadline, uint64_t *sum, int *err)
+{
+	ipc_hist_record(c->hist, ns);
+	*sum += ns;
+	return msg_sample_end(c, t1, deadline, err);
+}
+
+/*
  * A server's wait for the client's next message: 0 when it arrived, 1 when
  * the client is done (end of stream, or the runner asked the peer to
  * stop), -errno on failure.  A receive timeout on an idle datagram channel

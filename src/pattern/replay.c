@@ -21,8 +21,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <time.h>
 
 #include "describe.h"
 #include "replay.h"
@@ -38,52 +36,6 @@ static size_t rp_buf_bytes(const struct ipc_case *cs)
 	size_t m = rp_max_msg(cs);
 
 	return (m > 65536 ? m : 65536) + 64;
-}
-
-/*
- * Think time: a wait on the side's stop until @ns have passed, so that a
- * stop (Ctrl-C, a peer that died) ends it at once rather than after the
- * recorded pause, however long; and on the other end hanging up
- * (POLLRDHUP, POLLHUP), which is how a stub elsewhere, whose death no
- * peer watcher sees, shows it died.  Data arriving meanwhile is left for
- * the next read.  ppoll's timeout is relative, so it is recomputed from
- * the deadline after an interruption.
- */
-int rp_think(struct ipc_pctx *c, uint64_t ns)
-{
-	uint64_t until = ipc_now_ns() + ns, now;
-	struct pollfd pfd[2] = {
-		{.fd = ipc_cancel_fd(c->io.cancel), .events = POLLIN},
-		{.fd = c->io.ep ? c->io.ep->rfd : -1, .events = POLLRDHUP},
-	};
-	struct timespec ts;
-	int n;
-
-	for (;;) {
-		if (ipc_cancelled(c->io.cancel))
-			return -ECANCELED;
-		now = ipc_now_ns();
-		if (now >= until)
-			return 0;
-		ts.tv_sec = (time_t)((until - now) / 1000000000u);
-		ts.tv_nsec = (long)((until - now) % 1000000000u);
-		n = ppoll(pfd, 2, &ts, NULL);
-		if (n > 0 && pfd[0].revents)
-			return -ECANCELED; /* the stop's eventfd */
-		if (n > 0 && pfd[1].revents)
-			return -ECONNRESET; /* the other end is gone */
-		if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-size_t rp_group_end(const struct ipc_trace *t, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < t->nunits && t->units[j].dir == t->units[i].dir)
-		j++;
-	return j;
 }
 
 /* Send the writes [i, j) of the trace.  0 or -errno (c->out set). */
@@ -196,10 +148,11 @@ static int recv_group(struct ipc_pctx *c, const struct ipc_trace *t, size_t i,
 }
 
 /*
- * One whole replay by the client: its wall time into *wall_ns, one sample
- * per exchange into c->xhist.  0 or -errno (c->out set).
+ * One whole replay by the client: when it started and ended into *t0 and
+ * *t1, one sample per exchange into c->xhist.  0 or -errno (c->out set).
  */
-static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
+static int rp_once(struct ipc_pctx *c, uint64_t *t0, uint64_t *t1,
+		   uint64_t *bytes)
 {
 	const struct ipc_trace *t = c->cs->trace;
 	uint64_t start = ipc_now_ns(), first = start;
@@ -222,7 +175,8 @@ static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
 			ipc_hist_record(c->xhist, ipc_now_ns() - first);
 		asked = false;
 	}
-	*wall_ns = ipc_now_ns() - start;
+	*t0 = start;
+	*t1 = ipc_now_ns();
 	return 0;
 }
 
@@ -230,16 +184,15 @@ static int rp_once(struct ipc_pctx *c, uint64_t *wall_ns, uint64_t *bytes)
 static int rp_phase(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		    uint64_t *done, uint64_t *elapsed_ns, uint64_t *bytes)
 {
-	uint64_t i, wall = 0;
+	uint64_t i, t0 = 0, t1 = 0;
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
-		err = rp_once(c, &wall, bytes);
+		err = rp_once(c, &t0, &t1, bytes);
 		if (err)
 			break;
-		ipc_hist_record(c->hist, wall);
-		*elapsed_ns += wall;
-		if (msg_sample_end(c, ipc_now_ns(), deadline, &err)) {
+		if (msg_sample_kept(c, t1 - t0, t1, deadline, elapsed_ns,
+				    &err)) {
 			i++;
 			break;
 		}

@@ -130,8 +130,6 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		t1 = ipc_now_ns();
 		if (err)
 			break;
-		ipc_hist_record(c->hist, t1 - t0);
-		sum += t1 - t0;
 		err = ipc_rsp_cell_check(st->s, &st->cell, st->why,
 					 sizeof(st->why));
 		if (err) {
@@ -142,7 +140,7 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			break;
 		}
 		(*seq)++;
-		if (msg_sample_end(c, t1, deadline, &err)) {
+		if (msg_sample_kept(c, t1 - t0, t1, deadline, &sum, &err)) {
 			i++;
 			break;
 		}

@@ -16,6 +16,15 @@
 
 #include "remote/remote_internal.h"
 
+/* Defined here, below wire.c, which parses through this file. */
+void rm_strlcpy(char *dst, const char *s, size_t len)
+{
+	size_t n = ipc_text_cut(s, len - 1);
+
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 /* Kinds of field. */
 enum fkind {
 	F_U64,	/* integer 0..max */

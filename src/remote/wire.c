@@ -210,14 +210,6 @@ void rm_safe(char *s, size_t size, unsigned flags)
 	memcpy(s, tmp, strlen(tmp) + 1);
 }
 
-void rm_strlcpy(char *dst, const char *s, size_t len)
-{
-	size_t n = ipc_text_cut(s, len - 1);
-
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
 static const struct {
 	const char *name;
 	int family, type;

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A comparison printed: the table for people (through the report layer's
- * one grid) and the JSON document for programs (docs/json.md, "ipcperf
- * compare -f json").
+ * A comparison printed for people, through the report layer's one grid
+ * (its JSON document is the document layer's: doc/compare_json.c).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "doc/compare.h"
 #include "grid.h"
@@ -204,6 +201,57 @@ static void unmatched(struct tab_out *out, const struct ipc_comparison *c,
 	}
 }
 
+/* A time that may be negative, with its sign always. */
+static char *signed_ns(double v, char *buf, size_t len)
+{
+	char t[32];
+
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "+",
+		 ipc_fmt_ns(v < 0 ? -v : v, t, sizeof(t)));
+	return buf;
+}
+
+/* --explain on both sides: each pair's phases, A, B and B - A. */
+static void phase_tables(struct tab_out *out, const struct ipc_comparison *c)
+{
+	char what[256], t[32];
+
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cpair *p = &c->pairs[i];
+		struct grid g = {.caption = "B - A per phase"};
+		struct grid_line *l;
+
+		if (!p->nphases && !p->phase_note[0])
+			continue;
+		cmp_label(c, p->a, true, what, sizeof(what));
+		tab_printf(out, "\nphases of %s, per round trip:\n", what);
+		grid_col(&g, "phase", true);
+		grid_col(&g, "A", false);
+		grid_col(&g, "B", false);
+		grid_col(&g, "B-A", false);
+		grid_col(&g, "verdict", true);
+		for (size_t k = 0; k < p->nphases && (l = grid_line(&g)); k++) {
+			const struct cphase *ph = &p->phases[k];
+
+			grid_set(&g, &l->cell[0], "%s", ph->name);
+			grid_set(&g, &l->cell[1], "%s",
+				 ipc_fmt_ns(ph->a_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[2], "%s",
+				 ipc_fmt_ns(ph->b_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[3], "%s",
+				 signed_ns(ph->b_ns - ph->a_ns, t, sizeof(t)));
+			grid_set(&g, &l->cell[4], "%s",
+				 ph->judged ? ipc_verdict_name(ph->v.verdict)
+					    : "not judged");
+		}
+		if (p->nphases)
+			tab_grid(out, &g);
+		grid_free(&g);
+		if (p->phase_note[0])
+			tab_printf(out, "note: %s\n", p->phase_note);
+	}
+}
+
 int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 {
 	static const char *const heads[] = {"case", "runs A/B", "A",   "B",
@@ -269,6 +317,7 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 			   "several files a side (A1 A2 ... -- B1 B2 ...) or "
 			   "say how much to allow with --drift PCT\n",
 			   allowed, expm1(drift) * 100);
+	phase_tables(out, c);
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");
 	if (c->opts.fail_set && c->uncompared)
@@ -295,164 +344,6 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 	return out->err ? out->err : ferror(out->f) ? -EIO : 0;
 }
 
-/* A real for JSON: left out when not finite (never NaN or Inf). */
-static void jreal(json_t *o, const char *key, double v)
-{
-	if (isfinite(v))
-		json_object_set_new(o, key, json_real(v));
-}
-
-static void jstr(json_t *o, const char *key, const char *s)
-{
-	if (s)
-		json_object_set_new(o, key, json_string(s));
-}
-
-static json_t *file_obj(const struct ipc_doc *d)
-{
-	const struct ipc_host *h = d->meta.host;
-	json_t *o = json_object();
-
-	jstr(o, "file", d->path);
-	jstr(o, "command", d->meta.command);
-	jstr(o, "version", d->meta.version);
-	if (h && h->started[0])
-		jstr(o, "started", h->started);
-	if (h && h->hostname[0])
-		jstr(o, "hostname", h->hostname);
-	return o;
-}
-
-/* The first file of a side, and every file's name. */
-static json_t *side_obj(const struct cside *s)
-{
-	json_t *o = file_obj(s->docs[0]), *files = json_array();
-
-	for (size_t d = 0; files && d < s->ndocs; d++)
-		json_array_append_new(files, json_string(s->docs[d]->path));
-	json_object_set_new(o, "files", files);
-	return o;
-}
-
-/*
- * What the verdict rests on: the level its test is of, each side's
- * invocations and their spread, and the drift the interval was widened by.
- */
-static void put_levels(json_t *o, const struct cpair *p)
-{
-	static const char *const basis[] = {
-		[IPC_BASIS_ALLOWED] = "runs, allowing for drift",
-		[IPC_BASIS_WIDENED] = "runs, widened by drift",
-		[IPC_BASIS_INVOCATIONS] = "invocations",
-	};
-	json_t *d = json_object();
-
-	json_object_set_new(o, "invocations_a",
-			    json_integer((json_int_t)p->cmp.ka));
-	json_object_set_new(o, "invocations_b",
-			    json_integer((json_int_t)p->cmp.kb));
-	jstr(o, "basis", basis[p->v.basis]);
-	json_object_set_new(
-		d, "measured",
-		json_boolean(p->cmp.drift_a >= 0 || p->cmp.drift_b >= 0));
-	if (p->cmp.drift_a >= 0)
-		jreal(d, "a_pct", expm1(p->cmp.drift_a) * 100);
-	if (p->cmp.drift_b >= 0)
-		jreal(d, "b_pct", expm1(p->cmp.drift_b) * 100);
-	if (p->v.basis != IPC_BASIS_INVOCATIONS) {
-		jreal(d, "widened_by_pct", expm1(p->v.drift) * 100);
-		jreal(d, "allowance_pct", p->v.allow_pct);
-		json_object_set_new(
-			d, "assumed",
-			json_boolean(p->v.src != IPC_DRIFT_MEASURED));
-		json_object_set_new(
-			d, "default",
-			json_boolean(p->v.src == IPC_DRIFT_DEFAULT));
-	}
-	json_object_set_new(o, "drift", d);
-	if (p->v.basis != IPC_BASIS_INVOCATIONS && p->cmp.have_ci) {
-		json_t *ci = json_object();
-
-		jreal(ci, "low", p->cmp.ci_low);
-		jreal(ci, "high", p->cmp.ci_high);
-		json_object_set_new(o, "ci_unwidened", ci);
-	}
-	if (p->v.basis == IPC_BASIS_INVOCATIONS)
-		jreal(o, "p_runs", p->cmp.p);
-}
-
-static json_t *pair_obj(const struct ipc_comparison *c, const struct cpair *p)
-{
-	json_t *o = json_object(), *ci;
-	char buf[256];
-
-	cmp_label(c, p->a, true, buf, sizeof(buf));
-	jstr(o, "case", buf);
-	cmp_label(c, p->a, false, buf, sizeof(buf));
-	jstr(o, "a_case", buf);
-	cmp_label(c, p->b, false, buf, sizeof(buf));
-	jstr(o, "b_case", buf);
-	jstr(o, "metric", p->metric->word);
-	jstr(o, "unit", p->metric->unit);
-	json_object_set_new(o, "lower_is_better",
-			    json_boolean(!p->metric->higher_better));
-	json_object_set_new(o, "runs_a", json_integer((json_int_t)p->cmp.na));
-	json_object_set_new(o, "runs_b", json_integer((json_int_t)p->cmp.nb));
-	if (p->cmp.na && p->cmp.nb) {
-		jreal(o, "median_a", p->cmp.median_a);
-		jreal(o, "median_b", p->cmp.median_b);
-	}
-	if (p->cmp.have_ratio) {
-		jreal(o, "ratio", p->cmp.ratio);
-		jreal(o, "change_pct", p->v.change_pct);
-	}
-	if (p->v.have_ci) {
-		ci = json_object();
-		jreal(ci, "level", p->cmp.level);
-		jreal(ci, "low", p->v.lo);
-		jreal(ci, "high", p->v.hi);
-		json_object_set_new(o, "ci", ci);
-	}
-	jreal(o, "p", p->v.p);
-	json_object_set_new(o, "exact",
-			    json_boolean(p->v.basis == IPC_BASIS_INVOCATIONS
-						 ? p->cmp.inv_exact
-						 : p->cmp.exact));
-	put_levels(o, p);
-	if (p->cmp.na && p->cmp.nb)
-		jreal(o, "diff", p->cmp.diff);
-	if (p->cmp.have_diff_ci) {
-		ci = json_object();
-		jreal(ci, "low", p->v.dlo);
-		jreal(ci, "high", p->v.dhi);
-		json_object_set_new(o, "diff_ci", ci);
-	}
-	if (p->per) {
-		jreal(o, "per_message", p->per);
-		jstr(o, "message", p->per_word);
-	}
-	jstr(o, "verdict", ipc_verdict_name(p->v.verdict));
-	if (p->note[0])
-		jstr(o, "note", p->note);
-	return o;
-}
-
-/* The labels of one side's cases that found no match, or no measurement. */
-static void unmatched_arr(const struct ipc_comparison *c, const struct cside *s,
-			  json_t *only, json_t *unm)
-{
-	char buf[256];
-
-	for (size_t i = 0; i < s->n; i++) {
-		cmp_label(c, &s->cases[i], false, buf, sizeof(buf));
-		if (!s->cases[i].used)
-			json_array_append_new(only, json_string(buf));
-		else if (!s->cases[i].measured)
-			json_array_append_new(unm, json_string(buf));
-	}
-}
-
-/* The comparison in @style through a tab_out of its own. */
 static int print_in(FILE *out, const struct ipc_comparison *c,
 		    enum tab_style style)
 {
@@ -473,66 +364,4 @@ int cmp_print_table(FILE *out, const struct ipc_comparison *c)
 int cmp_print_markdown(FILE *out, const struct ipc_comparison *c)
 {
 	return print_in(out, c, TAB_MARKDOWN);
-}
-
-int cmp_print_json(FILE *out, const struct ipc_comparison *c)
-{
-	json_t *root = json_object(), *top = json_object(), *diff, *cases,
-	       *only_a, *only_b, *unmeasured, *o;
-	int err = 0;
-
-	if (!root || !top) {
-		json_decref(root);
-		json_decref(top);
-		return -ENOMEM;
-	}
-	jstr(top, "version", c->opts.version ? c->opts.version : "unknown");
-	json_object_set_new(top, "schema", json_integer(IPC_JSON_SCHEMA));
-	json_object_set_new(root, "ipcperf", top);
-	jstr(root, "command", "compare");
-	json_object_set_new(root, "a", side_obj(&c->a));
-	json_object_set_new(root, "b", side_obj(&c->b));
-	json_object_set_new(root, "level", json_real(0.95));
-	jreal(root, "threshold_pct", c->opts.threshold_pct);
-	if (c->opts.fail_set)
-		jreal(root, "fail_if_slower_pct", c->opts.fail_pct);
-	if (c->opts.drift_set)
-		jreal(root, "drift_pct", c->opts.drift_pct);
-	jstr(root, "test", "mann-whitney-u");
-	jstr(root, "interval", "bootstrap, ratio of medians");
-	diff = json_array();
-	for (size_t k = 0; diff && k < c->nkeys; k++) {
-		if (!c->skip[k])
-			continue;
-		o = json_object();
-		jstr(o, "field", c->keys[k]);
-		jstr(o, "a", c->a.cases[0].key[k]);
-		jstr(o, "b", c->b.cases[0].key[k]);
-		json_array_append_new(diff, o);
-	}
-	json_object_set_new(root, "differ", diff);
-	cases = json_array();
-	for (size_t i = 0; cases && i < c->npairs; i++)
-		json_array_append_new(cases, pair_obj(c, &c->pairs[i]));
-	json_object_set_new(root, "cases", cases);
-	only_a = json_array();
-	only_b = json_array();
-	unmeasured = json_array();
-	unmatched_arr(c, &c->a, only_a, unmeasured);
-	unmatched_arr(c, &c->b, only_b, unmeasured);
-	json_object_set_new(root, "only_in_a", only_a);
-	json_object_set_new(root, "only_in_b", only_b);
-	json_object_set_new(root, "not_measured", unmeasured);
-	if (c->opts.fail_set)
-		json_object_set_new(root, "gate_failed",
-				    json_boolean(ipc_comparison_gates(c)));
-	json_object_set_new(root, "uncompared",
-			    json_integer((json_int_t)c->uncompared));
-	errno = 0;
-	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
-		    0 ||
-	    fputc('\n', out) == EOF)
-		err = errno ? -errno : -EIO;
-	json_decref(root);
-	return err;
 }

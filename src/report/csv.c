@@ -139,6 +139,8 @@ static int csv_begin(struct ipc_report *r)
 	fputs(header, r->out);
 	for (size_t i = 0; i < m.n; i++)
 		fprintf(r->out, ",%s", m.key[i]);
+	fputs(",explain_measured_ns,explain_sum_ns,explain_phases,explain_why",
+	      r->out);
 	if (fputc('\n', r->out) == EOF || ferror(r->out))
 		return io_err();
 	return 0;
@@ -307,6 +309,32 @@ static void put_more(FILE *f, const struct ipc_result *res)
 	}
 }
 
+/*
+ * --explain's breakdown in four fields: the mean it explains, what the
+ * phases add up to, the phases as "side:name=ns" per round trip joined
+ * with ';' (the residue may be negative), and why explain could not run.
+ */
+static void put_explain(FILE *f, const struct ipc_explain_result *x)
+{
+	char phases[IPC_XSIDES * IPC_XPHASES * 48] = "";
+	size_t i, at = 0;
+
+	if (!x || !x->available) {
+		put_empty(f, 3);
+		put_str(f, x ? x->why : NULL);
+		return;
+	}
+	put_ns(f, x->measured_ns);
+	put_ns(f, x->sum_ns);
+	for (i = 0; i < x->nphases && at < sizeof(phases); i++)
+		at += (size_t)snprintf(phases + at, sizeof(phases) - at,
+				       "%s%s:%s=%.0f", i ? ";" : "",
+				       x->phases[i].side, x->phases[i].name,
+				       x->phases[i].ns);
+	put_str(f, phases);
+	put_str(f, "");
+}
+
 static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 {
 	const struct ipc_case *cs = &res->cs;
@@ -362,6 +390,7 @@ static int csv_result(struct ipc_report *r, const struct ipc_result *res)
 	put_diag(f, res);
 	put_place(f, &cs->place);
 	put_more(f, res);
+	put_explain(f, res->explain);
 	if (fputc('\n', f) == EOF || ferror(f))
 		return io_err();
 	return 0;

@@ -76,6 +76,39 @@ static void others_line(struct tab_out *out, const struct ipc_explain_result *x,
 		tab_puts(out, "\n");
 }
 
+/*
+ * Markdown and HTML: the phases as a table of their own (the text keeps
+ * its lines, which a terminal aligns as well and a grep finds whole).
+ */
+static void phase_grid(struct tab_out *out, const struct ipc_explain_result *x)
+{
+	struct grid g = {.caption = "where the time went"};
+	struct grid_line *l;
+	char t[32];
+	size_t i;
+
+	grid_col(&g, "side", true);
+	grid_col(&g, "phase", true);
+	grid_col(&g, "per round trip", false);
+	grid_col(&g, "share", false);
+	grid_col(&g, "p99 per event", false);
+	grid_col(&g, "behind", true);
+	for (i = 0; i < x->nphases && (l = grid_line(&g)); i++) {
+		const struct ipc_xphase *p = &x->phases[i];
+
+		grid_set(&g, &l->cell[0], "%s", p->side);
+		grid_set(&g, &l->cell[1], "%s", p->name);
+		grid_set(&g, &l->cell[2], "%s", signed_ns(p->ns, t, sizeof(t)));
+		grid_set(&g, &l->cell[3], "%.1f%%", 100 * p->share);
+		if (p->p99_ns >= 0)
+			grid_set(&g, &l->cell[4], "%s",
+				 ipc_fmt_ns(p->p99_ns, t, sizeof(t)));
+		grid_set(&g, &l->cell[5], "%s", p->behind);
+	}
+	tab_grid(out, &g);
+	grid_free(&g);
+}
+
 static void explained(struct tab_out *out, const struct ipc_result *res)
 {
 	const struct ipc_explain_result *x = res->explain;
@@ -97,7 +130,9 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
 	if (x->cause[0])
 		tab_printf(out, "  the runs' spread: %s\n", x->cause);
-	for (i = 0; i < x->nphases; i++) {
+	if (out->style != TAB_TEXT)
+		phase_grid(out, x);
+	for (i = 0; out->style == TAB_TEXT && i < x->nphases; i++) {
 		const struct ipc_xphase *p = &x->phases[i];
 
 		/* The residue always shows, however small. */

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,10 +108,11 @@ static int html_result(struct ipc_report *r, const struct ipc_result *res)
 	hr->far = calloc(res->nruns, sizeof(*hr->far));
 	if (!hr->v || !hr->far)
 		return -ENOMEM;
-	for (i = 0; i < res->nruns; i++)
+	for (i = 0; i < res->nruns; i++) {
 		hr->v[i] = ipc_run_metric(res, i);
+		hr->far[i] = res->runs[i].outlier;
+	}
 	hr->n = res->nruns;
-	ipc_runs_outliers(hr->v, hr->n, hr->far);
 	return 0;
 }
 
@@ -671,6 +673,78 @@ static void html_free(struct html *h)
 	free(h);
 }
 
+/* Phases kept apart in one chart; the rest would repeat colours. */
+#define STACK_PARTS 32
+
+/* The index of phase "side name" among @parts, added when new. */
+static size_t part_of(char (*parts)[48], size_t *n, const struct ipc_xphase *p)
+{
+	char name[48];
+	size_t k;
+
+	snprintf(name, sizeof(name), "%s %s", p->side, p->name);
+	for (k = 0; k < *n; k++)
+		if (!strcmp(parts[k], name))
+			return k;
+	if (*n == STACK_PARTS)
+		return SIZE_MAX;
+	snprintf(parts[*n], sizeof(parts[*n]), "%s", name);
+	return (*n)++;
+}
+
+/*
+ * --explain: a stacked bar per explained case, its phases per round trip
+ * against the measured mean they explain (the table says the same in
+ * numbers).  Nothing when no case was explained.
+ */
+static void explain_chart(struct html *h)
+{
+	struct svg_frame fr = {.title = "Where the time goes, per round trip",
+			       .xlabel = "time per round trip",
+			       .fmt_x = ipc_fmt_ns};
+	char(*parts)[48] = calloc(STACK_PARTS, sizeof(*parts));
+	char(*labels)[128] = calloc(STRIP_ROWS, sizeof(*labels));
+	const char *names[STACK_PARTS];
+	double *v = calloc(STRIP_ROWS * STACK_PARTS, sizeof(*v));
+	struct svg_stack_row rows[STRIP_ROWS];
+	size_t i, k, n = 0, np = 0;
+
+	for (i = 0; v && parts && labels && i < h->t->nrows && n < STRIP_ROWS;
+	     i++) {
+		const struct ipc_explain_result *x = h->t->rows[i].res.explain;
+
+		if (!x || !x->available || !x->nphases)
+			continue;
+		rows[n] = (struct svg_stack_row){
+			.label = case_words(&h->t->rows[i], labels[n],
+					    sizeof(labels[n])),
+			.v = v + n * STACK_PARTS,
+			.whole = x->measured_ns};
+		for (k = 0; k < x->nphases; k++) {
+			size_t at = part_of(parts, &np, &x->phases[k]);
+
+			if (at != SIZE_MAX)
+				v[n * STACK_PARTS + at] += x->phases[k].ns;
+		}
+		n++;
+	}
+	for (k = 0; k < np; k++)
+		names[k] = parts[k];
+	if (n) {
+		/* Rows are STACK_PARTS apart: parts a row lacks stay 0. */
+		struct svg_stack st = {names, np, rows, n};
+
+		fputs("<h2>Where the time goes</h2>\n<div class=\"charts\">"
+		      "<figure>",
+		      h->out);
+		svg_stack(h->out, &fr, &st);
+		fputs("</figure></div>\n", h->out);
+	}
+	free(parts);
+	free(labels);
+	free(v);
+}
+
 static int html_end_(struct ipc_report *r)
 {
 	struct html *h = r->priv;
@@ -697,6 +771,7 @@ static int html_end_(struct ipc_report *r)
 	tab_out_init(&out, r->out, TAB_HTML);
 	err = tab_print(&out, meta, h->t, &hook);
 	err2 = tab_out_fini(&out);
+	explain_chart(h);
 	html_end(r->out);
 	html_free(h);
 	r->priv = NULL;

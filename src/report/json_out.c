@@ -42,5 +42,5 @@ const struct ipc_report_ops ipc_report_json = {
 	.skip = json_skip,
 	.result = json_result,
 	.end = json_end,
-	.compare = cmp_print_json,
+	.compare = cmp_write_json,
 };

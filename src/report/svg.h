@@ -120,6 +120,28 @@ struct svg_bars {
 
 int svg_bars(FILE *out, const struct svg_frame *fr, const struct svg_bars *b);
 
+/*
+ * Stacked bars, one per row: the row's @nparts values end to end (a part
+ * that is not positive is left out: a negative residue shows as the gap
+ * to the whole), coloured by part with a legend, and @whole, what they
+ * should add up to, marked across the bar (NaN: none).  The axis is
+ * linear from 0.  Returns 0, -ENODATA, -ENOMEM or -EINVAL.
+ */
+struct svg_stack_row {
+	const char *label;
+	const double *v; /* nparts values */
+	double whole;
+};
+
+struct svg_stack {
+	const char *const *parts; /* the parts' names */
+	size_t nparts;
+	const struct svg_stack_row *rows;
+	size_t nrows;
+};
+
+int svg_stack(FILE *out, const struct svg_frame *fr, const struct svg_stack *s);
+
 /* One row of a forest plot: a ratio B/A with its interval (NaN: none). */
 struct svg_forest_row {
 	const char *label;

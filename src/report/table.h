@@ -302,7 +302,6 @@ int table_suite_print(struct tab_out *out, const struct ipc_report_meta *meta,
  * in compare_print.c and html.c.
  */
 int cmp_print_table(FILE *out, const struct ipc_comparison *c);
-int cmp_print_json(FILE *out, const struct ipc_comparison *c);
 int cmp_print_markdown(FILE *out, const struct ipc_comparison *c);
 int cmp_print_html(FILE *out, const struct ipc_comparison *c);
 

@@ -445,8 +445,8 @@ void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
 	size_t i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!tab_measured(rows[i]) ||
-		    !ipc_result_early_wake(&rows[i]->res, &v))
+		v = rows[i]->res.diag.early_wake_vcsw;
+		if (!tab_measured(rows[i]) || !(v > 0))
 			continue;
 		if (found++ < 3)
 			tab_appendf(cases, sizeof(cases), "%s%s",

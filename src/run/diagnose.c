@@ -489,8 +489,9 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	struct ipc_diag *d = &res->diag;
 	double level =
 		ro->ci_level > 0 && ro->ci_level < 1 ? ro->ci_level : 0.95;
-	double *vals;
-	size_t i, n = res->nruns;
+	double *vals, wake;
+	bool *far;
+	size_t i, n = res->nruns, nfar;
 
 	summarize(res);
 	memset(d, 0, sizeof(*d));
@@ -500,7 +501,10 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	d->loadavg_1m = isfinite(loadavg) ? loadavg : -1;
 	d->load_res_cpus = -1;
 	vals = malloc((n ? n : 1) * sizeof(*vals));
-	if (!vals) {
+	far = calloc(n ? n : 1, sizeof(*far));
+	if (!vals || !far) {
+		free(vals);
+		free(far);
 		memset(&res->metric, 0, sizeof(res->metric));
 		return;
 	}
@@ -511,13 +515,21 @@ void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,
 	d->target_met =
 		ipc_runs_target_met(&res->metric, ro->ci_pct, &d->half_pct);
 	ipc_runs_modes(vals, n, &d->modes);
+	/* Each run's mark is kept for the charts even with two groups,
+	   where the count would only repeat the bimodal flag. */
+	nfar = ipc_runs_outliers(vals, n, far);
+	for (i = 0; i < n; i++)
+		res->runs[i].outlier = far[i];
 	if (!d->modes.bimodal)
-		d->outliers = ipc_runs_outliers(vals, n, NULL);
+		d->outliers = nfar;
 	placement(res, vals, d);
 	load(res, d);
 	cost_of(res, false, &d->client);
 	cost_of(res, true, &d->server);
+	if (ipc_result_early_wake(res, &wake))
+		d->early_wake_vcsw = wake;
 	free(vals);
+	free(far);
 
 	/*
 	 * Unstable: the interval was to meet the target and did not (with

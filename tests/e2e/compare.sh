@@ -228,6 +228,38 @@ bad "csv" "csv is not available" compare "$d/a.json" "$d/a.json" -f csv
 bad "bad threshold" "--threshold" compare "$d/a.json" "$d/a.json" --threshold lots
 bad "measurement option" "does not apply to compare" compare "$d/a.json" "$d/a.json" -t pipe
 
+# compare by phase: an explanation added to every result (receive R ns,
+# user 4 us per round trip), A's receive 3 us, B's 2 us.
+explain() { # explain IN OUT RECEIVE_NS
+	jq --argjson r "$3" '.results |= map(.explain = {available: true,
+	  measured_ns: 9000, sum_ns: 7100, window_ns: 9000, phases: [
+	  {name: "receive", side: "server", ns: $r, share: 0.3},
+	  {name: "user", side: "client", ns: 4000, share: 0.4},
+	  {name: "unexplained", side: "kernel", ns: 100, share: 0.01}],
+	  others: [], migrations: {client: 0, server: 0}})' "$1" >"$2"
+}
+for i in 1 2 3 4; do
+	explain "$d/a.json" "$d/xa$i.json" $((3000 + 10 * i))
+	explain "$d/a.json" "$d/xb$i.json" $((2000 + 10 * i))
+done
+cmp "$d/xa1.json" "$d/xb1.json" -f json
+jqt "by phase, one file a side: B - A of each phase" \
+	'all(.cases[]; any(.phases[]; .phase == "server receive" and .diff_ns == -1000) and any(.phases[]; .phase == "client user" and .diff_ns == 0))'
+jqt "by phase, one file a side: shown, said not judged" \
+	'all(.cases[]; (.phases | map(has("verdict") | not) | all) and (.phases_note | test("not judged")))'
+cmp "$d/xa1.json" "$d/xa2.json" "$d/xa3.json" "$d/xa4.json" -- "$d/xb1.json" "$d/xb2.json" "$d/xb3.json" "$d/xb4.json" -f json
+jqt "by phase, four files a side: the shorter receive judged faster" \
+	'all(.cases[]; any(.phases[]; .phase == "server receive" and .verdict == "faster"))'
+jqt "by phase, four files a side: the unchanged phase is not" \
+	'all(.cases[]; any(.phases[]; .phase == "client user" and .verdict != "faster" and .verdict != "slower"))'
+cmp "$d/xa1.json" "$d/xb1.json"
+check "by phase, the table: the phase and its difference" grep -q "server receive .* -1.00 µs" "$out"
+cmp "$d/xa1.json" "$d/a.json" -f json
+jqt "by phase, B not explained: said, nothing compared" \
+	'all(.cases[]; (has("phases") | not) and (.phases_note | test("B was not explained")))'
+cmp "$d/a.json" "$d/a2.json" -f json
+jqt "by phase: neither explained, nothing said" 'all(.cases[]; has("phases_note") | not)'
+
 run compare --help
 is_rc 0 "compare --help"
 check "compare --help: usage with the files" grep -q "usage: ipcperf compare .*A.json B.json" "$out"

@@ -1355,11 +1355,20 @@ static void test_hints(void)
 		ipc_result_free(res[i]);
 }
 
+/* What the diagnosis stores of the early wake-up, for a made-up result. */
+static void store_wake(struct ipc_result *res)
+{
+	double v;
+
+	res->diag.early_wake_vcsw = ipc_result_early_wake(res, &v) ? v : 0;
+}
+
 /*
- * Issue 12: rr over a unix stream on two CPUs through blocking reads,
- * where a side blocks more than 1.2 times a round trip, gets one note
- * naming the kernel's early wake-up and -e poll, in every format that
- * prints notes; not poll, not one CPU, not tcp, not 1.05 switches.
+ * rr over a unix stream on two CPUs through blocking reads, where a side
+ * blocks more than 1.2 times a round trip, gets one note naming the
+ * kernel's early wake-up and -e poll, in every format that prints notes
+ * (from what the diagnosis stored); not poll, not one CPU, not tcp, not
+ * 1.05 switches.
  */
 static void test_wake_note(void)
 {
@@ -1389,6 +1398,7 @@ static void test_wake_note(void)
 	res[0]->diag.server.vcsw = 1.38;
 	ok(ipc_result_early_wake(res[0], &v), "wake: unix, blocking, two CPUs");
 	is_near(v, 1.38, 1e-12, "wake: the most switches of the two sides");
+	store_wake(res[0]);
 	out = render("table", &meta, res, 2, NULL, 0, &err);
 	ok(out && strstr(out, note) &&
 		   strstr(out, "-e poll measures the socket without it "
@@ -1409,6 +1419,7 @@ static void test_wake_note(void)
 	meta.command = "rr";
 
 	res[0]->cs.eng = &eng_epoll;
+	store_wake(res[0]);
 	ok(!ipc_result_early_wake(res[0], NULL) &&
 		   !prints("table", &meta, res, 2, "unix_write_space"),
 	   "wake: not through another engine");
@@ -1422,6 +1433,7 @@ static void test_wake_note(void)
 	   "wake: unpinned, most runs ending on two CPUs");
 	res[0]->cs.place = two;
 	res[0]->diag.server.vcsw = 1.05;
+	store_wake(res[0]);
 	ok(!ipc_result_early_wake(res[0], NULL) &&
 		   !prints("table", &meta, res, 2, "unix_write_space"),
 	   "wake: not at 1.05 switches a round trip");
@@ -1502,6 +1514,75 @@ static void test_headline(void)
 	ipc_result_free(res);
 }
 
+/* A made-up explanation: 10 us measured, three phases and a residue. */
+static struct ipc_explain_result *mk_explain(void)
+{
+	static const struct ipc_xphase ph[] = {
+		{"user", "client", 2000, 0.2, -1, ""},
+		{"receive", "server", 5000, 0.5, 9000, ""},
+		{"wake-up: run queue", "server", 2500, 0.25, 7000,
+		 "hog (pid 42)"},
+		{"unexplained", "kernel", 500, 0.05, -1, ""},
+	};
+	struct ipc_explain_result *x = ipc_explain_result_new();
+
+	if (!x)
+		abort();
+	x->measured_ns = 10000;
+	x->sum_ns = 9500;
+	x->nphases = 4;
+	memcpy(x->phases, ph, sizeof(ph));
+	return x;
+}
+
+/*
+ * --explain in every format: CSV's four fields, Markdown's phase table,
+ * the HTML page's stacked bar (one mark per positive phase); where
+ * explain could not run, CSV says why.
+ */
+static void test_explain_out(void)
+{
+	struct ipc_runopts ro = runopts();
+	struct ipc_report_meta meta = {
+		.version = "v0", .command = "rr", .host = &host, .ro = &ro};
+	struct ipc_result *res = mk_rr(&tp_unix, &eng_blocking, 1, 1, 6, 9000);
+	char *out;
+	int err;
+
+	res->explain = mk_explain();
+	out = render("csv", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, ",explain_measured_ns,explain_sum_ns,"
+			      "explain_phases,explain_why\n"),
+	   "explain csv: the columns end the header");
+	ok(out && strstr(out, ",10000,9500,client:user=2000;server:receive="
+			      "5000;server:wake-up: run queue=2500;kernel:"
+			      "unexplained=500,\n"),
+	   "explain csv: measured, sum and each phase per round trip");
+	free(out);
+	ok(prints("markdown", &meta, &res, 1,
+		  "| side   | phase              | per round trip |"),
+	   "explain markdown: the phases as a table");
+	out = render("html", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, "class=\"chart stack\""),
+	   "explain html: a stacked bar chart");
+	ok(out && strstr(out, "<title>server receive: 5.00 µs</title>") &&
+		   strstr(out, "<title>measured 10.0 µs</title>"),
+	   "explain html: a phase's part and the measured mean marked");
+	ok(out && strstr(out, "<th>behind</th>") && strstr(out, "hog (pid 42)"),
+	   "explain html: the phase table names whom it waited behind");
+	free(out);
+	ipc_explain_unavailable(res->explain, "not root");
+	out = render("csv", &meta, &res, 1, NULL, 0, &err);
+	ok(out && strstr(out, ",,,,not root\n"),
+	   "explain csv: where it could not run, why");
+	free(out);
+	out = render("html", &meta, &res, 1, NULL, 0, &err);
+	ok(out && !strstr(out, "chart stack"),
+	   "explain html: no chart without an explanation");
+	free(out);
+	ipc_result_free(res);
+}
+
 int main(void)
 {
 	test_registry();
@@ -1515,5 +1596,6 @@ int main(void)
 	test_headline();
 	test_full_disk();
 	test_outfile();
+	test_explain_out();
 	return done_testing();
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Report files that appear whole or not at all.  Everything is checked
- * when the file is opened, before the run: then the report is kept in
- * memory and, once it is complete, written to a temporary file in the
- * target's directory and renamed over it.  A target that is not a regular
+ * Output files (reports, matrices) that appear whole or not at all.
+ * Everything is checked when the file is opened, before the run: then the
+ * report is kept in memory and, once it is complete, written to a
+ * temporary file in the target's directory and renamed over it.  A target that is not a regular
  * file (a terminal, /dev/null, a FIFO, /dev/stdout) is written through, as
  * the shell's redirection would write it.
  *
@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ipcperf/report.h"
+#include "ipcperf/base.h"
 
 /* -errno after a call that failed, never 0 (-EIO when errno was not set). */
 static int neg_errno(void)
