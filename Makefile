@@ -175,7 +175,7 @@ FLAGS_STAMP := $(BUILD)/flags
 VERSION_STAMP := $(BUILD)/version
 
 .PHONY: all deps deps-ok run check check-tests check-fleet check-deb \
-	valgrind bench install uninstall lint clean fuzz FORCE
+	valgrind bench install uninstall lint clean fuzz static FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
@@ -267,6 +267,21 @@ $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
 
+# The same program linked statically, libc and all: one file that runs on
+# any Linux host of the architecture, with no library to install there
+# (the fleet role copies it).  glibc's name lookup still loads its NSS
+# modules at run time (linking says so), so on a host of another glibc
+# give it addresses rather than names.  Not part of all: it needs the
+# static archives of the build's -dev packages.
+STATIC_BIN := $(BUILD)/ipcperf-static
+static: $(STATIC_BIN)
+$(STATIC_BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) \
+		$(shell pkg-config --static --libs $(PKGS) 2>/dev/null) \
+		-lhttp_parser -lm 2>$@.log || { cat $@.log >&2; exit 1; }
+	$(Q)rm -f $@.log
+
 $(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
@@ -306,7 +321,10 @@ check:
 	$(Q)sh scripts/deps.sh fuzz >/dev/null 2>&1 || true
 	$(Q)$(MAKE) --no-print-directory check-tests
 
-check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN)
+# The static program is for the fleet test (not under SAN=1: the
+# sanitizers' runtimes cannot be linked statically).
+check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
+	$(if $(SANFLAGS),,$(STATIC_BIN))
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
 # The Debian packages built from a clean clone, linted, installed, tried
@@ -319,7 +337,7 @@ check-deb:
 # The fleet test in full (tests/e2e/fleet.sh: star, pairs at once, a
 # host's network cut), about two minutes of Ansible; make check runs
 # its pairs part.
-check-fleet: $(BIN)
+check-fleet: $(BIN) $(STATIC_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)FLEET_FULL=1 bash tests/e2e/fleet.sh
 
