@@ -72,6 +72,9 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# zsh reads vendor-completions under /usr (Debian), site-functions
+# elsewhere (/usr/local).
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 
 PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
@@ -153,9 +156,12 @@ SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
-# bash completion, written by a program from the CLI's option table.
+# bash and zsh completion, each written by a program from the CLI's
+# option table.
 COMPLETION := $(BUILD)/completion/ipcperf
 COMPLETION_GEN := $(BUILD)/completion/gen-bash
+ZSH_COMPLETION := $(BUILD)/completion/_ipcperf
+ZSH_COMPLETION_GEN := $(BUILD)/completion/gen-zsh
 SO_NAME := libipcperf.so.$(SO_MAJOR)
 SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
 # The shared library's interface: every exported name, listed, so that a
@@ -180,7 +186,7 @@ VERSION_STAMP := $(BUILD)/version
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
 
-all: $(BIN) $(LIB) $(SO) $(COMPLETION)
+all: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION)
 
 # The packages the build and the tests need, installed as root (CI and a
 # fresh machine: make deps, then make).  run and check call it themselves,
@@ -291,6 +297,15 @@ $(COMPLETION): $(COMPLETION_GEN)
 	$(call msg,GEN,$@)
 	$(Q)$< >$@.tmp && mv $@.tmp $@
 
+$(ZSH_COMPLETION_GEN): $(BUILD)/obj/completion/zsh.o $(CLI_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(ZSH_COMPLETION): $(ZSH_COMPLETION_GEN)
+	$(call msg,GEN,$@)
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
@@ -323,7 +338,7 @@ check:
 
 # The static program is for the fleet test (not under SAN=1: the
 # sanitizers' runtimes cannot be linked statically).
-check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
+check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
 	$(if $(SANFLAGS),,$(STATIC_BIN))
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
@@ -354,10 +369,10 @@ bench: $(BIN) $(BENCH_BIN)
 PC_REQUIRES := $(PKGS)
 PC_LIBS := -lhttp_parser -lm -pthread
 
-install: $(BIN) $(LIB) $(SO) $(COMPLETION)
+install: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/ipcperf $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/ipcperf
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libipcperf.a
 	install -m 0644 $(SO) $(DESTDIR)$(LIBDIR)/
@@ -370,13 +385,15 @@ install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 		src/ipcperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc
 	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipcperf
+	install -m 0644 $(ZSH_COMPLETION) $(DESTDIR)$(ZSHCOMPDIR)/_ipcperf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ipcperf $(DESTDIR)$(LIBDIR)/libipcperf.a \
 		$(DESTDIR)$(LIBDIR)/libipcperf.so.$(SO_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libipcperf.so \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc \
-		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf
+		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf \
+		$(DESTDIR)$(ZSHCOMPDIR)/_ipcperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ipcperf
 
 lint:
