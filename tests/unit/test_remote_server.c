@@ -1094,6 +1094,41 @@ static void attack_run_idle(struct server *s)
 	after(s, what);
 }
 
+/*
+ * A client that connects with the cookie and then sends and reads
+ * nothing holds its slot for a control timeout too, not until
+ * --max-test.
+ */
+static void attack_data_idle(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m;
+	const char *what = "data connection with the cookie, then idle";
+	uint64_t t0;
+	int dfd, r = -1;
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	dfd = ipc_rclient_run_begin(c, 0, AF_INET, SOCK_STREAM, why,
+				    sizeof(why));
+	ok(dfd >= 0, "%s: connected and ready (%s)", what,
+	   dfd < 0 ? why : "ok");
+	t0 = now_ms();
+	r = answer(ipc_rclient_fd(c), &m, (CTL_TIMEOUT_S + 3) * 1000);
+	ok(r == 1 && m.type == IPC_RM_ERROR && m.code == IPC_RERR_TIMEOUT &&
+		   strstr(m.message, "stayed idle"),
+	   "%s: ended after %.1f s (control timeout %d s): %s", what,
+	   (now_ms() - t0) / 1e3, CTL_TIMEOUT_S,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	if (dfd >= 0)
+		close(dfd);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_slowloris(struct server *s)
 {
 	const char *body =
@@ -1669,6 +1704,7 @@ int main(int argc, char **argv)
 	attack_cookie(&s, "udp");
 	attack_udp_queue(&s);
 	attack_run_idle(&s);
+	attack_data_idle(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);
