@@ -169,10 +169,11 @@ SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
 # libraries against it).
 SO_MAP := src/libipcperf.map
 LIB_RELOC := $(BUILD)/obj/libipcperf.o
-# The same objects with every name visible, for the unit tests only: a test
-# may check a layer's internals through its private header (as
-# HdrHistogram's tests do), while the program and any other user link the
-# library, which exports ipc_* alone.
+# The same objects with every name visible, for the program, the
+# completion generators and the tests: they use what the layers share
+# (src/LAYER/lib_internal.h), and a test may check a layer's internals
+# through its private header (as HdrHistogram's tests do), while any
+# other user links the library, which exports its public names alone.
 LIB_TEST := $(BUILD)/obj/libipcperf-test.a
 OBJCOPY ?= objcopy
 BIN := $(BUILD)/ipcperf
@@ -244,20 +245,26 @@ EXPLAIN_LOADER := $(BUILD)/obj/src/explain/loader.o \
 $(EXPLAIN_LOADER): $(BPF_GEN)/explain.skel.h
 $(EXPLAIN_LOADER): override CPPFLAGS += -I$(BPF_GEN)
 
-# The library exports only its public names, ipc_*: its objects are linked
-# into one relocatable object whose other global symbols (the layers'
-# internal helpers, tp_*, eng_*, msg_*, ...) objcopy makes local, the
-# static archive's equivalent of a version script.  scripts/exports.sh
-# checks the result (make check).
-$(LIB): $(LIB_OBJ)
+# The library exports only its public names, those $(SO_MAP) lists: its
+# objects are linked into one relocatable object whose other global
+# symbols (the names the layers share among themselves, ipc_* too, and
+# their helpers, tp_*, eng_*, ...) objcopy makes local, the static
+# archive's equivalent of a version script.  scripts/exports.sh checks
+# the result (make check).
+LIB_KEEP := $(BUILD)/obj/exports.txt
+$(LIB): $(LIB_OBJ) $(SO_MAP)
 	$(call msg,AR,$@)
-	$(Q)$(LD) -r -o $(LIB_RELOC) $^
-	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='ipc_*' $(LIB_RELOC)
+	$(Q)sed -n 's/^[[:space:]]*\(ipc_[A-Za-z0-9_]*\);.*/\1/p' $(SO_MAP) \
+		>$(LIB_KEEP)
+	$(Q)$(LD) -r -o $(LIB_RELOC) $(LIB_OBJ)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(LIB_KEEP) $(LIB_RELOC)
 	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_RELOC)
 
 # The shared library exports the names $(SO_MAP) lists and no other.  The
-# program links the archive: build/ipcperf runs from the tree, and a
-# fleet host gets one file, with no library path to set.
+# program links the layers' objects themselves (the archive with every
+# name visible, below): it uses what the layers share and a user of the
+# library does not, and build/ipcperf runs from the tree with no library
+# path to set.
 $(SO): $(LIB_OBJ) $(SO_MAP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SO_NAME) \
@@ -269,9 +276,9 @@ $(SO): $(LIB_OBJ) $(SO_MAP)
 $(LIB_TEST): $(LIB_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 # The same program linked statically, libc and all: one file that runs on
 # any Linux host of the architecture, with no library to install there
@@ -281,26 +288,26 @@ $(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
 # static archives of the build's -dev packages.
 STATIC_BIN := $(BUILD)/ipcperf-static
 static: $(STATIC_BIN)
-$(STATIC_BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
+$(STATIC_BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) -static $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) \
+	$(Q)$(CC) -static $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST) \
 		$(shell pkg-config --static --libs $(PKGS) 2>/dev/null) \
 		-lhttp_parser -lm 2>$@.log || { cat $@.log >&2; exit 1; }
 	$(Q)rm -f $@.log
 
-$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB)
+$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 $(COMPLETION): $(COMPLETION_GEN)
 	$(call msg,GEN,$@)
 	$(Q)$< >$@.tmp && mv $@.tmp $@
 
-$(ZSH_COMPLETION_GEN): $(BUILD)/obj/completion/zsh.o $(CLI_OBJ) $(LIB)
+$(ZSH_COMPLETION_GEN): $(BUILD)/obj/completion/zsh.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 $(ZSH_COMPLETION): $(ZSH_COMPLETION_GEN)
 	$(call msg,GEN,$@)
@@ -312,10 +319,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 # Servers the end-to-end tests run (a misbehaving HTTP server).
-$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB)
+$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB_TEST) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)

@@ -39,6 +39,9 @@
 #include "ipcperf/pattern.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
+#include "framing/lib_internal.h"
+#include "run/lib_internal.h"
 
 struct tst {
 	struct rm_test_ctx *ctx;

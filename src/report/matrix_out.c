@@ -18,6 +18,8 @@
 #include "doc/matrix.h"
 #include "grid.h"
 #include "mdtable.h"
+#include "report/lib_internal.h"
+#include "run/lib_internal.h"
 
 static const char *const state_names[] = {"none", "ok", "partial", "failed"};
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ipcperf/report.h"
+#include "report/lib_internal.h"
 
 /* -errno after a call that failed, never 0 (-EIO when errno was not set). */
 static int neg_errno(void)

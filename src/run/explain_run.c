@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "run_internal.h"
+#include "explain/lib_internal.h"
 
 void xrun_case_begin(struct ipc_run *run, struct ipc_result *res)
 {

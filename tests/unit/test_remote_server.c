@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 #include "../tap.h"
+#include "base/lib_internal.h"
 
 /* The server's control deadline in this suite: short, to stay fast. */
 #define CTL_TIMEOUT_S 1
