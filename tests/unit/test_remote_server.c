@@ -1363,8 +1363,9 @@ static void log_lines(const struct server *s)
 
 /*
  * For the end-to-end scripts: one legitimate exchange against a server
- * elsewhere (another network namespace).  --hold: stop after the run is
- * ready and wait to be killed or for the server to end the test.
+ * elsewhere (another network namespace).  --hold: once the run is ready
+ * (over TCP, once its first request is sent), wait to be killed or for
+ * the server to end the test.
  */
 /* ---- the sweep ------------------------------------------------------ */
 
@@ -1636,6 +1637,7 @@ static int client_mode(int argc, char **argv)
 		return 0;
 	}
 	t = plain_test(argv[3]);
+	t.verify = false; /* the one request is not the run's payload */
 	cc.server = s.addr;
 	v6 = !strcmp(argv[3], "tcp6") || !strcmp(argv[3], "udp6");
 	dg = !strcmp(argv[3], "udp") || !strcmp(argv[3], "udp6");
@@ -1647,6 +1649,15 @@ static int client_mode(int argc, char **argv)
 				   sizeof(why));
 	if (fd < 0)
 		goto fail;
+	/*
+	 * Over TCP one request first: the run has begun (an idle data
+	 * connection is ended after a control timeout), then it is held.
+	 */
+	if (!dg && send(fd, "x", 1, MSG_NOSIGNAL) != 1) {
+		snprintf(why, sizeof(why), "the first request: %s",
+			 strerror(errno));
+		goto fail;
+	}
 	printf("ready\n");
 	fflush(stdout);
 	/* Until the server gives up on us, or we are killed. */
