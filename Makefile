@@ -73,6 +73,9 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# zsh reads vendor-completions under /usr (Debian), site-functions
+# elsewhere (/usr/local).
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 
 PKGS := jansson libsodium
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
@@ -154,9 +157,12 @@ SERVER_BIN := $(SERVER_SRC:tests/servers/%.c=$(BUILD)/tests/servers/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIB := $(BUILD)/libipcperf.a
-# bash completion, written by a program from the CLI's option table.
+# bash and zsh completion, each written by a program from the CLI's
+# option table.
 COMPLETION := $(BUILD)/completion/ipcperf
 COMPLETION_GEN := $(BUILD)/completion/gen-bash
+ZSH_COMPLETION := $(BUILD)/completion/_ipcperf
+ZSH_COMPLETION_GEN := $(BUILD)/completion/gen-zsh
 SO_NAME := libipcperf.so.$(SO_MAJOR)
 SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
 # The shared library's interface: every exported name, listed, so that a
@@ -164,10 +170,11 @@ SO := $(BUILD)/libipcperf.so.$(SO_VERSION)
 # libraries against it).
 SO_MAP := src/libipcperf.map
 LIB_RELOC := $(BUILD)/obj/libipcperf.o
-# The same objects with every name visible, for the unit tests only: a test
-# may check a layer's internals through its private header (as
-# HdrHistogram's tests do), while the program and any other user link the
-# library, which exports ipc_* alone.
+# The same objects with every name visible, for the program, the
+# completion generators and the tests: they use what the layers share
+# (src/LAYER/lib_internal.h), and a test may check a layer's internals
+# through its private header (as HdrHistogram's tests do), while any
+# other user links the library, which exports its public names alone.
 LIB_TEST := $(BUILD)/obj/libipcperf-test.a
 OBJCOPY ?= objcopy
 BIN := $(BUILD)/ipcperf
@@ -176,12 +183,12 @@ FLAGS_STAMP := $(BUILD)/flags
 VERSION_STAMP := $(BUILD)/version
 
 .PHONY: all deps deps-ok run check check-tests check-fleet check-deb \
-	valgrind bench install uninstall lint clean fuzz FORCE
+	valgrind bench install uninstall lint clean fuzz static FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
 .SECONDARY:
 
-all: $(BIN) $(LIB) $(SO) $(COMPLETION)
+all: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION)
 
 # The packages the build and the tests need, installed as root (CI and a
 # fresh machine: make deps, then make).  run and check call it themselves,
@@ -239,20 +246,26 @@ EXPLAIN_LOADER := $(BUILD)/obj/src/explain/loader.o \
 $(EXPLAIN_LOADER): $(BPF_GEN)/explain.skel.h
 $(EXPLAIN_LOADER): override CPPFLAGS += -I$(BPF_GEN)
 
-# The library exports only its public names, ipc_*: its objects are linked
-# into one relocatable object whose other global symbols (the layers'
-# internal helpers, tp_*, eng_*, msg_*, ...) objcopy makes local, the
-# static archive's equivalent of a version script.  scripts/exports.sh
-# checks the result (make check).
-$(LIB): $(LIB_OBJ)
+# The library exports only its public names, those $(SO_MAP) lists: its
+# objects are linked into one relocatable object whose other global
+# symbols (the names the layers share among themselves, ipc_* too, and
+# their helpers, tp_*, eng_*, ...) objcopy makes local, the static
+# archive's equivalent of a version script.  scripts/exports.sh checks
+# the result (make check).
+LIB_KEEP := $(BUILD)/obj/exports.txt
+$(LIB): $(LIB_OBJ) $(SO_MAP)
 	$(call msg,AR,$@)
-	$(Q)$(LD) -r -o $(LIB_RELOC) $^
-	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='ipc_*' $(LIB_RELOC)
+	$(Q)sed -n 's/^[[:space:]]*\(ipc_[A-Za-z0-9_]*\);.*/\1/p' $(SO_MAP) \
+		>$(LIB_KEEP)
+	$(Q)$(LD) -r -o $(LIB_RELOC) $(LIB_OBJ)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(LIB_KEEP) $(LIB_RELOC)
 	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_RELOC)
 
 # The shared library exports the names $(SO_MAP) lists and no other.  The
-# program links the archive: build/ipcperf runs from the tree, and a
-# fleet host gets one file, with no library path to set.
+# program links the layers' objects themselves (the archive with every
+# name visible, below): it uses what the layers share and a user of the
+# library does not, and build/ipcperf runs from the tree with no library
+# path to set.
 $(SO): $(LIB_OBJ) $(SO_MAP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SO_NAME) \
@@ -264,16 +277,40 @@ $(SO): $(LIB_OBJ) $(SO_MAP)
 $(LIB_TEST): $(LIB_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
-$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB)
+# The same program linked statically, libc and all: one file that runs on
+# any Linux host of the architecture, with no library to install there
+# (the fleet role copies it).  glibc's name lookup still loads its NSS
+# modules at run time (linking says so), so on a host of another glibc
+# give it addresses rather than names.  Not part of all: it needs the
+# static archives of the build's -dev packages.
+STATIC_BIN := $(BUILD)/ipcperf-static
+static: $(STATIC_BIN)
+$(STATIC_BIN): $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $(LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_OBJ) $(LIB_TEST) \
+		$(shell pkg-config --static --libs $(PKGS) 2>/dev/null) \
+		-lhttp_parser -lm 2>$@.log || { cat $@.log >&2; exit 1; }
+	$(Q)rm -f $@.log
+
+$(COMPLETION_GEN): $(BUILD)/obj/completion/bash.o $(CLI_OBJ) $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 $(COMPLETION): $(COMPLETION_GEN)
+	$(call msg,GEN,$@)
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
+$(ZSH_COMPLETION_GEN): $(BUILD)/obj/completion/zsh.o $(CLI_OBJ) $(LIB_TEST)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
+
+$(ZSH_COMPLETION): $(ZSH_COMPLETION_GEN)
 	$(call msg,GEN,$@)
 	$(Q)$< >$@.tmp && mv $@.tmp $@
 
@@ -283,10 +320,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(CLI_OBJ) $(LIB_TEST)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CLI_OBJ) $(LIB_TEST) $(LDLIBS)
 
 # Servers the end-to-end tests run (a misbehaving HTTP server).
-$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB)
+$(BUILD)/tests/servers/%: $(BUILD)/obj/tests/servers/%.o $(LIB_TEST)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB_TEST) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)
@@ -307,7 +344,10 @@ check:
 	$(Q)sh scripts/deps.sh fuzz >/dev/null 2>&1 || true
 	$(Q)$(MAKE) --no-print-directory check-tests
 
-check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(TEST_BIN) $(SERVER_BIN)
+# The static program is for the fleet test (not under SAN=1: the
+# sanitizers' runtimes cannot be linked statically).
+check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
+	$(if $(SANFLAGS),,$(STATIC_BIN))
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
 # The Debian packages built from a clean clone, linted, installed, tried
@@ -320,7 +360,7 @@ check-deb:
 # The fleet test in full (tests/e2e/fleet.sh: star, pairs at once, a
 # host's network cut), about two minutes of Ansible; make check runs
 # its pairs part.
-check-fleet: $(BIN)
+check-fleet: $(BIN) $(STATIC_BIN)
 	$(Q)sh scripts/deps.sh test
 	$(Q)FLEET_FULL=1 bash tests/e2e/fleet.sh
 
@@ -337,10 +377,10 @@ bench: $(BIN) $(BENCH_BIN)
 PC_REQUIRES := $(PKGS)
 PC_LIBS := -lhttp_parser -lm -pthread
 
-install: $(BIN) $(LIB) $(SO) $(COMPLETION)
+install: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/ipcperf $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/ipcperf
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libipcperf.a
 	install -m 0644 $(SO) $(DESTDIR)$(LIBDIR)/
@@ -353,13 +393,15 @@ install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 		src/ipcperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc
 	install -m 0644 docs/ipcperf.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ipcperf
+	install -m 0644 $(ZSH_COMPLETION) $(DESTDIR)$(ZSHCOMPDIR)/_ipcperf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ipcperf $(DESTDIR)$(LIBDIR)/libipcperf.a \
 		$(DESTDIR)$(LIBDIR)/libipcperf.so.$(SO_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libipcperf.so \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/ipcperf.pc \
-		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf
+		$(DESTDIR)$(MANDIR)/man1/ipcperf.1 $(DESTDIR)$(BASHCOMPDIR)/ipcperf \
+		$(DESTDIR)$(ZSHCOMPDIR)/_ipcperf
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ipcperf
 
 # The cycle check reads the objects' symbol tables: it builds them first.

@@ -26,7 +26,7 @@ build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	bpftool:file:/usr/sbin/bpftool clang:cmd:clang" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
-	wrk:cmd:wrk gdb:cmd:gdb" ;;
+	wrk:cmd:wrk gdb:cmd:gdb zsh:cmd:zsh" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"

@@ -131,9 +131,6 @@ struct ipc_cmp_opts {
 	const char *version;  /* this ipcperf's, for the document */
 };
 
-/* Is @word a metric compare can be asked for? */
-bool ipc_compare_metric_ok(const char *word);
-
 /*
  * Compare @a with @b (both must outlive the comparison) into a new *out.
  * 0, -ENOENT when no measured case of A matches one of B (nothing to
@@ -141,22 +138,6 @@ bool ipc_compare_metric_ok(const char *word);
  */
 int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 		const struct ipc_cmp_opts *o, struct ipc_comparison **out);
-
-/*
- * The same with two levels: @na documents of A, each an invocation of the
- * same command, against @nb of B (the arrays and documents must outlive
- * the comparison).  A case's results in a side's documents are its
- * invocations; with several on both sides the verdict rests on the
- * invocations (their medians against each other), so that the drift of
- * the machine between invocations counts; with one on a side, on the
- * runs, their interval widened by the drift measured on the other side,
- * or o->drift_pct, or else the default allowance IPC_DRIFT_DEFAULT_PCT,
- * within which a difference is "undecided".  The verdict is ipc_judge's
- * (stats.h); docs/methodology.md has the rules.
- */
-int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
-		     const struct ipc_doc *const *b, size_t nb,
-		     const struct ipc_cmp_opts *o, struct ipc_comparison **out);
 
 /*
  * What a saved comparison (compare -f json) says about how it was made:
@@ -173,25 +154,6 @@ struct ipc_cmp_saved {
 	bool drift_set;	  /* --drift was given: */
 	double drift_pct; /* ... its value */
 };
-
-/*
- * Read the comparison saved in @path, whose @len bytes of @text have been
- * read (ipc_file_read: a pipe can be read once only), into @out: 0;
- * -EINVAL when it is not a comparison written by compare -f json (a
- * result document, say), with @err saying why; or -ENOMEM.  On success
- * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
- * nothing.
- */
-int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
-			struct ipc_cmp_saved *out, char *err, size_t err_len);
-void ipc_cmp_saved_fini(struct ipc_cmp_saved *sv);
-
-/*
- * How many cases tripped --fail-if-slower: pairs where B is slower by the
- * percentage or more, and (with the gate set) cases of A that could not be
- * compared: only in A, not measured on a side, or without the metric.
- */
-size_t ipc_comparison_gates(const struct ipc_comparison *c);
 
 void ipc_comparison_free(struct ipc_comparison *c);
 
@@ -211,55 +173,7 @@ enum ipc_mx_metric {
 	IPC_MX_THROUGHPUT,
 };
 
-/* The metric called @word ("p50", "p99", "throughput"); false if none. */
-bool ipc_mx_metric_find(const char *word, enum ipc_mx_metric *out);
-
 struct ipc_matrix;
-
-/*
- * The matrices of @n documents (they must outlive it) by @metric into a
- * new *out: 0, -ENOENT when no result names a pair of hosts (nothing to
- * put in a matrix), or -ENOMEM.
- */
-int ipc_matrix_build(const struct ipc_doc *const *docs, size_t n,
-		     enum ipc_mx_metric metric,
-		     const struct ipc_report_meta *meta,
-		     struct ipc_matrix **out);
-
-/*
- * Names for addresses (report --names FILE): @len bytes of @text, one
- * "ADDRESS NAME" a line ('#' starts a comment), so that a server that
- * never answered (no fingerprint) is named like the host it is.  0, or
- * -EINVAL with @err saying which line is wrong, or -ENOMEM.  Call before
- * ipc_matrix_build; the names are kept until the process ends or
- * ipc_mx_names_clear.
- */
-int ipc_mx_names_parse(const char *text, size_t len, char *err, size_t err_len);
-void ipc_mx_names_clear(void);
-
-/* Cells that failed (wholly or in part). */
-size_t ipc_matrix_failed(const struct ipc_matrix *m);
-
-void ipc_matrix_free(struct ipc_matrix *m);
-
-/*
- * Two saved matrices (report --matrix -f json) compared: every pair of
- * hosts of every case in both, B against A by the medians of their runs'
- * values (ipc_compare_runs: the ratio B / A with a bootstrap interval),
- * a verdict per pair by the rule compare uses (ipc_judge: one file a
- * side, so the default allowance for drift or o->drift_pct), or "failed
- * in B", and the pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
- * matrix from other JSON; _parse returns 0, -EINVAL (with @err) or
- * -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
- * the pairs that trip o->fail_set (slower by o->fail_pct or more, or
- * failed in B); 0 or -errno.
- */
-struct ipc_mx_doc;
-bool ipc_mx_doc_is(const char *text, size_t len);
-int ipc_mx_doc_parse(const char *text, size_t len, const char *name,
-		     struct ipc_mx_doc **out, char *err, size_t err_len);
-void ipc_mx_doc_free(struct ipc_mx_doc *d);
-const char *ipc_mx_doc_metric(const struct ipc_mx_doc *d); /* "p50" */
 
 /*
  * The flags of a result's diagnosis (diag.flags bits) in the words a
@@ -268,26 +182,6 @@ const char *ipc_mx_doc_metric(const struct ipc_mx_doc *d); /* "p50" */
  * a result has a flag is measured with it (ipc_flag_why in run.h).
  */
 const char *ipc_flag_name(enum ipc_flag_kind kind);
-const char *ipc_flag_hint(enum ipc_flag_kind kind);
-
-/*
- * A flag's hint as it fits one result: ipc_flag_hint is the general one
- * (id 0), untrue for some results, which get a variant (id 1, 2, ...):
- * `unstable` after -r N (more runs come from -r, not --max-runs) or
- * stopped out of reach (more runs would not narrow it), `short` in the
- * quick suite (@suite true: its runs' length is not the user's to set).
- * ipc_flag_hint_id says which fits @res; ipc_flag_hint_text gives hint
- * @id of @kind, NULL when there is none, and into *@label (may be NULL)
- * a few words saying when it applies ("out-of-reach"; "" for id 0), for a
- * table that prints several hints of one kind.  ipc_flag_hint_for is the
- * text of the one that fits.  Static strings.
- */
-unsigned ipc_flag_hint_id(const struct ipc_result *res, enum ipc_flag_kind kind,
-			  bool suite);
-const char *ipc_flag_hint_text(enum ipc_flag_kind kind, unsigned id,
-			       const char **label);
-const char *ipc_flag_hint_for(const struct ipc_result *res,
-			      enum ipc_flag_kind kind, bool suite);
 
 /* Hint ids are below this. */
 #define IPC_FLAG_HINT_IDS 4

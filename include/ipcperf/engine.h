@@ -174,14 +174,6 @@ extern const struct ipc_engine_ops *const ipc_engines[];
 /* Look an engine up by name; NULL if there is none. */
 const struct ipc_engine_ops *ipc_engine_find(const char *name);
 
-/*
- * Can @eng drive @tp?  0 if so; otherwise -EINVAL and one sentence in why
- * (for the plan-time refusal of a pairing that cannot work).
- */
-int ipc_engine_can_drive(const struct ipc_engine_ops *eng,
-			 const struct ipc_transport_ops *tp, char *why,
-			 size_t why_len);
-
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,6 @@
 #include "framing.h"
 #include "link.h"
 #include "pattern.h"
-#include "remote.h"
 #include "report.h"
 #include "run.h"
 #include "stats.h"

@@ -70,22 +70,6 @@ int ipc_report_skip(struct ipc_report *r, const struct ipc_skip *s);
 int ipc_report_result(struct ipc_report *r, const struct ipc_result *res);
 int ipc_report_end(struct ipc_report *r);
 
-/*
- * Write @m (ipc_matrix_build) to @out as @format: "table", "json", "csv",
- * "markdown" or "html".  0, -EINVAL for another format, or -errno when
- * writing failed.
- */
-int ipc_matrix_write(FILE *out, const struct ipc_matrix *m, const char *format);
-
-/*
- * Two saved matrices judged against each other (ipc_mx_judge in doc.h),
- * written to @out as "table" or "json"; *gates gets the pairs that trip
- * o->fail_set.  0 or -errno.
- */
-int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
-		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,
-		   const char *format, size_t *gates);
-
 #ifdef __cplusplus
 }
 #endif

@@ -232,48 +232,6 @@ extern const struct ipc_transport_ops *const ipc_transports[];
 /* Look a transport up by name; NULL if there is none. */
 const struct ipc_transport_ops *ipc_transport_find(const char *name);
 
-/* What ipc_shm_choose read of two CPUs and chose for the shm ring. */
-struct ipc_shm_choice {
-	size_t bytes;	 /* bytes of each ring */
-	size_t l2_bytes; /* the first CPU's L2, 0: unknown */
-	bool l2_shared;	 /* the second CPU shares it */
-	char why[160];	 /* one sentence: what was read, the rule taken */
-};
-
-/*
- * The ring for a shm stream between CPUs @cpu_a and @cpu_b (-1: not
- * known, taken as another CPU), from their caches as sysfs lists them
- * under @root ("" for the machine's own /sys; tests pass a made-up tree).
- * With a private L2 each, four L2s but 8 MiB at least, so that the sender
- * half the ring ahead leaves each side lines the other's L2 gave up; with
- * a shared L2, half of it, where both sides find every line; on one CPU,
- * or when nothing is listed, the default (IPC_SHM_BYTES_DEFAULT).  Fills
- * *@out and returns 0, or -EINVAL for a NULL argument.
- */
-int ipc_shm_choose(const char *root, int cpu_a, int cpu_b,
-		   struct ipc_shm_choice *out);
-
-/*
- * Prepare @ch for @ops with @opts: slots to -1, nothing opened.  Then call
- * ops->setup(ch).  A convenience so callers never forget an fd slot.
- */
-void ipc_chan_init(struct ipc_chan *ch, const struct ipc_transport_ops *ops,
-		   const struct ipc_tp_opts *opts);
-
-/*
- * In a forked peer or its parent, close the descriptors of @ch that belong
- * to the other side, so that end-of-stream is seen when that side closes.
- * Not for thread placement, where both sides share one descriptor table.
- */
-void ipc_chan_drop_other(struct ipc_chan *ch, enum ipc_side side);
-
-/*
- * Helpers for implementations: move fd slot @i into the return value (the
- * slot becomes -1), and close every slot still held.
- */
-int ipc_chan_take(struct ipc_chan *ch, int i);
-void ipc_chan_close_slots(struct ipc_chan *ch);
-
 /* What the kernel granted a socket: its options read back after setup. */
 struct ipc_sock_info {
 	bool valid;	  /* the endpoint is a socket and was read */
@@ -282,23 +240,6 @@ struct ipc_sock_info {
 	int busy_poll_us; /* SO_BUSY_POLL, microseconds */
 	int nodelay;	  /* TCP_NODELAY 0 or 1; -1 when not TCP */
 };
-
-/*
- * Read back the options of @ep's send descriptor into @info.  0, or
- * -ENOTSOCK (info->valid false) when the endpoint has no socket.
- */
-int ipc_ep_sock_info(const struct ipc_ep *ep, struct ipc_sock_info *info);
-
-/* Put @fd in non-blocking mode (or back).  0 or -errno. */
-int ipc_fd_set_nonblock(int fd, bool on);
-
-/*
- * Apply the socket options of @opts that fit @fd (buffer sizes, busy
- * polling, TCP_NODELAY on TCP, receive timeout on lossy transports).  0 or
- * -errno.
- */
-int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
-			bool lossy);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 /* Read @fd to its end into a new buffer, at most @max bytes. */
 static int read_to_end(int fd, size_t max, size_t hint, char **out, size_t *len)

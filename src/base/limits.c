@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 uint64_t ipc_nofile_raise(uint64_t *hard)
 {

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 /* -errno after a call that failed, never 0 (-EIO when errno was not set). */
 static int neg_errno(void)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 void ipc_random_bytes(void *buf, size_t n)
 {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 /* Length of the UTF-8 sequence at @s (1..4) and its code point; 0: bad. */
 static size_t utf8_char(const unsigned char *s, uint32_t *cp)

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "ipcperf/ipcperf.h"
+#include "remote/lib_internal.h"
+#include "report/lib_internal.h"
 
 /* Exit codes, the same for every command. */
 #define EXIT_OK 0

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "doc/lib_internal.h"
+#include "report/lib_internal.h"
 
 static const char hint_json[] =
 	"give files written by ipcperf with -f json (-o FILE)";

@@ -14,6 +14,9 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "report/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 /* What the plan's callbacks need: the report, the line and the status. */
 struct measuring {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "base/lib_internal.h"
 
 /* Bytes of a message before and after escaping. */
 #define MSG_MAX 2048

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "doc/lib_internal.h"
 
 static bool percent(const char *a, double *v)
 {

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "framing/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 #define PAGE_DEFAULT 16294 /* the seed's page (shared/seeds/002) */
 #define CHUNK_DEFAULT 4096 /* ... written 4 KB at a time */

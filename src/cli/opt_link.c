@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "framing/lib_internal.h"
 
 #define LINKED (CMD_RR | CMD_STREAM | CMD_BULK | CMD_REPLAY)
 

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "base/lib_internal.h"
+#include "doc/lib_internal.h"
+#include "report/lib_internal.h"
 
 static int set_matrix(struct cli_config *c, const char *a)
 {

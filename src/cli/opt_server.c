@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "remote/lib_internal.h"
 
 #define SRV CMD_SERVER
 /* Commands that can measure against a remote server. */

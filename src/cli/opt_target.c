@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "framing/lib_internal.h"
 
 /*
  * One --target item: "gdb://HOST:PORT[?addr=ADDRESS]" or "ipcperf".

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "transport/lib_internal.h"
 
 #define BUSY_POLL_MAX 1000000 /* 1 s, in microseconds */
 

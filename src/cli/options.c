@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "remote/lib_internal.h"
 
 #define MEAS CMD_MEASURE
 #define ONE                                                                    \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report/lib_internal.h"
 
 int cli_output_open(const struct cli_config *cfg, struct ipc_outfile *of)
 {

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "link/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 #define MAX_NAMES 64
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "run/lib_internal.h"
 
 int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
 		  const struct ipc_runopts *ro, uint64_t now_ns)

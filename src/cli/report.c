@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/lib_internal.h"
+#include "doc/lib_internal.h"
 
 /* The command every document ran, or "report" when they differ. */
 static const char *common_command(struct ipc_doc *const *docs, size_t n)

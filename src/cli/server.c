@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/lib_internal.h"
+#include "remote/lib_internal.h"
 
 /* The server the signal handlers stop (the CLI's only global). */
 static struct ipc_server *volatile running;

@@ -18,6 +18,10 @@
 #include <string.h>
 
 #include "compare.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "stats/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* A fixed seed: the same two files always give the same interval. */
 #define CMP_SEED 0x6970637065726631ull

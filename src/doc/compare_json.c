@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "doc/lib_internal.h"
 
 /* A real for JSON: left out when not finite (never NaN or Inf). */
 static void jreal(json_t *o, const char *key, double v)

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "doc/lib_internal.h"
+#include "stats/lib_internal.h"
 
 /* The same seed as the headline's, so the same files give the same. */
 #define PHASE_SEED 0x6970637065726632ull

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "ipcperf/doc.h"
+#include "doc/lib_internal.h"
 
 /*
  * @name as compare was given it when that file is there, else next to

@@ -12,6 +12,7 @@
 
 #include "explain_json.h"
 #include "jread.h"
+#include "explain/lib_internal.h"
 
 /* A time per round trip in whole ns; may be negative (the residue). */
 static json_t *jns(double v)

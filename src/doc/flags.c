@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ipcperf/doc.h"
+#include "doc/lib_internal.h"
 
 static const struct {
 	const char *name, *hint;

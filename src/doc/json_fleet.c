@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "jread.h"
+#include "stats/lib_internal.h"
 
 #define SCHEME "log-linear"
 

@@ -14,6 +14,10 @@
 
 #include "explain_json.h"
 #include "jread.h"
+#include "base/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 static void read_host(struct rd *r, json_t *o, struct ipc_host *h)
 {

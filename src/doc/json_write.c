@@ -18,6 +18,9 @@
 #include "explain_json.h"
 #include "jread.h"
 #include "schema.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 /*
  * Numbers: times and sizes are integers in ns and bytes; rates are reals per

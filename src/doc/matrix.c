@@ -11,6 +11,9 @@
 
 #include "jread.h"
 #include "matrix.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 static const char *const mx_words[] = {"p50", "p99", "throughput", NULL};
 

@@ -12,6 +12,9 @@
 #include <jansson.h>
 
 #include "matrix.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "stats/lib_internal.h"
 
 void ipc_mx_doc_free(struct ipc_mx_doc *d)
 {

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engines.h"
+#include "base/lib_internal.h"
 
 /*
  * A receive that may wait at most io->timeout_ns (lossy transports: a

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "engines.h"
+#include "transport/lib_internal.h"
 
 #define EV_IN 1u
 #define EV_OUT 2u

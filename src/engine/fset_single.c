@@ -8,6 +8,7 @@
  * operation is one io_uring_enter that submits and waits.
  */
 #include "engines.h"
+#include "transport/lib_internal.h"
 
 #define FLOW 0
 

@@ -5,6 +5,7 @@
  * else is kept.
  */
 #include "engines.h"
+#include "transport/lib_internal.h"
 
 int eng_nb_attach(struct ipc_io *io)
 {

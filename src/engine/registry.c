@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engines.h"
+#include "engine/lib_internal.h"
 
 const struct ipc_engine_ops *const ipc_engines[] = {
 	&ipc_eng_blocking, &ipc_eng_poll, &ipc_eng_epoll,

@@ -12,6 +12,7 @@
 
 #include "explain/explain_abi.h"
 #include "ipcperf/explain.h"
+#include "explain/lib_internal.h"
 
 _Static_assert(IPC_XPHASES == XA_PHASES, "phase count");
 _Static_assert(IPC_XBUCKETS == XA_BUCKETS, "bucket count");

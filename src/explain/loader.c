@@ -17,6 +17,7 @@
 #include "explain/explain_abi.h"
 #include "explain.skel.h"
 #include "ipcperf/explain.h"
+#include "explain/lib_internal.h"
 
 _Static_assert(offsetof(struct explain_bpf__bss, win_end) ==
 		       offsetof(struct explain_bpf__bss, win_begin) + 8,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ipcperf/explain.h"
+#include "explain/lib_internal.h"
 
 int ipc_explain_open(struct ipc_explain **x, char *why, size_t len)
 {

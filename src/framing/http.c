@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 _Static_assert(sizeof(http_parser) <=
 		       sizeof(((struct ipc_http_parser *)0)->impl.bytes),

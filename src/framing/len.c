@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 static size_t len_frame_max(size_t len)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 static size_t raw_frame_max(size_t len)
 {

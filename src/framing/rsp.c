@@ -18,6 +18,7 @@
 
 #include "escape.h"
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 enum { S_IDLE, S_BODY, S_ESC, S_RLE, S_CS1, S_CS2 };
 

@@ -24,6 +24,7 @@
 #include "ipcperf/base.h"
 #include "ipcperf/framing.h"
 #include "rsp_hex.h"
+#include "framing/lib_internal.h"
 
 /* A reply is awaited this long unless the options say otherwise. */
 #define DEFAULT_TIMEOUT_NS 5000000000ull

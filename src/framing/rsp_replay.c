@@ -20,6 +20,7 @@
 
 #include "ipcperf/framing.h"
 #include "rsp_hex.h"
+#include "framing/lib_internal.h"
 
 struct ipc_rsp_replay {
 	const struct ipc_trace *t;

@@ -19,6 +19,7 @@
 
 #include "ipcperf/framing.h"
 #include "rsp_hex.h"
+#include "framing/lib_internal.h"
 
 /* The architecture it reports and its stack pointer's register number. */
 #if defined(__x86_64__)

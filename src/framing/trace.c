@@ -18,6 +18,8 @@
 #include "escape.h"
 #include "ipcperf/base.h"
 #include "ipcperf/framing.h"
+#include "base/lib_internal.h"
+#include "framing/lib_internal.h"
 
 /* Largest trace file read, to refuse a wrong file quickly: 256 MiB. */
 #define TRACE_FILE_MAX (256u << 20)

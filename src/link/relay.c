@@ -28,6 +28,9 @@
 
 #include "ipcperf/base.h"
 #include "ipcperf/link.h"
+#include "base/lib_internal.h"
+#include "link/lib_internal.h"
+#include "transport/lib_internal.h"
 
 /*
  * Bytes held in flight per direction.  On a byte stream the sender then

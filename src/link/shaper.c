@@ -13,6 +13,7 @@
  */
 #include "ipcperf/link.h"
 #include "ipcperf/stats.h"
+#include "link/lib_internal.h"
 
 void ipc_shaper_init(struct ipc_shaper *s, const struct ipc_link *l,
 		     uint64_t seed)

@@ -12,6 +12,7 @@
 
 #include "ipcperf/base.h"
 #include "ipcperf/link.h"
+#include "link/lib_internal.h"
 
 /*
  * Pieces of a byte stream: 1448 bytes is what one TCP segment carries on

@@ -8,6 +8,7 @@
  */
 #include "msg.h"
 #include "describe.h"
+#include "pattern/lib_internal.h"
 
 #define BULK_REQ 8 /* request bytes: the transfer's sequence number */
 

@@ -22,6 +22,7 @@
 #include "fault.h"
 #include "msg.h"
 #include "describe.h"
+#include "pattern/lib_internal.h"
 
 struct crr_io {
 	bool attached; /* c->io is attached (to an endpoint or between) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
+#include "pattern/lib_internal.h"
 
 const struct ipc_metric ipc_metric_p50 = {
 	.name = "p50_ns",

@@ -39,6 +39,8 @@
 #include "load.h"
 #include "msg.h"
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 #define RBUF_MAX (64u << 10) /* receive buffer per flow, at most */
 #define RBUF_MIN (4u << 10)

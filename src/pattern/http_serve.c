@@ -45,6 +45,9 @@
 
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
+#include "framing/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "transport/lib_internal.h"
 
 #define QMAX 64			/* answers queued per connection */
 #define RBUF (64u << 10)	/* bytes read at once */

@@ -40,6 +40,8 @@
 #include "load.h"
 #include "msg.h"
 #include "describe.h"
+#include "base/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 #define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait, 50 ms (a stop ends it at once) */

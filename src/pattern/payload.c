@@ -4,6 +4,7 @@
  * loops call only when something already went wrong.
  */
 #include "msg.h"
+#include "pattern/lib_internal.h"
 
 /*
  * Byte i is a mix of its low and high offset bytes, so the pattern repeats

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
+#include "pattern/lib_internal.h"
 
 const struct ipc_pattern_ops *const ipc_patterns[] = {
 	&ipc_pattern_rr,      &ipc_pattern_stream, &ipc_pattern_bulk,

@@ -24,6 +24,8 @@
 
 #include "describe.h"
 #include "replay.h"
+#include "link/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 static size_t rp_max_msg(const struct ipc_case *cs)
 {

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "replay.h"
+#include "framing/lib_internal.h"
 
 /*
  * Replies of another shape beyond this share (1 / RS_DIVERGED) of all of

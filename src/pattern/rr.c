@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "framed.h"
 #include "describe.h"
+#include "pattern/lib_internal.h"
 
 #define RR_GIVE_UP_FIRST 10
 #define RR_GIVE_UP 100

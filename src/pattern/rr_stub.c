@@ -18,6 +18,8 @@
 
 #include "describe.h"
 #include "msg.h"
+#include "framing/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 /* The run's state, in c->pat_priv while the client runs. */
 struct st {

@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "stream_dgram.h"
 #include "describe.h"
+#include "pattern/lib_internal.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {

@@ -16,6 +16,7 @@
 #include "ipcperf/pattern.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "run/lib_internal.h"
 
 /* The patterns docs/protocol.md offers; the rest stay local. */
 static const char *const served[] = {

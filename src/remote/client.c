@@ -15,6 +15,8 @@
 
 #include "ipcperf/transport.h"
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
+#include "transport/lib_internal.h"
 
 struct ipc_rclient {
 	int fd;

@@ -31,6 +31,7 @@
 
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
 
 struct rpeer {
 	struct ipc_rclient *c;

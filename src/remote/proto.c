@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
 
 /* Defined here, below wire.c, which parses through this file. */
 void rm_strlcpy(char *dst, const char *s, size_t len)

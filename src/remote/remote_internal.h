@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 
 /* Milliseconds from now to @deadline_ns for poll(): 0 when past. */
 int rm_poll_ms(uint64_t deadline_ns);

@@ -38,6 +38,7 @@
 #include "ipcperf/pattern.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
 
 #define LISTEN_MAX 8
 

@@ -17,9 +17,11 @@
  *     done ------------------->
  *     <------------- bye {host}
  */
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <linux/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sodium.h>
@@ -37,6 +39,10 @@
 #include "ipcperf/pattern.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
+#include "framing/lib_internal.h"
+#include "run/lib_internal.h"
+#include "explain/lib_internal.h"
 
 struct tst {
 	struct rm_test_ctx *ctx;
@@ -310,10 +316,58 @@ static uint64_t load_shared(const struct tst *ts, int i)
 }
 
 /*
+ * Whether a tcp run's data connections carried anything but the cookie,
+ * either way.  They belong to the run layer's server side, in this
+ * process: found among its descriptors as the connected (not listening)
+ * sockets on the data port, and TCP_INFO counts what each received and
+ * what its peer acknowledged.
+ */
+static bool data_moved(const struct tst *ts)
+{
+	struct sockaddr_storage ss, ls;
+	socklen_t len = sizeof(ls);
+	struct tcp_info ti;
+	struct dirent *e;
+	bool moved = false;
+	DIR *d;
+
+	if (getsockname(ts->lfd, (struct sockaddr *)&ls, &len))
+		return true;
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return true; /* cannot tell: the test's own limit applies */
+	while (!moved && (e = readdir(d))) {
+		int fd = atoi(e->d_name), acc = 1;
+		socklen_t l = sizeof(acc);
+
+		if (fd <= 2 || fd == ts->lfd || fd == dirfd(d) ||
+		    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &l) || acc)
+			continue;
+		l = sizeof(ss);
+		if (getsockname(fd, (struct sockaddr *)&ss, &l) ||
+		    ss.ss_family != ls.ss_family ||
+		    (ss.ss_family == AF_INET6
+			     ? ((struct sockaddr_in6 *)&ss)->sin6_port !=
+				       ((struct sockaddr_in6 *)&ls)->sin6_port
+			     : ((struct sockaddr_in *)&ss)->sin_port !=
+				       ((struct sockaddr_in *)&ls)->sin_port))
+			continue;
+		l = sizeof(ti);
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &l))
+			continue;
+		moved = ti.tcpi_bytes_received > IPC_REMOTE_COOKIE_BYTES ||
+			ti.tcpi_bytes_acked > 0;
+	}
+	closedir(d);
+	return moved;
+}
+
+/*
  * The run's end.  A tcp client has a control timeout from "ready" to
- * connect (after that the test's own limit): one that never does, a
- * client that only wanted to hold a test slot, does not keep it longer.
- * -EHOSTDOWN when it did not connect.
+ * connect and to start (after that the test's own limit): one that never
+ * connects, or connects and then sends and reads nothing, a client that
+ * only wanted to hold a test slot, does not keep it longer.  -EHOSTDOWN
+ * when it did not connect, -ENODATA when its connection stayed idle.
  */
 static int wait_run_end(struct tst *ts, struct serve_job *job,
 			struct ipc_rmsg *m, char *why, size_t why_len)
@@ -327,6 +381,11 @@ static int wait_run_end(struct tst *ts, struct serve_job *job,
 		if (rc == -ETIMEDOUT &&
 		    !__atomic_load_n(&job->taken, __ATOMIC_RELAXED))
 			return -EHOSTDOWN;
+		/* A second connection (crr) is progress already. */
+		if (rc == -ETIMEDOUT &&
+		    __atomic_load_n(&job->taken, __ATOMIC_RELAXED) < 2 &&
+		    !data_moved(ts))
+			return -ENODATA;
 	}
 	return ipc_rwire_recv(ts->ctx->ctl_fd, m, IPC_REMOTE_MSG_MAX,
 			      ctl_deadline(ts, true), ts->ctx->stop_fd, why,
@@ -427,6 +486,12 @@ static int one_run(struct tst *ts, uint64_t run)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,
 			    "run %llu: no data connection with the test's "
 			    "cookie within the control timeout",
+			    (unsigned long long)run);
+	if (rc == -ENODATA)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: the data connection stayed idle for the "
+			    "control timeout after the cookie: an idle client "
+			    "does not hold a test slot",
 			    (unsigned long long)run);
 	if (rc == -ETIMEDOUT)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,

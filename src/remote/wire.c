@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "remote/remote_internal.h"
+#include "base/lib_internal.h"
 
 int rm_poll_ms(uint64_t deadline_ns)
 {

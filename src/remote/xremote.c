@@ -16,6 +16,7 @@
 #include "ipcperf/explain.h"
 #include "ipcperf/run.h"
 #include "remote_internal.h"
+#include "explain/lib_internal.h"
 
 void rm_xserve_text(struct ipc_explain *x, const char *why, char *out,
 		    size_t len)

@@ -11,6 +11,9 @@
 #include "doc/compare.h"
 #include "grid.h"
 #include "table.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* "the command of the document, when it started, its host", for a heading. */
 static void about(const struct ipc_doc *d, char *buf, size_t len)

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "ipcperf/report.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 static const char header[] =
 	"schema,pattern,transport,engine,status,req_size,resp_size,msg_size,"

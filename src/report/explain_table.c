@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain_out.h"
+#include "run/lib_internal.h"
 
 struct ipc_explain_result *explain_keep(const struct ipc_explain_result *x)
 {

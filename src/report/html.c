@@ -18,6 +18,9 @@
 #include "html_page.h"
 #include "svg.h"
 #include "table.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 /* Cases per strip chart and series per spectrum, so each stays legible. */
 #define STRIP_ROWS 36

@@ -13,6 +13,7 @@
 
 #include "ipcperf/report.h"
 #include "doc/matrix.h"
+#include "report/lib_internal.h"
 
 /* The drift the pairs of one file a side were allowed, or -1. */
 static double allowed(const struct mc_pair *p, size_t n)

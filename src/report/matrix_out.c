@@ -15,6 +15,8 @@
 #include "doc/matrix.h"
 #include "grid.h"
 #include "mdtable.h"
+#include "report/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* "bimodal, load", or "" without flags. */
 static char *flag_words(unsigned flags, char *buf, size_t len)

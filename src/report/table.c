@@ -13,6 +13,7 @@
 #include "doc/compare.h"
 #include "explain_out.h"
 #include "table.h"
+#include "explain/lib_internal.h"
 
 /* One pattern's rows, in the layout its description asks for. */
 static int print_section(struct tab_out *out,

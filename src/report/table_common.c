@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "table.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 const char tab_zero_note[] =
 	"note: size 0 on a byte stream is carried as a 1-byte token; rates "

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "pattern/lib_internal.h"
 
 #define MX_AXIS (GRID_MAXCOLS - 1) /* values across: one column is the id */
 

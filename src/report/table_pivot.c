@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "table.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 #define MAXLINKS 48
 

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "table.h"
+#include "doc/lib_internal.h"
+#include "run/lib_internal.h"
 
 /*
  * The pattern's column that shows its metric pooled (rr's "p50", stream's

@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "ipcperf/run.h"
+#include "engine/lib_internal.h"
+#include "run/lib_internal.h"
 
 int ipc_pair_check(const struct ipc_transport_ops *tp,
 		   const struct ipc_engine_ops *eng,

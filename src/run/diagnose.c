@@ -14,6 +14,10 @@
 
 #include "ipcperf/explain.h"
 #include "ipcperf/run.h"
+#include "explain/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 const char *ipc_stop_name(enum ipc_stop stop)
 {

@@ -11,6 +11,7 @@
 
 #include "explain/explain_abi.h"
 #include "run_internal.h"
+#include "explain/lib_internal.h"
 
 void xrun_case_begin(struct ipc_run *run, struct ipc_result *res)
 {

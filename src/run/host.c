@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "run/lib_internal.h"
 
 /* The first line of @path without its newline, or "" (returns false). */
 static bool read_line(const char *path, char *buf, size_t len)

@@ -30,6 +30,9 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "base/lib_internal.h"
+#include "run/lib_internal.h"
+#include "transport/lib_internal.h"
 
 const struct ipc_peer_ops *ipc_peer_of(const struct ipc_case *cs,
 				       const struct ipc_runopts *ro)

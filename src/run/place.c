@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "ipcperf/run.h"
+#include "run/lib_internal.h"
 
 /* Is @cpu in the list @s ("0-3,8,10-11", as sysfs writes it)? */
 static bool in_list(const char *s, int cpu)

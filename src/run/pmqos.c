@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ipcperf/run.h"
+#include "run/lib_internal.h"
 
 static const char *const names[] = {
 	[IPC_PMQOS_UNKNOWN] = NULL,    [IPC_PMQOS_HELD] = "held",

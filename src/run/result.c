@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "ipcperf/run.h"
+#include "explain/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 struct ipc_result *ipc_result_new(const struct ipc_case *cs)
 {

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "base/lib_internal.h"
+#include "explain/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* ipc_run_stop with no signal: "interrupted", without a name. */
 #define BY_CALL (-1)

@@ -25,6 +25,12 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "base/lib_internal.h"
+#include "explain/lib_internal.h"
+#include "link/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "transport/lib_internal.h"
 
 /* Buffers of one case, allocated and touched once, reused by every run. */
 struct case_bufs {

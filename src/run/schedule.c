@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 /* What the scheduler keeps of one case. */
 struct slot {

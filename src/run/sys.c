@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "run/lib_internal.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "run_internal.h"
+#include "base/lib_internal.h"
+#include "link/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 /* What one iteration must take on an emulated link or a serial line. */
 static uint64_t iter_floor_ns(const struct ipc_case *cs,

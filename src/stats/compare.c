@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipcperf/stats.h"
+#include "stats/lib_internal.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipcperf/stats.h"
+#include "stats/lib_internal.h"
 
 #define HALF (1u << (IPC_HIST_SUB_BITS - 1)) /* 128 buckets per octave */
 #define LAST ((size_t)IPC_HIST_BUCKETS - 1)

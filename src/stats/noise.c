@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ipcperf/stats.h"
+#include "stats/lib_internal.h"
 
 bool ipc_runs_target_met(const struct ipc_runs_stats *s, double pct,
 			 double *half_pct)

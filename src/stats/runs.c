@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ipcperf/stats.h"
+#include "stats/lib_internal.h"
 
 /*
  * Up to this many runs, order statistics are found by counting, O(n^2)

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "ipcperf/stats.h"
+#include "stats/lib_internal.h"
 
 /* The normal quantile of a two-sided 95% interval. */
 #define Z95 1.959963984540054

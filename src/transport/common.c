@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 /*
  * Linux refuses a unix datagram longer than the sender's sk_sndbuf minus 32

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 /* The loopback address of @family with port 0 (the kernel picks one). */
 static socklen_t loopback(struct sockaddr_storage *ss, int family)

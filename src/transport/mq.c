@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 /* The four slots, by direction, as for pipes. */
 enum { C2S_R, C2S_W, S2C_R, S2C_W };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 /*
  * The four slots, by direction:

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 #define BAUD_DEFAULT IPC_SERIAL_BAUD_DEFAULT
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/cpucache.h"
+#include "transport/lib_internal.h"
 #include "transport/transports.h"
 
 /*

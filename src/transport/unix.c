@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "transport/transports.h"
+#include "transport/lib_internal.h"
 
 static int unix_setup(struct ipc_chan *ch)
 {

@@ -70,6 +70,8 @@ test -f /usr/share/man/man1/ipcperf.1.gz
 ok $? "the manual page is installed"
 test -f /usr/share/bash-completion/completions/ipcperf
 ok $? "the bash completion is installed"
+test -f /usr/share/zsh/vendor-completions/_ipcperf
+ok $? "the zsh completion is installed"
 
 unit=/lib/systemd/system/ipcperf.service
 test -f "$unit" &&

@@ -2,8 +2,15 @@
 # A fleet on this machine: three hosts (network namespaces, each with a
 # host name of its own) joined by two bridges, a management network where
 # each runs sshd with a key made for the test, and a data network the
-# measurements use.  deploy/ansible/fleet.yml runs over SSH as it would
-# against real machines, with the role's defaults: for the pairs topology
+# measurements use.  Each host's sshd, and so everything Ansible runs
+# there, sees this machine's root through a mount namespace of its own
+# in which the build tree and the libraries the program links (jansson,
+# libsodium, liburing, http_parser, libbpf, libelf, libipcperf) are
+# hidden: like a real host, it has none of the controller's libraries,
+# and a dynamically linked ipcperf copied there does not start (the role
+# says so and stops).  deploy/ansible/fleet.yml runs over SSH as it would
+# against real machines, with the role's defaults (the static build
+# copied to each host): for the pairs topology
 # every pair has a result, the matrix is complete with intervals, each
 # server listened on its data address only, and no ipcperf, sshd or run
 # directory is left.  Then a working directory made beforehand by
@@ -25,6 +32,23 @@ if ! command -v ansible-playbook >/dev/null || [ ! -x /usr/sbin/sshd ] ||
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FULL=${FLEET_FULL:-0}
+# What the hosts run: the static build (make static; not under SAN=1).
+STATIC=$ROOT/${BUILD:-build}/ipcperf-static
+[ -x "$STATIC" ] || STATIC=$ROOT/build/ipcperf-static
+[ -x "$STATIC" ] || { echo "1..0 # skip no static build at $STATIC (make static)"; exit 77; }
+# What the hosts must not see: the program's own libraries (by their
+# real files: a bind mount of /dev/null over each makes it an empty
+# file the loader refuses) and the trees the controller's builds are in.
+HIDE_LIBS=$(ldd "$IPCPERF_BIN" 2>/dev/null |
+	awk '$1 ~ /jansson|sodium|uring|http_parser|bpf|elf|ipcperf/ && $3 ~ /^\// {print $3}' |
+	xargs -r realpath | sort -u | tr '\n' ' ')
+HIDE_DIRS=""
+for d in "$ROOT/build" "$(dirname "$(realpath "$IPCPERF_BIN")")"; do
+	case "$T/" in "$d"/*) continue ;; esac
+	case " $HIDE_DIRS " in *" $d "*) continue ;; esac
+	HIDE_DIRS="$HIDE_DIRS $d"
+done
+[ -n "$HIDE_LIBS" ]; ok $? "the libraries to hide from the hosts: ${HIDE_LIBS:-none found}"
 # A management subnet no other bridge of this machine routes.
 N=$(($$ % 250 + 1))
 for _ in $(seq 250); do
@@ -90,9 +114,14 @@ PrintMotd no
 Subsystem sftp internal-sftp
 SetEnv TMPDIR=$T/hosts/tmp
 CONF
-	# A UTS namespace of its own: the host reports its own name.
-	ip netns exec "$n" unshare --uts sh -c \
-		"hostname $(name $h) && exec /usr/sbin/sshd -D -e -f $T/sshd-$h.conf" \
+	# A UTS namespace of its own: the host reports its own name; a
+	# mount namespace of its own: the controller's libraries and builds
+	# are not there (unshare makes its mounts private: none leaks out).
+	hide=""
+	for f in $HIDE_LIBS; do hide="$hide mount --bind /dev/null $f &&"; done
+	for d in $HIDE_DIRS; do hide="$hide mount -t tmpfs -o size=64k tmpfs $d &&"; done
+	ip netns exec "$n" unshare --uts --mount sh -c \
+		"$hide hostname $(name $h) && exec /usr/sbin/sshd -D -e -f $T/sshd-$h.conf" \
 		2>"$T/sshd-$h.log" &
 done
 cat >"$T/inventory.ini" <<INV
@@ -137,7 +166,8 @@ playbook() {
 	# A background job ignores SIGINT; the Ctrl-C test needs it back.
 	env --default-signal=INT \
 		ansible-playbook -i "$T/inventory.ini" "$ROOT/deploy/ansible/fleet.yml" \
-		-e "ipcperf_local_bin=$IPCPERF_BIN" -e "ipcperf_results=$out" \
+		-e "ipcperf_local_bin=$STATIC" -e "ipcperf_results=$out" \
+		-e "ipcperf_controller_bin=$IPCPERF_BIN" \
 		-e "ipcperf_port=5301 ipcperf_idle_timeout=20s ipcperf_max_duration=2m" \
 		-e "ipcperf_control_timeout=2s" \
 		-e "ipcperf_args='--req 1 --resp 1 -n 200 -w 10 -r 6'" \
@@ -185,6 +215,30 @@ listening() {
 	done >"$T/listen.txt"
 }
 
+# The hosts do not have the controller's libraries: the program as
+# make builds it (linked against them) does not start there.
+ssh -q -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	-i "$T/keys/client" "root@10.201.$N.1" \
+	"cat >$T/hosts/tmp/dyn && chmod 755 $T/hosts/tmp/dyn && $T/hosts/tmp/dyn --version; r=\$?; rm -f $T/hosts/tmp/dyn; exit \$r" \
+	<"$IPCPERF_BIN" >"$out" 2>"$err"
+r=$?
+[ $r != 0 ] && grep -q "error while loading shared libraries" "$err"
+ok $? "on a host the dynamically linked ipcperf does not start ($r: $(head -c 160 "$err"))"
+ssh -q -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	-i "$T/keys/client" "root@10.201.$N.1" "test ! -e $IPCPERF_BIN" 2>/dev/null
+ok $? "nor is the controller's build there"
+
+# The role with that binary: it stops on every host before measuring,
+# with the loader's words, and leaves nothing.
+playbook dynamic -e ipcperf_topology=pairs -e "ipcperf_local_bin=$IPCPERF_BIN"
+r=$?
+[ $r != 0 ] && grep -q "ipcperf does not run on h1: .*shared libraries" "$T/ansible.log"
+ok $? "a dynamically linked ipcperf: the role refuses it on the hosts, saying why ($r)"
+[ $r != 0 ] || show_log
+n=$(ls "$T/dynamic"/*--*.json 2>/dev/null | wc -l)
+[ "$n" = 0 ]; ok $? "and measures nothing ($n results)"
+nothing_left "dynamic"
+
 start=$(date +%s)
 listening &
 lpid=$!
@@ -198,6 +252,12 @@ n=$(ls "$T/pairs"/*--*.json 2>/dev/null | wc -l)
 [ "$n" = 6 ]; ok $? "pairs: 6 results fetched to the controller ($n)"
 matrix pairs p50
 ok $? "report --matrix p50 of the pairs: exit 0"
+v=$("$STATIC" --version | awk '{print $2}')
+jq -e -s --arg v "$v" 'length == 6 and all(.[]; .ipcperf.version == $v)' \
+	"$T/pairs"/*--*.json >/dev/null 2>&1
+ok $? "pairs: every result was measured by the static build ($v)"
+grep -q "h1: ipcperf $v" "$T/ansible.log"
+ok $? "the playbook names the version each host runs"
 jqt "pairs: one matrix of the three hosts, by their own names" \
 	"(.hosts | sort) == [\"$(name h1)\", \"$(name h2)\", \"$(name h3)\"] and (.matrices | length) == 1" \
 	"$T/pairs.matrix.json"

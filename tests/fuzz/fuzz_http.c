@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 static void check(bool cond)
 {

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "ipcperf/report.h"
+#include "doc/lib_internal.h"
+#include "report/lib_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,6 +14,7 @@
 
 #include "ipcperf/link.h"
 #include "ipcperf/transport.h"
+#include "link/lib_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
+#include "run/lib_internal.h"
 
 static uint8_t enc1[IPC_REMOTE_MSG_MAX + 4], enc2[IPC_REMOTE_MSG_MAX + 4];
 

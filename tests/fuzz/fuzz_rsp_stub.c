@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 struct feed {
 	const uint8_t *p;

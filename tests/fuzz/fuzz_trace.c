@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

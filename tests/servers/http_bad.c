@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 #define BODY 1000
 

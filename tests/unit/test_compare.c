@@ -21,6 +21,10 @@
 #include "doc/matrix.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "doc/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 /*
  * The two-sided permutation p-value of the rank sum by enumerating every

@@ -13,6 +13,8 @@
 
 #include "ipcperf/report.h"
 #include "../tap.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* Keys a result has whatever its pattern: no parameter may take one. */
 static const char *const fixed_keys[] = {

@@ -26,6 +26,9 @@
 
 #include "../helpers.h"
 #include "../tap.h"
+#include "base/lib_internal.h"
+#include "engine/lib_internal.h"
+#include "transport/lib_internal.h"
 
 /* Round-trip sizes; 300000 is larger than any default socket buffer. */
 static const size_t sizes[] = {0, 1, 4095, 300000};

@@ -14,6 +14,7 @@
 #include "explain/explain_abi.h"
 #include "ipcperf/explain.h"
 #include "../tap.h"
+#include "explain/lib_internal.h"
 
 static struct ipc_explain_counts *counts_new(void)
 {

@@ -9,6 +9,7 @@
 
 #include "../tap.h"
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 static const struct ipc_framing_ops *rsp = &ipc_framing_rsp;
 

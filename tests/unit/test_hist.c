@@ -10,6 +10,7 @@
 #include "ipcperf/stats.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "stats/lib_internal.h"
 
 #define TOP ((uint64_t)1 << IPC_HIST_TOP_BITS)
 

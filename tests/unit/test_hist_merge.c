@@ -10,6 +10,7 @@
 
 #include "ipcperf/stats.h"
 #include "../tap.h"
+#include "stats/lib_internal.h"
 
 #define PARTS 5
 #define PER_PART 20000

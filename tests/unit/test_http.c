@@ -12,6 +12,7 @@
 
 #include "../tap.h"
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 #define MAXMSG 8
 

@@ -22,6 +22,8 @@
 #include "../tap.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
+#include "framing/lib_internal.h"
+#include "pattern/lib_internal.h"
 
 #define PAGE 16294
 

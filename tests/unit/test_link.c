@@ -14,6 +14,8 @@
 
 #include "../tap.h"
 #include "ipcperf/ipcperf.h"
+#include "link/lib_internal.h"
+#include "transport/lib_internal.h"
 
 static char err[256];
 

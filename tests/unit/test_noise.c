@@ -11,6 +11,10 @@
 #include "ipcperf/run.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "explain/lib_internal.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 static void test_target(void)
 {

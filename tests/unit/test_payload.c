@@ -14,6 +14,7 @@
 #include "pattern/msg.h"
 
 #include "../tap.h"
+#include "pattern/lib_internal.h"
 
 /* Longer than the pattern's 64 KiB period, so that it wraps once. */
 #define BIG (70u * 1024u)

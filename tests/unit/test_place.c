@@ -10,6 +10,8 @@
 
 #include "ipcperf/run.h"
 #include "../tap.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 static void test_pick(void)
 {

@@ -13,6 +13,7 @@
 
 #include "../tap.h"
 #include "cli/progress.h"
+#include "run/lib_internal.h"
 
 #define S 1000000000ull
 

@@ -17,6 +17,8 @@
 
 #include "ipcperf/report.h"
 #include "../tap.h"
+#include "pattern/lib_internal.h"
+#include "run/lib_internal.h"
 
 static const struct ipc_transport_ops tp_udp = {
 	.name = "udp",

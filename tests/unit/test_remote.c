@@ -17,11 +17,13 @@
 #include "ipcperf/engine.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 #include "ipcperf/run.h"
 #include "ipcperf/transport.h"
 #include "remote/remote_internal.h"
 #include "../tap.h"
+#include "base/lib_internal.h"
+#include "framing/lib_internal.h"
 
 static char why[256];
 

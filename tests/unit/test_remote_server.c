@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 #include "../tap.h"
+#include "base/lib_internal.h"
 
 /* The server's control deadline in this suite: short, to stay fast. */
 #define CTL_TIMEOUT_S 1
@@ -1094,6 +1095,41 @@ static void attack_run_idle(struct server *s)
 	after(s, what);
 }
 
+/*
+ * A client that connects with the cookie and then sends and reads
+ * nothing holds its slot for a control timeout too, not until
+ * --max-test.
+ */
+static void attack_data_idle(struct server *s)
+{
+	struct ipc_rtest t = plain_test("tcp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m;
+	const char *what = "data connection with the cookie, then idle";
+	uint64_t t0;
+	int dfd, r = -1;
+
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	dfd = ipc_rclient_run_begin(c, 0, AF_INET, SOCK_STREAM, why,
+				    sizeof(why));
+	ok(dfd >= 0, "%s: connected and ready (%s)", what,
+	   dfd < 0 ? why : "ok");
+	t0 = now_ms();
+	r = answer(ipc_rclient_fd(c), &m, (CTL_TIMEOUT_S + 3) * 1000);
+	ok(r == 1 && m.type == IPC_RM_ERROR && m.code == IPC_RERR_TIMEOUT &&
+		   strstr(m.message, "stayed idle"),
+	   "%s: ended after %.1f s (control timeout %d s): %s", what,
+	   (now_ms() - t0) / 1e3, CTL_TIMEOUT_S,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	if (dfd >= 0)
+		close(dfd);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
 static void attack_slowloris(struct server *s)
 {
 	const char *body =
@@ -1327,8 +1363,9 @@ static void log_lines(const struct server *s)
 
 /*
  * For the end-to-end scripts: one legitimate exchange against a server
- * elsewhere (another network namespace).  --hold: stop after the run is
- * ready and wait to be killed or for the server to end the test.
+ * elsewhere (another network namespace).  --hold: once the run is ready
+ * (over TCP, once its first request is sent), wait to be killed or for
+ * the server to end the test.
  */
 /* ---- the sweep ------------------------------------------------------ */
 
@@ -1600,6 +1637,7 @@ static int client_mode(int argc, char **argv)
 		return 0;
 	}
 	t = plain_test(argv[3]);
+	t.verify = false; /* the one request is not the run's payload */
 	cc.server = s.addr;
 	v6 = !strcmp(argv[3], "tcp6") || !strcmp(argv[3], "udp6");
 	dg = !strcmp(argv[3], "udp") || !strcmp(argv[3], "udp6");
@@ -1611,6 +1649,15 @@ static int client_mode(int argc, char **argv)
 				   sizeof(why));
 	if (fd < 0)
 		goto fail;
+	/*
+	 * Over TCP one request first: the run has begun (an idle data
+	 * connection is ended after a control timeout), then it is held.
+	 */
+	if (!dg && send(fd, "x", 1, MSG_NOSIGNAL) != 1) {
+		snprintf(why, sizeof(why), "the first request: %s",
+			 strerror(errno));
+		goto fail;
+	}
 	printf("ready\n");
 	fflush(stdout);
 	/* Until the server gives up on us, or we are killed. */
@@ -1669,6 +1716,7 @@ int main(int argc, char **argv)
 	attack_cookie(&s, "udp");
 	attack_udp_queue(&s);
 	attack_run_idle(&s);
+	attack_data_idle(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);

@@ -20,6 +20,10 @@
 #include "ipcperf/report.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "pattern/lib_internal.h"
+#include "report/lib_internal.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 #define pat_rr ipc_pattern_rr
 #define pat_stream ipc_pattern_stream

@@ -13,6 +13,7 @@
 
 #include "../tap.h"
 #include "rsp_io.h"
+#include "framing/lib_internal.h"
 
 /* The fake target's memory: MEM bytes from BASE; the stack pointer. */
 #define BASE 0x7ffe0000ull

@@ -17,6 +17,7 @@
 
 #include "../tap.h"
 #include "rsp_io.h"
+#include "framing/lib_internal.h"
 
 static char dir[64];	  /* this test's temporary folder */
 static char target[128];  /* the compiled target */

@@ -25,6 +25,7 @@
 
 #include "../helpers.h"
 #include "../tap.h"
+#include "run/lib_internal.h"
 
 /* Iterations of each run of the plan that must not be disturbed. */
 #define UNDISTURBED_N 20000u

@@ -10,6 +10,7 @@
 #include "ipcperf/stats.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "stats/lib_internal.h"
 
 static bool all_finite(const struct ipc_runs_stats *s)
 {

@@ -15,6 +15,8 @@
 #include "ipcperf/run.h"
 #include "../helpers.h"
 #include "../tap.h"
+#include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 #define MAXC 8
 #define MAXLOG 4096

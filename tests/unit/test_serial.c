@@ -29,6 +29,7 @@
 
 #include "../helpers.h"
 #include "../tap.h"
+#include "transport/lib_internal.h"
 
 static const struct ipc_transport_ops *tp;
 

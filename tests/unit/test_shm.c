@@ -22,6 +22,8 @@
 #include "ipcperf/transport.h"
 
 #include "../tap.h"
+#include "base/lib_internal.h"
+#include "transport/lib_internal.h"
 
 /* A ring of 4 KiB: messages wrap around its end every few sends. */
 #define SMALL_RING 4096u

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/cpucache.h"
-#include "ipcperf/transport.h"
+#include "transport/lib_internal.h"
 
 #include "../helpers.h"
 #include "../tap.h"

@@ -8,6 +8,7 @@
 
 #include "../tap.h"
 #include "ipcperf/base.h"
+#include "base/lib_internal.h"
 
 static void escapes(const char *in, unsigned flags, const char *want,
 		    const char *what)

@@ -21,6 +21,7 @@
 
 #include "../helpers.h"
 #include "../tap.h"
+#include "pattern/lib_internal.h"
 
 #define RUNS 2
 #define TRANSACTIONS 200

@@ -24,6 +24,7 @@
 
 #include "../helpers.h"
 #include "../tap.h"
+#include "transport/lib_internal.h"
 
 /* Sizes of the round trips; 65536 is over the limit of UDP. */
 static const size_t sizes[] = {0, 1, 4095, 65536};

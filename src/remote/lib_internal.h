@@ -4,17 +4,18 @@
  * `ipcperf server` on another host, the server itself (accept loop, one
  * process per test, limits) and the client's side of the control exchange.
  * The protocol is described in docs/protocol.md; the measured loops never
- * touch the control connection.
+ * touch the control connection.  The program's own: not installed, not
+ * exported (docs/library.md).
  */
-#ifndef IPCPERF_REMOTE_H
-#define IPCPERF_REMOTE_H
+#ifndef IPCPERF_REMOTE_LIB_INTERNAL_H
+#define IPCPERF_REMOTE_LIB_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "base.h" /* ipc_random_bytes */
+#include "ipcperf/base.h" /* ipc_random_bytes */
 
 #ifdef __cplusplus
 extern "C" {
