@@ -318,18 +318,19 @@ const char *ipc_http_reason(unsigned status);
  */
 size_t ipc_http_chunk_line(char *dst, uint64_t len);
 
-/* The parts of an http:// URL. */
+/* The parts of an http:// or https:// URL. */
 struct ipc_http_url {
 	char host[256];	     /* name or address, IPv6 without brackets */
 	char port[8];	     /* "80" when the URL has none */
 	char authority[272]; /* host[:port] as the Host field wants it */
 	char path[2048];     /* path and query, "/" when the URL has none */
 	bool ipv6;	     /* host is an IPv6 literal */
+	bool tls;	     /* https:// (port 443 when it has none) */
 };
 
 /*
  * Cut @url into @u.  0, or -EINVAL with one sentence in @why (not a URL,
- * a scheme other than http, no host, a part too long).
+ * a scheme other than http and https, no host, a part too long).
  */
 int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		       size_t why_len);

@@ -519,6 +519,7 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 	struct http_parser_url pu;
 	char scheme[16], query[2048];
 	size_t len = strlen(url);
+	unsigned dflt;
 
 	memset(u, 0, sizeof(*u));
 	http_parser_url_init(&pu);
@@ -531,13 +532,15 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		return -EINVAL;
 	}
 	if (!part(url, &pu, UF_SCHEMA, scheme, sizeof(scheme)) ||
-	    strcasecmp(scheme, "http")) {
+	    (strcasecmp(scheme, "http") && strcasecmp(scheme, "https"))) {
 		snprintf(why, why_len,
-			 "'%.200s': only http:// URLs can be measured (no "
-			 "TLS here)",
+			 "'%.200s': only http:// and https:// URLs can be "
+			 "measured",
 			 url);
 		return -EINVAL;
 	}
+	u->tls = !strcasecmp(scheme, "https");
+	dflt = u->tls ? 443u : 80u;
 	if (!(pu.field_set & (1 << UF_HOST)) ||
 	    !part(url, &pu, UF_HOST, u->host, sizeof(u->host)) || !*u->host) {
 		snprintf(why, why_len, "'%.200s' names no host (or too long)",
@@ -545,7 +548,7 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		return -EINVAL;
 	}
 	u->ipv6 = strchr(u->host, ':') != NULL;
-	snprintf(u->port, sizeof(u->port), "%u", pu.port ? pu.port : 80u);
+	snprintf(u->port, sizeof(u->port), "%u", pu.port ? pu.port : dflt);
 	if ((pu.field_set & (1 << UF_PORT)) && !pu.port) {
 		snprintf(why, why_len,
 			 "'%.200s': port 0 cannot be connected to", url);
@@ -553,8 +556,8 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 	}
 	snprintf(u->authority, sizeof(u->authority), "%s%s%s%s%s",
 		 u->ipv6 ? "[" : "", u->host, u->ipv6 ? "]" : "",
-		 pu.port && pu.port != 80 ? ":" : "",
-		 pu.port && pu.port != 80 ? u->port : "");
+		 pu.port && pu.port != dflt ? ":" : "",
+		 pu.port && pu.port != dflt ? u->port : "");
 	if (!(pu.field_set & (1 << UF_PATH)))
 		strcpy(u->path, "/");
 	else if (!part(url, &pu, UF_PATH, u->path, sizeof(u->path)))

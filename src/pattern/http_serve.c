@@ -28,6 +28,11 @@
  * others are never waited for.  All deadlines are "now + the same
  * timeout", so a list kept in the order they were set is sorted: the
  * first one is the next to expire, and setting one is O(1).
+ *
+ * With TLS (opts.tls) OpenSSL reads and writes the sockets: a connection
+ * first runs its handshake (a failed one is counted apart and closed),
+ * then works as above on the decrypted bytes; a Connection: close answer
+ * ends with close_notify before the write side is shut.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -43,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tls.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
 
@@ -101,6 +107,9 @@ struct conn {
 	bool linger;	   /* our side is shut; drain and close */
 	bool continued;	   /* 100 Continue queued for this request */
 	bool in_list;	   /* in the deadline list */
+	SSL *ssl;	   /* TLS, else NULL */
+	bool hs_done;	   /* ... its handshake is over */
+	bool tls_ww;	   /* ... it waits for the socket to take more */
 };
 
 /* How the loop waits (the engine's way). */
@@ -146,6 +155,7 @@ struct ipc_http_server {
 	uint64_t accept_retry_ns; /* out of descriptors: try again then */
 	uint64_t now_ns, last_ns; /* now; the last request or accept */
 	char *rbuf;
+	SSL_CTX *tls; /* serving https, else NULL */
 	struct ipc_http_serve_stats st;
 };
 
@@ -448,6 +458,8 @@ static void conn_close(struct ipc_http_server *s, struct conn *c)
 	list_del(s, c);
 	if (s->how == W_POLL)
 		w_del(s, c->fd, c); /* (an epoll set forgets it at close) */
+	tls_server_free(c->ssl);
+	c->ssl = NULL;
 	close(c->fd);
 	c->fd = -1;
 	free(c->stash);
@@ -603,6 +615,8 @@ static void end_answer(struct ipc_http_server *s, struct conn *c)
 		s->st.keepalive++;
 	s->st.requests++;
 	if (k & K_CLOSE) {
+		if (c->ssl)
+			tls_server_close(c->ssl);
 		shutdown(c->fd, SHUT_WR);
 		c->linger = true;
 		c->qlen = 0;
@@ -645,13 +659,23 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 		}
 		if (turn >= TURN_BYTES)
 			return 1;
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n < 0)
-			return -errno;
+		if (c->ssl) {
+			/* One piece at a time: OpenSSL takes no iovec. */
+			n = tls_server_send(c->ssl, iov[0].iov_base,
+					    iov[0].iov_len, &c->tls_ww);
+			if (n == 0)
+				return 0;
+			if (n < 0)
+				return -ECONNRESET;
+		} else {
+			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				return 0;
+			if (n < 0)
+				return -errno;
+		}
 		s->st.bytes_out += (uint64_t)n;
 		turn += (uint64_t)n;
 		s->last_ns = s->now_ns;
@@ -686,9 +710,9 @@ static int rewatch(struct ipc_http_server *s, struct conn *c)
 {
 	uint32_t ev = 0;
 
-	if (c->qlen && !c->linger)
+	if ((c->qlen && !c->linger) || c->tls_ww)
 		ev |= EPOLLOUT;
-	if (wants_read(c))
+	if (wants_read(c) || (c->ssl && !c->hs_done))
 		ev |= EPOLLIN;
 	return watch(s, c, ev);
 }
@@ -698,9 +722,30 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 {
 	ssize_t n;
 
+	if (c->ssl && !c->hs_done && !c->rd_eof) {
+		int r = tls_server_accept(c->ssl, &c->tls_ww);
+
+		if (r < 0) {
+			s->st.tls_failed++;
+			return -EPROTO;
+		}
+		if (!r)
+			return 0;
+		c->hs_done = true;
+	}
 	if (!wants_read(c))
 		return 0;
-	n = recv(c->fd, s->rbuf, RBUF, 0);
+	if (c->ssl && !c->linger) {
+		n = tls_server_recv(c->ssl, s->rbuf, RBUF, &c->tls_ww);
+		if (n == TLS_CLOSED)
+			n = 0;
+		else if (n == 0)
+			return 0;
+		else if (n < 0)
+			return -ECONNRESET;
+	} else {
+		n = recv(c->fd, s->rbuf, RBUF, 0);
+	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	if (n == 0) {
@@ -725,8 +770,21 @@ static void on_event(struct ipc_http_server *s, struct conn *c, uint32_t ev)
 {
 	int err = 0;
 
-	if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))
+	if ((ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) ||
+	    (c->ssl && (!c->hs_done || c->tls_ww)))
 		err = on_read(s, c);
+	/*
+	 * Records OpenSSL has read and not yet given out do not wake the
+	 * loop: read them while the connection wants to.
+	 */
+	while (!err && c->ssl && c->hs_done && tls_server_pending(c->ssl) &&
+	       wants_read(c)) {
+		uint64_t before = s->st.bytes_in;
+
+		err = on_read(s, c);
+		if (s->st.bytes_in == before)
+			break; /* a record not whole yet */
+	}
 	while (!err) {
 		if (c->stash_len)
 			parse_stash(s, c);
@@ -792,6 +850,12 @@ static void on_accept(struct ipc_http_server *s)
 		}
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
+		if (s->tls && !(c->ssl = tls_server_new(s->tls, fd))) {
+			close(fd);
+			c->next = s->free;
+			s->free = c;
+			return;
+		}
 		ipc_http_parser_init(&c->rx, true);
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->events = EPOLLIN;
@@ -1054,6 +1118,14 @@ int ipc_http_serve_open(struct ipc_http_server **out,
 		s->ep = epoll_create1(EPOLL_CLOEXEC);
 		s->rdy = malloc(EVENTS * sizeof(*s->rdy));
 	}
+	if (o->tls) {
+		s->tls =
+			tls_server_ctx(o->cert_file, o->key_file, why, why_len);
+		if (!s->tls) {
+			rc = -EINVAL;
+			goto fail;
+		}
+	}
 	s->rbuf = malloc(RBUF);
 	rc = s->how != W_POLL && s->ep < 0	   ? -errno
 	     : !s->rbuf || (!s->rdy && s->ep >= 0) ? -ENOMEM
@@ -1115,5 +1187,6 @@ void ipc_http_serve_free(struct ipc_http_server *s)
 	free(s->pfd);
 	free(s->pptr);
 	free(s->rdy);
+	tls_ctx_free(s->tls);
 	free(s);
 }

@@ -609,7 +609,23 @@ static void test_urls(void)
 	url_is("http://[::1]:9000/", "::1", "9000", "[::1]:9000", "/");
 	url_is("http://example.org", "example.org", "80", "example.org", "/");
 	url_is("HTTP://h:80/x#frag", "h", "80", "h", "/x");
-	url_refused("https://example.org/");
+	url_is("https://127.0.0.1/x", "127.0.0.1", "443", "127.0.0.1", "/x");
+	url_is("https://localhost:8443/", "localhost", "8443", "localhost:8443",
+	       "/");
+	url_refused("ftp://127.0.0.1/");
+	{
+		struct ipc_http_url u;
+		char why[160];
+
+		is_int(ipc_http_url_parse("https://127.0.0.1/", &u, why,
+					  sizeof(why)) == 0 &&
+			       u.tls,
+		       "==", 1, "https:// says TLS");
+		is_int(ipc_http_url_parse("http://127.0.0.1/", &u, why,
+					  sizeof(why)) == 0 &&
+			       !u.tls,
+		       "==", 1, "http:// says plain");
+	}
 	url_refused("localhost:8080");
 	url_refused("http:///path");
 	url_refused("http://h:0/");
