@@ -13,7 +13,11 @@
  * (the head, rewritten once a second for its Date, and the body cut into
  * --chunk pieces, each one write).  When the queue is full, what was read
  * and not parsed waits in a stash and the connection stops reading, so a
- * client that pipelines without reading costs a bounded amount of memory.
+ * client that pipelines without reading costs a bounded amount of memory:
+ * a connection reads FIRST_READ bytes at most at a time until its queue
+ * once overflows, and from then on peeks (MSG_PEEK, SSL_peek) and takes
+ * only the bytes it parsed, so that what it has no room for stays in the
+ * kernel's socket buffer (bounded there) rather than in ours.
  *
  *   accept ──> READ ──request──> queue ──> WRITE ──all answered──> READ
  *                │  malformed: 400 or 431, then close          │
@@ -54,6 +58,7 @@
 
 #define QMAX 64			/* answers queued per connection */
 #define RBUF (64u << 10)	/* bytes read at once */
+#define FIRST_READ (8u << 10)	/* ... before the queue first overflowed */
 #define HEAD_MAX 320		/* bytes of a response head */
 #define EVENTS 128		/* epoll events per wait */
 #define TURN_BYTES (256u << 10) /* written to one connection per turn */
@@ -98,6 +103,8 @@ struct conn {
 	uint64_t piece;		 /* the piece being written */
 	bool writing;		 /* an answer has begun */
 	char *stash;		 /* read, not parsed yet (queue full) */
+	bool peek;		 /* its queue overflowed: peek, take what
+				    is parsed */
 	uint32_t stash_off, stash_len;
 	uint64_t answered; /* requests answered on it */
 	uint32_t events;   /* what the loop watches: EPOLLIN, EPOLLOUT */
@@ -564,11 +571,11 @@ static int parse_read(struct ipc_http_server *s, struct conn *c, size_t len)
 
 	if (used == len)
 		return 0;
-	if (!c->stash) {
-		c->stash = malloc(RBUF);
-		if (!c->stash)
-			return -ENOMEM;
-	}
+	/* At most FIRST_READ bytes, once: the connection peeks from now. */
+	c->peek = true;
+	c->stash = malloc(len - used);
+	if (!c->stash)
+		return -ENOMEM;
 	memcpy(c->stash, s->rbuf + used, len - used);
 	c->stash_off = 0;
 	c->stash_len = (uint32_t)(len - used);
@@ -580,8 +587,33 @@ static void parse_stash(struct ipc_http_server *s, struct conn *c)
 {
 	c->stash_off += (uint32_t)parse(s, c, c->stash + c->stash_off,
 					c->stash_len - c->stash_off);
-	if (c->stash_off == c->stash_len)
+	if (c->stash_off == c->stash_len) {
 		c->stash_off = c->stash_len = 0;
+		free(c->stash);
+		c->stash = NULL;
+	}
+}
+
+/*
+ * Parse the @len bytes a peek brought, and take from the socket those
+ * parsed (all of them once nothing more is to be parsed).  0 or -errno.
+ */
+static int parse_peeked(struct ipc_http_server *s, struct conn *c, size_t len)
+{
+	size_t used = parse(s, c, s->rbuf, len);
+	bool ww;
+	ssize_t n;
+
+	if (!used)
+		return 0;
+	if (c->ssl)
+		n = tls_server_recv(c->ssl, s->rbuf, used, false, &ww);
+	else
+		n = recv(c->fd, s->rbuf, used, 0);
+	if (n != (ssize_t)used)
+		return -EIO; /* what was peeked is there to take */
+	s->st.bytes_in += (uint64_t)n;
+	return 0;
 }
 
 /* Start writing the answer at the head of the queue. */
@@ -735,8 +767,11 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 	}
 	if (!wants_read(c))
 		return 0;
+	size_t want = c->peek ? RBUF : FIRST_READ;
+	bool peek = c->peek && !c->linger;
+
 	if (c->ssl && !c->linger) {
-		n = tls_server_recv(c->ssl, s->rbuf, RBUF, &c->tls_ww);
+		n = tls_server_recv(c->ssl, s->rbuf, want, peek, &c->tls_ww);
 		if (n == TLS_CLOSED)
 			n = 0;
 		else if (n == 0)
@@ -744,7 +779,7 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 		else if (n < 0)
 			return -ECONNRESET;
 	} else {
-		n = recv(c->fd, s->rbuf, RBUF, 0);
+		n = recv(c->fd, s->rbuf, want, peek ? MSG_PEEK : 0);
 	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
@@ -760,6 +795,8 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 		c->no_more = true;
 		return 0;
 	}
+	if (peek)
+		return parse_peeked(s, c, (size_t)n);
 	s->st.bytes_in += (uint64_t)n;
 	if (c->linger)
 		return 0;

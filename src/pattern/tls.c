@@ -375,13 +375,15 @@ int tls_server_accept(SSL *ssl, bool *want_write)
 	return r == 1 ? 1 : waits(ssl, r, want_write);
 }
 
-long tls_server_recv(SSL *ssl, void *buf, size_t cap, bool *want_write)
+long tls_server_recv(SSL *ssl, void *buf, size_t cap, bool peek,
+		     bool *want_write)
 {
 	size_t n = 0;
 	int e;
 
 	*want_write = false;
-	if (SSL_read_ex(ssl, buf, cap, &n))
+	if (peek ? SSL_peek_ex(ssl, buf, cap, &n)
+		 : SSL_read_ex(ssl, buf, cap, &n))
 		return (long)n;
 	e = SSL_get_error(ssl, 0);
 	if (e == SSL_ERROR_ZERO_RETURN) {

@@ -103,10 +103,11 @@ void tls_server_free(SSL *ssl);
  * Non-blocking accept, read and write on the socket.  accept: 1 done, 0
  * waiting (*@want_write: for the socket to take more), -1 failed.
  * recv: bytes, 0 waiting, TLS_CLOSED at the client's close (or its end
- * of stream), -1 failed.  send: bytes taken, 0 waiting, -1 failed.
+ * of stream), -1 failed; with @peek the bytes stay to be read again.  send: bytes taken, 0 waiting, -1 failed.
  */
 int tls_server_accept(SSL *ssl, bool *want_write);
-long tls_server_recv(SSL *ssl, void *buf, size_t cap, bool *want_write);
+long tls_server_recv(SSL *ssl, void *buf, size_t cap, bool peek,
+		     bool *want_write);
 long tls_server_send(SSL *ssl, const void *buf, size_t len, bool *want_write);
 
 /* Does @ssl hold bytes read and not yet given out? */
