@@ -680,6 +680,9 @@ struct ipc_http_serve_opts {
 				       (PEM); NULL: one made now, signed
 				       by itself, for localhost */
 	const char *key_file;
+	const char *token; /* a request whose path begins "/TOKEN/" is the
+			      load's own, others are counted as strangers'
+			      (stats.strangers); NULL: all are own */
 };
 
 /* What a server did, counted since it opened. */
@@ -694,6 +697,7 @@ struct ipc_http_serve_stats {
 	uint64_t bytes_in;   /* bytes read */
 	uint64_t bytes_out;  /* bytes written */
 	uint64_t tls_failed; /* TLS handshakes that failed */
+	uint64_t strangers;  /* requests without the token (opts.token) */
 };
 
 /* Why ipc_http_serve_run returned. */

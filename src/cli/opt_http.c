@@ -214,6 +214,20 @@ static int set_tls_version(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_token(struct cli_config *c, const char *a)
+{
+	size_t n = strlen(a);
+
+	if (!n || n > 64 ||
+	    strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789-_.~") != n)
+		return usage_error("give 1 to 64 letters, digits, '-', '_', "
+				   "'.' or '~'",
+				   "--token: '%s' is not a token", a);
+	c->serve.token = a;
+	return 0;
+}
+
 /* Does @host resolve to an IPv4 address (or fail to resolve at all)? */
 static bool has_ipv4(const char *host)
 {
@@ -286,6 +300,10 @@ static int http_validate(struct cli_config *c)
 		return usage_error("give both, or neither for a certificate "
 				   "made for the run",
 				   "--cert and --key go together");
+	if (!c->serve_only && c->serve.token)
+		return usage_error("a run's own target counts the connections "
+				   "it did not expect",
+				   "--token is for --serve");
 	if (c->serve_only && c->http.insecure)
 		return usage_error(NULL, "--insecure is the client's: --serve "
 					 "measures nothing");
@@ -417,6 +435,10 @@ static const struct cli_opt http_opts[] = {
 	 set_insecure},
 	{"cacert", 0, "FILE", CMD_HTTP,
 	 "https: trust the CAs in FILE (PEM) [the system's]", set_cacert},
+	{"token", 0, "T", CMD_HTTP,
+	 "--serve: requests whose path begins /T/ are the load's own; the "
+	 "others are counted as strangers' when it stops [all own]",
+	 set_token},
 	{"tls-version", 0, "V", CMD_HTTP,
 	 "https: only TLS 1.2 or only 1.3 [either]", set_tls_version},
 };
@@ -462,7 +484,7 @@ int cli_http_serve(const struct cli_config *c)
 	struct ipc_http_server *s = NULL;
 	struct ipc_http_serve_stats st;
 	struct sigaction sa = {.sa_handler = on_signal};
-	char why[256], addr[80], tls_failed[64] = "";
+	char why[256], addr[80], tls_failed[64] = "", strangers[80] = "";
 	int rc;
 
 	stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -488,10 +510,12 @@ int cli_http_serve(const struct cli_config *c)
 			 (unsigned long long)o.chunk_bytes);
 	else
 		snprintf(why, sizeof(why), "one write");
-	printf("serving %s://%s/ (a %llu-byte page in %s%s%s); Ctrl-C "
+	/* With a token the address printed is where the load is to go. */
+	printf("serving %s://%s/%s%s (a %llu-byte page in %s%s%s); Ctrl-C "
 	       "stops\n",
-	       o.tls ? "https" : "http", addr, (unsigned long long)o.page_bytes,
-	       why, o.chunked ? ", chunked" : "",
+	       o.tls ? "https" : "http", addr, o.token ? o.token : "",
+	       o.token ? "/" : "", (unsigned long long)o.page_bytes, why,
+	       o.chunked ? ", chunked" : "",
 	       o.tls && !o.cert_file
 		       ? "; a certificate for localhost made now, signed by "
 			 "itself"
@@ -508,17 +532,22 @@ int cli_http_serve(const struct cli_config *c)
 			  strerror(-rc));
 		return EXIT_MEASURE;
 	}
+	if (o.token)
+		snprintf(strangers, sizeof(strangers),
+			 "%llu without the token (strangers'); ",
+			 (unsigned long long)st.strangers);
 	if (o.tls)
 		snprintf(tls_failed, sizeof(tls_failed),
 			 "%llu TLS handshakes failed; ",
 			 (unsigned long long)st.tls_failed);
 	printf("served %llu requests (%llu keep-alive) on %llu connections; "
 	       "%llu malformed, %llu timed out, %llu reset; %llu bytes out, "
-	       "%llu in; %s%s\n",
+	       "%llu in; %s%s%s\n",
 	       (unsigned long long)st.requests,
 	       (unsigned long long)st.keepalive, (unsigned long long)st.conns,
 	       (unsigned long long)st.bad, (unsigned long long)st.timeouts,
 	       (unsigned long long)st.resets, (unsigned long long)st.bytes_out,
-	       (unsigned long long)st.bytes_in, tls_failed, why_ended(rc));
+	       (unsigned long long)st.bytes_in, strangers, tls_failed,
+	       why_ended(rc));
 	return EXIT_OK;
 }

@@ -111,6 +111,29 @@ static int on_value(http_parser *hp, const char *at, size_t len)
 	return 0;
 }
 
+/*
+ * The request's path, in pieces: does it begin "/" token "/"?  tmatch
+ * counts the bytes of that prefix seen so far, NOMATCH once one differed.
+ */
+static int on_url(http_parser *hp, const char *at, size_t len)
+{
+	struct ipc_http_parser *p = hp->data;
+	size_t tl = p->token ? strlen(p->token) : 0;
+
+	for (size_t i = 0; tl && i < len && p->tmatch != NOMATCH; i++) {
+		size_t k = p->tmatch;
+		char want = k == 0 || k == tl + 1 ? '/' : p->token[k - 1];
+
+		if (at[i] != want) {
+			p->tmatch = NOMATCH;
+		} else if (++p->tmatch == tl + 2) {
+			p->msg.token = true;
+			p->tmatch = NOMATCH; /* decided */
+		}
+	}
+	return 0;
+}
+
 static int on_begin(http_parser *hp)
 {
 	struct ipc_http_parser *p = hp->data;
@@ -125,6 +148,7 @@ static int on_begin(http_parser *hp)
 	p->in_msg = true;
 	p->hdr = H_NONE;
 	p->match = 0;
+	p->tmatch = 0;
 	return 0;
 }
 
@@ -188,6 +212,7 @@ static int on_complete(http_parser *hp)
 
 static const http_parser_settings settings = {
 	.on_message_begin = on_begin,
+	.on_url = on_url,
 	.on_header_field = on_field,
 	.on_header_value = on_value,
 	.on_headers_complete = on_head_done,

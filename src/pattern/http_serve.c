@@ -556,6 +556,8 @@ static size_t parse(struct ipc_http_server *s, struct conn *c, const char *buf,
 		if (!done)
 			continue;
 		c->continued = false;
+		if (s->o.token && !c->rx.msg.token)
+			s->st.strangers++;
 		enqueue(c, kind_of(&c->rx.msg));
 		s->last_ns = s->now_ns;
 		if (!c->rx.msg.keep_alive)
@@ -894,6 +896,7 @@ static void on_accept(struct ipc_http_server *s)
 			return;
 		}
 		ipc_http_parser_init(&c->rx, true);
+		c->rx.token = s->o.token;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->events = EPOLLIN;
 		if (w_set(s, fd, c, EPOLLIN, true)) {
