@@ -146,6 +146,8 @@ struct ipc_http_msg {
 	uint64_t body_bytes;   /* body bytes, decoded (chunk framing out) */
 	uint64_t wire_bytes;   /* every byte of the message on the wire */
 	uint64_t interim;      /* response: 1xx answers skipped before it */
+	bool token;	       /* request: its path begins "/TOKEN/", the
+				  parser's token */
 };
 
 /*
@@ -159,14 +161,17 @@ struct ipc_http_parser {
 		uint64_t align;
 	} impl; /* http_parser (private) */
 	struct ipc_http_msg msg;
-	bool request;	 /* parses requests (else responses) */
-	bool head;	 /* response: it answers a HEAD (no body follows) */
-	bool in_msg;	 /* a message has begun and not ended */
-	bool done;	 /* the last feed ended a message */
-	int err;	 /* 0, or the -errno the stream failed with */
-	uint8_t hdr;	 /* header field being matched (private) */
-	uint8_t match;	 /* bytes of it matched so far (private) */
-	bool bad_status; /* the status code was not 3 digits (private) */
+	bool request;	   /* parses requests (else responses) */
+	bool head;	   /* response: it answers a HEAD (no body follows) */
+	bool in_msg;	   /* a message has begun and not ended */
+	bool done;	   /* the last feed ended a message */
+	int err;	   /* 0, or the -errno the stream failed with */
+	uint8_t hdr;	   /* header field being matched (private) */
+	uint8_t match;	   /* bytes of it matched so far (private) */
+	bool bad_status;   /* the status code was not 3 digits (private) */
+	const char *token; /* request: look for the path prefix "/TOKEN/"
+			      (set after ipc_http_parser_init), NULL: no */
+	uint8_t tmatch;	   /* bytes of it matched so far (private) */
 };
 
 /* What a request looks like; the same bytes are sent every time. */
@@ -193,13 +198,14 @@ struct ipc_http_resp_spec {
 	const char *type;    /* Content-Type, or NULL */
 };
 
-/* The parts of an http:// URL. */
+/* The parts of an http:// or https:// URL. */
 struct ipc_http_url {
 	char host[256];	     /* name or address, IPv6 without brackets */
 	char port[8];	     /* "80" when the URL has none */
 	char authority[272]; /* host[:port] as the Host field wants it */
 	char path[2048];     /* path and query, "/" when the URL has none */
 	bool ipv6;	     /* host is an IPv6 literal */
+	bool tls;	     /* https:// (port 443 when it has none) */
 };
 
 /*

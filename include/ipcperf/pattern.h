@@ -280,7 +280,7 @@ enum ipc_src {
 };
 
 /* Extra figures a pattern computes, in ipc_run_stats.extra[]. */
-#define IPC_EXTRA_MAX 16
+#define IPC_EXTRA_MAX 24
 
 /*
  * Bits of struct ipc_extra.flags.  RUN: the client counts it in every run
@@ -383,6 +383,8 @@ struct ipc_pout {
 	char what[160];		/* what failed, in words ("" when err == 0) */
 	char mismatch[300];	/* replay --target: the first reply unlike
 				   the trace's, in words, "" if none */
+	char session[160];	/* http over TLS: the session in words, ""
+				   if none */
 	struct ipc_loss loss;	/* lossy transports */
 	struct ipc_flows flows; /* many-flow patterns */
 	double extra[IPC_EXTRA_MAX];   /* the pattern's IPC_EXTRA_RUN figures */
@@ -513,9 +515,15 @@ struct ipc_http_cfg {
 				connection closes; 0: wait for ever */
 	const char *const *headers; /* -H "Name: value", in order */
 	size_t nheaders;
-	uint64_t page;	/* built-in target: the page's bytes */
-	uint64_t chunk; /* ... written this many at a time, 0: at once */
-	bool chunked;	/* ... with Transfer-Encoding: chunked */
+	uint64_t page;	      /* built-in target: the page's bytes */
+	uint64_t chunk;	      /* ... written this many at a time, 0: at once */
+	bool chunked;	      /* ... with Transfer-Encoding: chunked */
+	bool tls;	      /* https: the URL's, or the built-in target's */
+	bool insecure;	      /* do not verify the server's certificate */
+	unsigned tls_version; /* 12 or 13: that TLS version only; 0: either */
+	char cacert[256];     /* trusted CAs (PEM), "": the system's */
+	char cert[256];	      /* built-in target: its certificate and key */
+	char key[256];	      /* (PEM), "": one made for the run */
 };
 
 /*
@@ -571,19 +579,29 @@ struct ipc_http_serve_opts {
 	const char *engine;	    /* how the loop waits, an engine's
 				       name: "epoll" (NULL too), "poll"
 				       or "busy" */
+	bool tls;		    /* serve https (TLS 1.2 or 1.3) */
+	const char *cert_file;	    /* ... with this certificate and key
+				       (PEM); NULL: one made now, signed
+				       by itself, for localhost */
+	const char *key_file;
+	const char *token; /* a request whose path begins "/TOKEN/" is the
+			      load's own, others are counted as strangers'
+			      (stats.strangers); NULL: all are own */
 };
 
 /* What a server did, counted since it opened. */
 struct ipc_http_serve_stats {
-	uint64_t conns;	    /* connections accepted */
-	uint64_t requests;  /* requests answered, any status */
-	uint64_t keepalive; /* ... on a connection that had answered one */
-	uint64_t bad;	    /* malformed requests answered 400 or 431 */
-	uint64_t timeouts;  /* connections closed for a slow client */
-	uint64_t resets;    /* connections that failed (reset, error) */
-	uint64_t evicted;   /* idle ones closed for a new one (max_conns) */
-	uint64_t bytes_in;  /* bytes read */
-	uint64_t bytes_out; /* bytes written */
+	uint64_t conns;	     /* connections accepted */
+	uint64_t requests;   /* requests answered, any status */
+	uint64_t keepalive;  /* ... on a connection that had answered one */
+	uint64_t bad;	     /* malformed requests answered 400 or 431 */
+	uint64_t timeouts;   /* connections closed for a slow client */
+	uint64_t resets;     /* connections that failed (reset, error) */
+	uint64_t evicted;    /* idle ones closed for a new one (max_conns) */
+	uint64_t bytes_in;   /* bytes read */
+	uint64_t bytes_out;  /* bytes written */
+	uint64_t tls_failed; /* TLS handshakes that failed */
+	uint64_t strangers;  /* requests without the token (opts.token) */
 };
 
 /* Why ipc_http_serve_run returned. */

@@ -238,7 +238,9 @@ struct ipc_result {
 				 shared flag when not 0 */
 
 	/* replay --target: the first reply unlike the trace's, in words. */
-	char mismatch[300];		    /* "" if none */
+	char mismatch[300]; /* "" if none */
+	/* http over TLS: the session in words (the first run's). */
+	char session[160];		    /* "" if none */
 	struct ipc_explain_result *explain; /* --explain: where the time
 					       went, NULL when not asked */
 };

@@ -156,6 +156,81 @@ static int set_pipeline(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_tls(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->http.tls = true;
+	c->serve.tls = true;
+	return 0;
+}
+
+/* A file option's value into @dst: a readable file, else EXIT_USAGE. */
+static int file_opt(const char *opt, const char *a, char *dst, size_t len)
+{
+	if (!*a || strlen(a) >= len)
+		return usage_error(NULL,
+				   "%s: give a file name (below %zu bytes)",
+				   opt, len);
+	if (access(a, R_OK))
+		return usage_error(NULL, "%s %s: %s", opt, a, strerror(errno));
+	snprintf(dst, len, "%s", a);
+	return 0;
+}
+
+static int set_cert(struct cli_config *c, const char *a)
+{
+	set_tls(c, a);
+	c->serve.cert_file = c->http.cert;
+	return file_opt("--cert", a, c->http.cert, sizeof(c->http.cert));
+}
+
+static int set_cert_key(struct cli_config *c, const char *a)
+{
+	set_tls(c, a);
+	c->serve.key_file = c->http.key;
+	return file_opt("--key", a, c->http.key, sizeof(c->http.key));
+}
+
+static int set_cacert(struct cli_config *c, const char *a)
+{
+	return file_opt("--cacert", a, c->http.cacert, sizeof(c->http.cacert));
+}
+
+static int set_insecure(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->http.insecure = true;
+	return 0;
+}
+
+static int set_tls_version(struct cli_config *c, const char *a)
+{
+	if (!strcmp(a, "1.2"))
+		c->http.tls_version = 12;
+	else if (!strcmp(a, "1.3"))
+		c->http.tls_version = 13;
+	else
+		return usage_error("give 1.2 or 1.3",
+				   "--tls-version: '%s' is not a TLS version "
+				   "measured here",
+				   a);
+	return 0;
+}
+
+static int set_token(struct cli_config *c, const char *a)
+{
+	size_t n = strlen(a);
+
+	if (!n || n > 64 ||
+	    strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789-_.~") != n)
+		return usage_error("give 1 to 64 letters, digits, '-', '_', "
+				   "'.' or '~'",
+				   "--token: '%s' is not a token", a);
+	c->serve.token = a;
+	return 0;
+}
+
 /* Does @host resolve to an IPv4 address (or fail to resolve at all)? */
 static bool has_ipv4(const char *host)
 {
@@ -190,6 +265,12 @@ static int take_url(struct cli_config *c)
 	snprintf(c->http.authority, sizeof(c->http.authority), "%s",
 		 u.authority);
 	snprintf(c->http.path, sizeof(c->http.path), "%s", u.path);
+	c->http.tls = u.tls;
+	if (!u.tls &&
+	    (c->http.insecure || c->http.cacert[0] || c->http.tls_version))
+		return usage_error("--insecure, --cacert and --tls-version are "
+				   "for https:// URLs",
+				   "%s is not an https:// URL", c->http_url);
 	/*
 	 * The server is already there: the external peer, reached over tcp,
 	 * or tcp6 when the host is an IPv6 address or has no IPv4 one.
@@ -218,6 +299,17 @@ static int http_validate(struct cli_config *c)
 				   "measures URL",
 				   "--serve %s and the URL %s: give one",
 				   c->serve.addr, c->http_url);
+	if ((c->http.cert[0] != 0) != (c->http.key[0] != 0))
+		return usage_error("give both, or neither for a certificate "
+				   "made for the run",
+				   "--cert and --key go together");
+	if (!c->serve_only && c->serve.token)
+		return usage_error("a run's own target counts the connections "
+				   "it did not expect",
+				   "--token is for --serve");
+	if (c->serve_only && c->http.insecure)
+		return usage_error(NULL, "--insecure is the client's: --serve "
+					 "measures nothing");
 	if (c->serve_only) {
 		c->serve.engine = c->set & SET_ENGINE ? c->engines : NULL;
 		if (c->serve.engine &&
@@ -241,6 +333,17 @@ static int http_validate(struct cli_config *c)
 				   "a pipeline",
 				   "--no-keepalive with --pipeline %u",
 				   c->http.pipeline);
+	if (c->http_url && c->serve.tls)
+		return usage_error(
+			"--tls, --cert and --key are the "
+			"built-in target's (an https:// URL says TLS)",
+			"not for a URL's server (%s)", c->http_url);
+	if (!c->http_url &&
+	    (c->http.insecure || c->http.cacert[0] || c->http.tls_version))
+		return usage_error("the built-in target's certificate is made "
+				   "for the run, and not verified",
+				   "--insecure, --cacert and --tls-version are "
+				   "for https:// URLs");
 	if (c->http_url &&
 	    ((c->set & (SET_PAGE | SET_CHUNK)) || c->serve.chunked))
 		return usage_error("--page, --chunk and --chunked shape the "
@@ -265,6 +368,8 @@ static int http_validate(struct cli_config *c)
 	}
 	snprintf(c->http.path, sizeof(c->http.path), "/");
 	snprintf(c->http.authority, sizeof(c->http.authority), "localhost");
+	/* Its certificate is the run's own: the client does not verify it. */
+	c->http.insecure = c->http.tls;
 	return 0;
 }
 
@@ -317,6 +422,28 @@ static const struct cli_opt http_opts[] = {
 	 "the built-in target's open connections at most; a new one pushes "
 	 "out the one idle longest, or waits when none is idle [10000]",
 	 set_max_conns},
+	{"tls", 0, NULL, CMD_HTTP,
+	 "the built-in target serves https, with a certificate made for the "
+	 "run unless --cert and --key give one [plain http]",
+	 set_tls},
+	{"cert", 0, "FILE", CMD_HTTP,
+	 "the built-in target's certificate chain (PEM), with --key; implies "
+	 "--tls",
+	 set_cert},
+	{"key", 0, "FILE", CMD_HTTP, "the private key of --cert (PEM)",
+	 set_cert_key},
+	{"insecure", 0, NULL, CMD_HTTP,
+	 "https: do not verify the server's certificate (the result says so) "
+	 "[verify]",
+	 set_insecure},
+	{"cacert", 0, "FILE", CMD_HTTP,
+	 "https: trust the CAs in FILE (PEM) [the system's]", set_cacert},
+	{"token", 0, "T", CMD_HTTP,
+	 "--serve: requests whose path begins /T/ are the load's own; the "
+	 "others are counted as strangers' when it stops [all own]",
+	 set_token},
+	{"tls-version", 0, "V", CMD_HTTP,
+	 "https: only TLS 1.2 or only 1.3 [either]", set_tls_version},
 };
 
 const struct cli_optgroup cli_opts_http = {
@@ -360,7 +487,7 @@ int cli_http_serve(const struct cli_config *c)
 	struct ipc_http_server *s = NULL;
 	struct ipc_http_serve_stats st;
 	struct sigaction sa = {.sa_handler = on_signal};
-	char why[256], addr[80];
+	char why[256], addr[80], tls_failed[64] = "", strangers[80] = "";
 	int rc;
 
 	stop_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -386,10 +513,16 @@ int cli_http_serve(const struct cli_config *c)
 			 (unsigned long long)o.chunk_bytes);
 	else
 		snprintf(why, sizeof(why), "one write");
-	printf("serving http://%s/ (a %llu-byte page in %s%s); Ctrl-C "
+	/* With a token the address printed is where the load is to go. */
+	printf("serving %s://%s/%s%s (a %llu-byte page in %s%s%s); Ctrl-C "
 	       "stops\n",
-	       addr, (unsigned long long)o.page_bytes, why,
-	       o.chunked ? ", chunked" : "");
+	       o.tls ? "https" : "http", addr, o.token ? o.token : "",
+	       o.token ? "/" : "", (unsigned long long)o.page_bytes, why,
+	       o.chunked ? ", chunked" : "",
+	       o.tls && !o.cert_file
+		       ? "; a certificate for localhost made now, signed by "
+			 "itself"
+		       : "");
 	fflush(stdout);
 	rc = ipc_http_serve_run(s);
 	ipc_http_serve_stats(s, &st);
@@ -402,13 +535,22 @@ int cli_http_serve(const struct cli_config *c)
 			  strerror(-rc));
 		return EXIT_MEASURE;
 	}
+	if (o.token)
+		snprintf(strangers, sizeof(strangers),
+			 "%llu without the token (strangers'); ",
+			 (unsigned long long)st.strangers);
+	if (o.tls)
+		snprintf(tls_failed, sizeof(tls_failed),
+			 "%llu TLS handshakes failed; ",
+			 (unsigned long long)st.tls_failed);
 	printf("served %llu requests (%llu keep-alive) on %llu connections; "
 	       "%llu malformed, %llu timed out, %llu reset; %llu bytes out, "
-	       "%llu in; %s\n",
+	       "%llu in; %s%s%s\n",
 	       (unsigned long long)st.requests,
 	       (unsigned long long)st.keepalive, (unsigned long long)st.conns,
 	       (unsigned long long)st.bad, (unsigned long long)st.timeouts,
 	       (unsigned long long)st.resets, (unsigned long long)st.bytes_out,
-	       (unsigned long long)st.bytes_in, why_ended(rc));
+	       (unsigned long long)st.bytes_in, strangers, tls_failed,
+	       why_ended(rc));
 	return EXIT_OK;
 }

@@ -181,6 +181,12 @@ static void read_params(struct rd *r, json_t *o, const char *at,
 		}
 		if (p->fmt == IPC_FMT_NAME && p->names) {
 			s = jr_str(r, o, at, p->key);
+			if (!s && (p->flags & IPC_PARAM_JSON_DFLT) &&
+			    !json_object_get(o, p->key)) {
+				/* Left out as the default (or older). */
+				ipc_param_set_u64(cs, p, p->dflt);
+				continue;
+			}
 			if (!s) {
 				jr_bad(r, at, p->key, "missing");
 				continue;
@@ -356,6 +362,8 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	snprintf(res->error, sizeof(res->error), "%s", err ? err : "");
 	err = jr_str(r, o, at, "first_mismatch");
 	snprintf(res->mismatch, sizeof(res->mismatch), "%s", err ? err : "");
+	err = jr_str(r, o, at, "tls_session");
+	snprintf(res->session, sizeof(res->session), "%s", err ? err : "");
 	jr_extras(r, o, at, &res->cs, &res->summary, 0);
 	read_config(r, jr_obj(r, o, at, KEY_CONFIG, false),
 		    jr_at(sat, sizeof(sat), at, KEY_CONFIG), &res->ro);

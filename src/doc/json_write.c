@@ -755,6 +755,8 @@ int ipc_doc_write_result(struct ipc_doc_writer *d, const struct ipc_result *res)
 		    jstr(res->error[0] ? res->error : "unknown error"));
 	if (res->mismatch[0])
 		put(d, o, "first_mismatch", jstr(res->mismatch));
+	if (res->session[0])
+		put(d, o, "tls_session", jstr(res->session));
 	put_params(d, o, cs);
 	put_place(d, o, &cs->place);
 	put_link(d, o, cs);

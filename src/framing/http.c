@@ -112,6 +112,29 @@ static int on_value(http_parser *hp, const char *at, size_t len)
 	return 0;
 }
 
+/*
+ * The request's path, in pieces: does it begin "/" token "/"?  tmatch
+ * counts the bytes of that prefix seen so far, NOMATCH once one differed.
+ */
+static int on_url(http_parser *hp, const char *at, size_t len)
+{
+	struct ipc_http_parser *p = hp->data;
+	size_t tl = p->token ? strlen(p->token) : 0;
+
+	for (size_t i = 0; tl && i < len && p->tmatch != NOMATCH; i++) {
+		size_t k = p->tmatch;
+		char want = k == 0 || k == tl + 1 ? '/' : p->token[k - 1];
+
+		if (at[i] != want) {
+			p->tmatch = NOMATCH;
+		} else if (++p->tmatch == tl + 2) {
+			p->msg.token = true;
+			p->tmatch = NOMATCH; /* decided */
+		}
+	}
+	return 0;
+}
+
 static int on_begin(http_parser *hp)
 {
 	struct ipc_http_parser *p = hp->data;
@@ -126,6 +149,7 @@ static int on_begin(http_parser *hp)
 	p->in_msg = true;
 	p->hdr = H_NONE;
 	p->match = 0;
+	p->tmatch = 0;
 	return 0;
 }
 
@@ -189,6 +213,7 @@ static int on_complete(http_parser *hp)
 
 static const http_parser_settings settings = {
 	.on_message_begin = on_begin,
+	.on_url = on_url,
 	.on_header_field = on_field,
 	.on_header_value = on_value,
 	.on_headers_complete = on_head_done,
@@ -520,6 +545,7 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 	struct http_parser_url pu;
 	char scheme[16], query[2048];
 	size_t len = strlen(url);
+	unsigned dflt;
 
 	memset(u, 0, sizeof(*u));
 	http_parser_url_init(&pu);
@@ -532,13 +558,15 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		return -EINVAL;
 	}
 	if (!part(url, &pu, UF_SCHEMA, scheme, sizeof(scheme)) ||
-	    strcasecmp(scheme, "http")) {
+	    (strcasecmp(scheme, "http") && strcasecmp(scheme, "https"))) {
 		snprintf(why, why_len,
-			 "'%.200s': only http:// URLs can be measured (no "
-			 "TLS here)",
+			 "'%.200s': only http:// and https:// URLs can be "
+			 "measured",
 			 url);
 		return -EINVAL;
 	}
+	u->tls = !strcasecmp(scheme, "https");
+	dflt = u->tls ? 443u : 80u;
 	if (!(pu.field_set & (1 << UF_HOST)) ||
 	    !part(url, &pu, UF_HOST, u->host, sizeof(u->host)) || !*u->host) {
 		snprintf(why, why_len, "'%.200s' names no host (or too long)",
@@ -546,7 +574,7 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		return -EINVAL;
 	}
 	u->ipv6 = strchr(u->host, ':') != NULL;
-	snprintf(u->port, sizeof(u->port), "%u", pu.port ? pu.port : 80u);
+	snprintf(u->port, sizeof(u->port), "%u", pu.port ? pu.port : dflt);
 	if ((pu.field_set & (1 << UF_PORT)) && !pu.port) {
 		snprintf(why, why_len,
 			 "'%.200s': port 0 cannot be connected to", url);
@@ -554,8 +582,8 @@ int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 	}
 	snprintf(u->authority, sizeof(u->authority), "%s%s%s%s%s",
 		 u->ipv6 ? "[" : "", u->host, u->ipv6 ? "]" : "",
-		 pu.port && pu.port != 80 ? ":" : "",
-		 pu.port && pu.port != 80 ? u->port : "");
+		 pu.port && pu.port != dflt ? ":" : "",
+		 pu.port && pu.port != dflt ? u->port : "");
 	if (!(pu.field_set & (1 << UF_PATH)))
 		strcpy(u->path, "/");
 	else if (!part(url, &pu, UF_PATH, u->path, sizeof(u->path)))

@@ -118,7 +118,7 @@ size_t ipc_http_chunk_line(char *dst, uint64_t len);
 
 /*
  * Cut @url into @u.  0, or -EINVAL with one sentence in @why (not a URL,
- * a scheme other than http, no host, a part too long).
+ * a scheme other than http and https, no host, a part too long).
  */
 int ipc_http_url_parse(const char *url, struct ipc_http_url *u, char *why,
 		       size_t why_len);

@@ -22,6 +22,17 @@
  *   non-2xx   whole responses with a status outside 200-299, by class
  *   timeout   no whole response within --request-timeout of the start of
  *             its exchange: the connection is closed
+ *   tls       https: the handshake failed (not a certificate that does
+ *             not verify: that ends the run, as it would end a browser's
+ *             visit), an alert, or bytes that are not TLS (a plain HTTP
+ *             server behind an https:// URL)
+ *
+ * Over TLS the handshake is timed apart, from its first byte written to
+ * its end, into its own histogram; a request's sample then starts when
+ * the handshake ends (closed loop).  A flow keeps the session of its
+ * last connection and resumes it on the next.  OpenSSL works on memory
+ * buffers here: the engine moves the encrypted bytes as it moves plain
+ * ones, so every engine drives TLS.
  *
  * A response saying Connection: close (or an HTTP/1.0 one without
  * keep-alive) ends its connection: the next request opens a new one, and
@@ -30,6 +41,7 @@
  * external peer's (run.h), and the flows connect to it on the channel.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +50,18 @@
 #include "describe.h"
 #include "load.h"
 #include "msg.h"
+#include "tls.h"
 #include "ipcperf/framing.h"
 #include "framing/lib_internal.h"
 #include "pattern/lib_internal.h"
+#include "ipcperf/stats.h"
 
 #define RBUF_MAX (64u << 10) /* receive buffer per flow, at most */
 #define RBUF_MIN (4u << 10)
 #define RBUF_ALL (64u << 20) /* over all flows */
+#define CBUF (20u << 10)     /* TLS: encrypted bytes sent at once per flow */
+#define PBUF (16u << 10)     /* TLS: decrypted at once (one record) */
+#define PIECE (16u << 10)    /* TLS: request bytes encrypted at once */
 
 /* The extras, in the order of http_extras[]. */
 enum {
@@ -62,14 +79,22 @@ enum {
 	X_BODY,
 	X_RECONNECTS,
 	X_F_TIMEOUT,
+	X_F_TLS,
+	X_HANDSHAKES,
+	X_RESUMED,
+	X_HS_P50,
+	X_HS_P99,
 	X_COUNT
 };
 
 /* One thread's counts of the measured phase. */
 struct hcount {
 	double x[X_COUNT];
-	uint64_t wire;	    /* response bytes on the wire */
-	uint64_t first_len; /* the first whole 2xx body's length, +1 */
+	uint64_t wire;	     /* response bytes on the wire */
+	uint64_t first_len;  /* the first whole 2xx body's length, +1 */
+	struct ipc_hist *hs; /* TLS: handshakes, ns */
+	uint8_t *pbuf;	     /* TLS: decrypted bytes, PBUF */
+	char session[160];   /* TLS: the first session, in words */
 };
 
 /* A flow's HTTP state. */
@@ -79,6 +104,15 @@ struct hflow {
 	bool conn;	  /* connected, in the flow set */
 	bool closing;	  /* the server ends the connection after this */
 	bool recv_on;	  /* a receive is posted */
+	/* TLS */
+	SSL *ssl;      /* NULL: plain HTTP */
+	void *sess;    /* the last connection's session, to resume */
+	uint8_t *cbuf; /* encrypted bytes being sent, CBUF */
+	uint32_t clen, coff;
+	bool send_on;	/* a send of cbuf is posted */
+	bool hs_done;	/* the handshake is over */
+	uint64_t hs_t0; /* when it began */
+	size_t pt_off;	/* request bytes given to TLS */
 };
 
 /* The client's state, shared by its threads (read-only during the run). */
@@ -91,6 +125,10 @@ struct hclient {
 	struct hcount *cnt; /* per thread */
 	bool head;	    /* the method is HEAD */
 	uint64_t connects;  /* connections opened, all threads (atomic) */
+	SSL_CTX *tls;	    /* https, else NULL */
+	struct tls_client_opts tlo;
+	uint8_t *cbufs; /* TLS: every flow's cbuf */
+	size_t cbuf;	/* ... its bytes */
 };
 
 static struct hclient *hc_of(struct lthread *th)
@@ -104,6 +142,17 @@ static struct hcount *cnt_of(struct lthread *th)
 }
 
 /* ---- connections ---------------------------------------------------- */
+
+/* A new TLS connection on flow @h (plain HTTP: nothing).  0 or -ENOMEM. */
+static int tls_begin(struct hclient *hc, struct hflow *h)
+{
+	if (!hc->tls)
+		return 0;
+	h->ssl = tls_client_new(hc->tls, &hc->tlo, h->sess);
+	h->hs_done = false;
+	h->send_on = false;
+	return h->ssl ? 0 : -ENOMEM;
+}
 
 /*
  * Connect flow @x on the case's channel: to the built-in target, or to
@@ -124,6 +173,7 @@ static int open_flow(const struct ld_proto *p, struct ipc_pctx *c,
 		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 		hc->hf[x->g].conn = true;
 		ipc_http_parser_init(&hc->hf[x->g].p, false);
+		err = tls_begin(hc, &hc->hf[x->g]);
 	}
 	return err;
 }
@@ -135,6 +185,8 @@ static void init_flow(const struct ld_proto *p, struct ipc_pctx *c,
 
 	(void)c;
 	x->priv = &hc->hf[x->g];
+	if (hc->cbufs)
+		hc->hf[x->g].cbuf = hc->cbufs + x->g * hc->cbuf;
 }
 
 /* Drop flow @f's connection (its pending operations cancelled). */
@@ -146,8 +198,13 @@ static void drop(struct lthread *th, uint32_t f)
 
 	if (!h->conn)
 		return;
-	if (x->sent < hc_of(th)->req_len)
+	if (h->ssl ? h->send_on : x->sent < hc_of(th)->req_len)
 		e->fs_cancel(th->fs, f, IPC_FOP_SEND);
+	h->send_on = false;
+	if (h->ssl) {
+		tls_client_free(h->ssl, &h->sess);
+		h->ssl = NULL;
+	}
 	if (h->recv_on)
 		e->fs_cancel(th->fs, f, IPC_FOP_RECV);
 	h->recv_on = false;
@@ -161,6 +218,8 @@ static void drop(struct lthread *th, uint32_t f)
 }
 
 /* ---- one exchange --------------------------------------------------- */
+
+static int tls_pump(struct lthread *th, uint32_t f, bool rec, bool *fin);
 
 static int start(struct lthread *th, uint32_t f, uint64_t t0)
 {
@@ -181,6 +240,8 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 			return msg_fail(&th->pc, err, "reconnect");
 		h->conn = true;
 		ipc_http_parser_init(&h->p, false);
+		if (tls_begin(hc, h))
+			return msg_fail(&th->pc, -ENOMEM, "reconnect");
 		cnt_of(th)->x[X_RECONNECTS]++;
 		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 	}
@@ -189,8 +250,19 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 	ipc_http_expect_head(&h->p, hc->head);
 	err = e->fs_recv(th->fs, f, x->rbuf, hc->rbuf);
 	h->recv_on = !err;
-	if (!err)
-		err = e->fs_send(th->fs, f, hc->req, hc->req_len);
+	if (err)
+		return msg_fail(&th->pc, err, "start a request");
+	if (h->ssl) {
+		bool fin = false;
+
+		h->pt_off = 0;
+		if (!h->hs_done) {
+			h->hs_t0 = ipc_now_ns();
+			tls_handshake(h->ssl); /* its first flight */
+		}
+		return tls_pump(th, f, false, &fin);
+	}
+	err = e->fs_send(th->fs, f, hc->req, hc->req_len);
 	return err ? msg_fail(&th->pc, err, "start a request") : 0;
 }
 
@@ -254,15 +326,17 @@ static void response(struct lthread *th, uint32_t f, bool rec)
 	}
 }
 
-/* @len bytes came on flow @f: parse them into responses. */
-static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
+/*
+ * @len bytes of responses came on flow @f, at @buf: parse them.  1 when
+ * more are to come, 0 when the exchange is over or failed.
+ */
+static int feed(struct lthread *th, uint32_t f, const uint8_t *buf, size_t len,
+		bool rec, bool *fin)
 {
-	const struct ipc_engine_ops *e = th->pc.io.eng;
 	struct hclient *hc = hc_of(th);
 	struct cflow *x = &th->fl[f];
 	struct hflow *h = x->priv;
 	size_t off = 0;
-	int err;
 
 	while (off < len) {
 		bool done;
@@ -273,7 +347,7 @@ static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
 			fail(th, f, rec, X_F_PROTOCOL, fin);
 			return 0;
 		}
-		r = ipc_http_feed(&h->p, (const char *)x->rbuf + off, len - off,
+		r = ipc_http_feed(&h->p, (const char *)buf + off, len - off,
 				  &done);
 		if (r < 0) {
 			fail(th, f, rec, X_F_PROTOCOL, fin);
@@ -303,9 +377,209 @@ static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
 			finish(th, f, fin);
 		return 0;
 	}
-	err = e->fs_recv(th->fs, f, x->rbuf, hc->rbuf);
+	return 1;
+}
+
+/* Post flow @f's next receive. */
+static int more(struct lthread *th, uint32_t f)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct hflow *h = th->fl[f].priv;
+	int err = e->fs_recv(th->fs, f, th->fl[f].rbuf, hc_of(th)->rbuf);
+
 	h->recv_on = !err;
 	return err ? msg_fail(&th->pc, err, "receive") : 0;
+}
+
+/* @len bytes came on flow @f: parse them into responses. */
+static int got(struct lthread *th, uint32_t f, size_t len, bool rec, bool *fin)
+{
+	return feed(th, f, th->fl[f].rbuf, len, rec, fin) == 1 ? more(th, f)
+							       : 0;
+}
+
+/* The end of flow @f's stream: it may end a body that runs to the close. */
+static void eof(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+	int end = ipc_http_eof(&h->p);
+
+	if (end == 1) {
+		response(th, f, rec);
+		h->closing = true;
+	}
+	if (!h->pending) {
+		x->sent = hc_of(th)->req_len;
+		finish(th, f, fin);
+	} else {
+		fail(th, f, rec,
+		     end < 0 && h->p.msg.head_done ? X_F_LENGTH : X_F_READ,
+		     fin);
+	}
+}
+
+/* ---- TLS ------------------------------------------------------------ */
+
+/*
+ * Send what TLS has for the network; when it has nothing, encrypt more
+ * of the request.  Once the request is all out, the exchange may be over.
+ */
+static int tls_pump(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct hclient *hc = hc_of(th);
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+
+	while (!h->send_on) {
+		size_t n = tls_take(h->ssl, h->cbuf, hc->cbuf);
+		long w;
+		int err;
+
+		if (n) {
+			h->clen = (uint32_t)n;
+			h->coff = 0;
+			err = e->fs_send(th->fs, f, h->cbuf, n);
+			h->send_on = !err;
+			return err ? msg_fail(&th->pc, err, "send") : 0;
+		}
+		if (!h->hs_done || x->sent == hc->req_len)
+			return 0;
+		if (h->pt_off == hc->req_len) {
+			x->sent = hc->req_len;
+			if (!h->pending)
+				finish(th, f, fin);
+			return 0;
+		}
+		w = tls_write(h->ssl, hc->req + h->pt_off,
+			      hc->req_len - h->pt_off < PIECE
+				      ? hc->req_len - h->pt_off
+				      : PIECE);
+		if (w <= 0) {
+			x->sent = hc->req_len;
+			fail(th, f, rec, X_F_TLS, fin);
+			return 0;
+		}
+		h->pt_off += (size_t)w;
+	}
+	return 0;
+}
+
+/* The handshake of flow @f failed. */
+static int hs_failed(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	struct hflow *h = th->fl[f].priv;
+	char why[160];
+
+	if (tls_why(h->ssl, why, sizeof(why))) {
+		/* No request is made to a server that is not the one named. */
+		snprintf(th->pc.out.what, sizeof(th->pc.out.what), "%s", why);
+		th->pc.out.err = -EPROTO;
+		return -EPROTO;
+	}
+	th->fl[f].sent = hc_of(th)->req_len;
+	fail(th, f, rec, X_F_TLS, fin);
+	return 0;
+}
+
+/* Flow @f's handshake ended now. */
+static void hs_end(struct lthread *th, uint32_t f, bool rec)
+{
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+	struct hcount *n = cnt_of(th);
+	uint64_t now = ipc_now_ns();
+
+	h->hs_done = true;
+	if (!th->pc.cs->rate)
+		x->t0 = now; /* the request's time starts now */
+	if (rec) {
+		ipc_hist_record(n->hs, now - h->hs_t0);
+		n->x[X_HANDSHAKES]++;
+		if (tls_resumed(h->ssl))
+			n->x[X_RESUMED]++;
+	}
+	if (!n->session[0]) {
+		tls_describe(h->ssl, n->session, sizeof(n->session));
+		if (hc_of(th)->tlo.insecure) {
+			size_t k = strlen(n->session);
+
+			snprintf(n->session + k, sizeof(n->session) - k,
+				 "; certificate not verified (%s)",
+				 hc_of(th)->cfg->url[0] ? "--insecure"
+							: "made for the run");
+		}
+	}
+}
+
+/* @len encrypted bytes came on flow @f. */
+static int tls_got(struct lthread *th, uint32_t f, size_t len, bool rec,
+		   bool *fin)
+{
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+	uint8_t *pbuf = cnt_of(th)->pbuf;
+	int r, err;
+
+	if (tls_put(h->ssl, x->rbuf, len))
+		return msg_fail(&th->pc, -ENOMEM, "receive");
+	if (!h->hs_done) {
+		r = tls_handshake(h->ssl);
+		if (r < 0)
+			return hs_failed(th, f, rec, fin);
+		if (r == 1)
+			hs_end(th, f, rec);
+	}
+	err = tls_pump(th, f, rec, fin);
+	if (err || *fin)
+		return err;
+	while (h->hs_done) {
+		long n = tls_read(h->ssl, pbuf, PBUF);
+
+		if (n == 0)
+			break;
+		if (n == TLS_CLOSED) {
+			eof(th, f, rec, fin);
+			return 0;
+		}
+		if (n < 0) {
+			x->sent = hc_of(th)->req_len;
+			fail(th, f, rec, X_F_TLS, fin);
+			return 0;
+		}
+		if (feed(th, f, pbuf, (size_t)n, rec, fin) == 0)
+			return 0;
+	}
+	return more(th, f);
+}
+
+/* Flow @f's send of encrypted bytes completed with @res. */
+static int tls_sent(struct lthread *th, uint32_t f, ssize_t res, bool rec,
+		    bool *fin)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+	int err;
+
+	h->send_on = false;
+	if (res < 0) {
+		x->sent = hc_of(th)->req_len;
+		if (h->pending)
+			fail(th, f, rec, X_F_WRITE, fin);
+		else
+			finish(th, f, fin);
+		return 0;
+	}
+	h->coff += (uint32_t)res;
+	if (h->coff < h->clen) {
+		err = e->fs_send(th->fs, f, h->cbuf + h->coff,
+				 h->clen - h->coff);
+		h->send_on = !err;
+		return err ? msg_fail(&th->pc, err, "send") : 0;
+	}
+	return tls_pump(th, f, rec, fin);
 }
 
 /* Flow @f's exchange ran out of time: what is pending fails, it closes. */
@@ -329,9 +603,11 @@ static int done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	struct hclient *hc = hc_of(th);
 	struct cflow *x = &th->fl[d->flow];
 	struct hflow *h = x->priv;
-	int end, err;
+	int err;
 
 	*fin = false;
+	if (d->op == IPC_FOP_SEND && h->ssl)
+		return tls_sent(th, d->flow, d->res, rec, fin);
 	if (d->op == IPC_FOP_SEND) {
 		if (d->res < 0) {
 			x->sent = hc->req_len; /* nothing pending any more */
@@ -356,22 +632,17 @@ static int done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 		fail(th, d->flow, rec, X_F_READ, fin);
 		return 0;
 	}
+	if (d->res > 0 && h->ssl)
+		return tls_got(th, d->flow, (size_t)d->res, rec, fin);
 	if (d->res > 0)
 		return got(th, d->flow, (size_t)d->res, rec, fin);
-	/* End of stream: it may end a body that runs to the close. */
-	end = ipc_http_eof(&h->p);
-	if (end == 1) {
-		response(th, d->flow, rec);
-		h->closing = true;
-	}
-	if (!h->pending) {
+	if (h->ssl && !h->hs_done) {
+		/* Closed during the handshake: no TLS server there. */
 		x->sent = hc->req_len;
-		finish(th, d->flow, fin);
-	} else {
-		fail(th, d->flow, rec,
-		     end < 0 && h->p.msg.head_done ? X_F_LENGTH : X_F_READ,
-		     fin);
+		fail(th, d->flow, rec, X_F_TLS, fin);
+		return 0;
 	}
+	eof(th, d->flow, rec, fin);
 	return 0;
 }
 
@@ -385,8 +656,38 @@ static void gather(struct ipc_pctx *c, struct shared *sh)
 		for (int k = 0; k < X_COUNT; k++)
 			c->out.extra[k] += hc->cnt[i].x[k];
 		wire += hc->cnt[i].wire;
+		if (!hc->tls)
+			continue;
+		if (i)
+			ipc_hist_merge(hc->cnt[0].hs, hc->cnt[i].hs);
+		if (!c->out.session[0])
+			snprintf(c->out.session, sizeof(c->out.session), "%s",
+				 hc->cnt[i].session);
 	}
 	c->out.bytes = wire;
+	if (hc->tls && c->out.extra[X_HANDSHAKES] > 0) {
+		c->out.extra[X_HS_P50] =
+			(double)ipc_hist_value_at(hc->cnt[0].hs, 0.50);
+		c->out.extra[X_HS_P99] =
+			(double)ipc_hist_value_at(hc->cnt[0].hs, 0.99);
+	}
+}
+
+/*
+ * The runs' extras are added up; a handshake percentile is the mean of
+ * the runs' (no figure without TLS).
+ */
+static void http_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
+{
+	const struct ipc_http_cfg *cfg = cs->cfg;
+
+	for (int k = X_HS_P50; k <= X_HS_P99; k++)
+		ps->extra[k] = cfg && cfg->tls && ps->runs &&
+					       ps->extra[X_HANDSHAKES] > 0
+				       ? ps->extra[k] / (double)ps->runs
+				       : NAN;
+	if (!cfg || !cfg->tls)
+		ps->extra[X_HANDSHAKES] = ps->extra[X_RESUMED] = NAN;
 }
 
 /* ---- the client and the server -------------------------------------- */
@@ -436,6 +737,53 @@ static void strangers_count(struct ipc_pctx *c, int64_t n)
 		__atomic_fetch_add(cnt, (uint64_t)n, __ATOMIC_RELAXED);
 }
 
+/* TLS's context and buffers, for @nth threads.  0 or -errno. */
+static int tls_setup(struct hclient *hc, struct ipc_pctx *c, unsigned nth)
+{
+	const struct ipc_http_cfg *cfg = hc->cfg;
+	char why[sizeof(c->out.what)];
+
+	hc->tlo = (struct tls_client_opts){
+		.host = cfg->url[0] ? cfg->host : "localhost",
+		.cacert = cfg->cacert[0] ? cfg->cacert : NULL,
+		/* The built-in target's own certificate is made per run. */
+		.insecure = cfg->insecure || !cfg->url[0],
+		.version = cfg->tls_version};
+	hc->tls = tls_client_ctx(&hc->tlo, why, sizeof(why));
+	if (!hc->tls) {
+		snprintf(c->out.what, sizeof(c->out.what), "%s", why);
+		c->out.err = -EINVAL;
+		return -EINVAL;
+	}
+	hc->cbuf = hc->rbuf < CBUF ? hc->rbuf : CBUF;
+	hc->cbufs = malloc(c->cs->flows * hc->cbuf);
+	if (!hc->cbufs)
+		return msg_fail(c, -ENOMEM, "allocate the flows");
+	for (unsigned i = 0; i < nth; i++) {
+		hc->cnt[i].hs = ipc_hist_new();
+		hc->cnt[i].pbuf = malloc(PBUF);
+		if (!hc->cnt[i].hs || !hc->cnt[i].pbuf)
+			return msg_fail(c, -ENOMEM, "allocate the flows");
+	}
+	return 0;
+}
+
+static void tls_teardown(struct hclient *hc, uint64_t flows, unsigned nth)
+{
+	if (!hc->tls)
+		return;
+	for (uint64_t i = 0; hc->hf && i < flows; i++) {
+		tls_client_free(hc->hf[i].ssl, &hc->hf[i].sess);
+		tls_session_free(hc->hf[i].sess);
+	}
+	for (unsigned i = 0; hc->cnt && i < nth; i++) {
+		ipc_hist_free(hc->cnt[i].hs);
+		free(hc->cnt[i].pbuf);
+	}
+	free(hc->cbufs);
+	tls_ctx_free(hc->tls);
+}
+
 static int http_client(struct ipc_pctx *c)
 {
 	const struct ipc_http_cfg *cfg = c->cs->cfg;
@@ -461,6 +809,11 @@ static int http_client(struct ipc_pctx *c)
 		err = msg_fail(c, -ENOMEM, "allocate the flows");
 		goto out;
 	}
+	if (cfg->tls) {
+		err = tls_setup(&hc, c, nth);
+		if (err)
+			goto out;
+	}
 	err = build(&hc, c);
 	if (err)
 		goto out;
@@ -474,6 +827,7 @@ static int http_client(struct ipc_pctx *c)
 	c->out = pc.out;
 	strangers_count(c, -(int64_t)hc.connects);
 out:
+	tls_teardown(&hc, c->cs->flows, nth);
 	free(hc.req);
 	free(hc.hf);
 	free(hc.cnt);
@@ -487,12 +841,16 @@ out:
 static int http_server(struct ipc_pctx *c)
 {
 	const struct ipc_http_cfg *cfg = c->cs->cfg;
-	struct ipc_http_serve_opts o = {.listen_fd = -1,
-					.page_bytes = cfg->page,
-					.chunk_bytes = cfg->chunk,
-					.chunked = cfg->chunked,
-					.stop_fd = ipc_cancel_fd(c->io.cancel),
-					.engine = c->io.eng->name};
+	struct ipc_http_serve_opts o = {
+		.listen_fd = -1,
+		.page_bytes = cfg->page,
+		.chunk_bytes = cfg->chunk,
+		.chunked = cfg->chunked,
+		.stop_fd = ipc_cancel_fd(c->io.cancel),
+		.engine = c->io.eng->name,
+		.tls = cfg->tls,
+		.cert_file = cfg->cert[0] ? cfg->cert : NULL,
+		.key_file = cfg->key[0] ? cfg->key : NULL};
 	struct ipc_http_server *s;
 	struct ipc_http_serve_stats st;
 	char why[256];
@@ -571,6 +929,9 @@ static size_t http_max_msg(const struct ipc_case *cs)
 
 static const char *const keepalive_names[] = {"no", "yes", NULL};
 static const char *const chunked_names[] = {"length", "chunked", NULL};
+static const char *const tls_names[] = {"no", "yes", NULL};
+/* The field is "insecure": its no is the certificate verified. */
+static const char *const verify_names[] = {"yes", "no", NULL};
 
 #define CFG(field) offsetof(struct ipc_http_cfg, field)
 
@@ -590,6 +951,22 @@ static const struct ipc_param http_params[] = {
 	 .off = offsetof(struct ipc_case, flows),
 	 .fmt = IPC_FMT_COUNT},
 	PARAMS_LOAD_LOOP,
+	{.key = "tls",
+	 .word = "tls",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_BOOL,
+	 .off = CFG(tls),
+	 .fmt = IPC_FMT_NAME,
+	 .names = tls_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{.key = "verify",
+	 .word = "verify",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_BOOL,
+	 .off = CFG(insecure),
+	 .fmt = IPC_FMT_NAME,
+	 .names = verify_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
 	{.key = "method",
 	 .word = "method",
 	 .in = IPC_IN_CFG,
@@ -667,6 +1044,23 @@ static const struct ipc_column http_cols[] = {
 	{.head = "keep-alive",
 	 .src = IPC_SRC_EXTRA + X_KEEPALIVE,
 	 .fmt = IPC_FMT_COUNT},
+	/* TLS: the handshakes apart from the requests. */
+	{.head = "tls p50",
+	 .src = IPC_SRC_EXTRA + X_HS_P50,
+	 .fmt = IPC_FMT_NS,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "tls p99",
+	 .src = IPC_SRC_EXTRA + X_HS_P99,
+	 .fmt = IPC_FMT_NS,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "handshakes",
+	 .src = IPC_SRC_EXTRA + X_HANDSHAKES,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "resumed",
+	 .src = IPC_SRC_EXTRA + X_RESUMED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
 	{.head = "send lag",
 	 .src = IPC_SRC_LAG,
 	 .fmt = IPC_FMT_NS,
@@ -697,6 +1091,15 @@ static const struct ipc_extra http_extras[] = {
 		    .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	[X_RECONNECTS] = EXTRA("reconnects"),
 	[X_F_TIMEOUT] = EXTRA("failed_timeout"),
+	[X_F_TLS] = EXTRA("failed_tls"),
+	[X_HANDSHAKES] = EXTRA("tls_handshakes"),
+	[X_RESUMED] = EXTRA("tls_resumed"),
+	[X_HS_P50] = {.key = "tls_handshake_p50_ns",
+		      .fmt = IPC_FMT_NS,
+		      .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	[X_HS_P99] = {.key = "tls_handshake_p99_ns",
+		      .fmt = IPC_FMT_NS,
+		      .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	[X_COUNT] = {0},
 };
 
@@ -719,6 +1122,7 @@ const struct ipc_pattern_ops ipc_pattern_http = {
 	.extras = http_extras,
 	.cfg_size = sizeof(struct ipc_http_cfg),
 	.check = http_check,
+	.summarize = http_summarize,
 	.buf_bytes = http_buf_bytes,
 	.max_msg = http_max_msg,
 	.client = http_client,

@@ -13,7 +13,11 @@
  * (the head, rewritten once a second for its Date, and the body cut into
  * --chunk pieces, each one write).  When the queue is full, what was read
  * and not parsed waits in a stash and the connection stops reading, so a
- * client that pipelines without reading costs a bounded amount of memory.
+ * client that pipelines without reading costs a bounded amount of memory:
+ * a connection reads FIRST_READ bytes at most at a time until its queue
+ * once overflows, and from then on peeks (MSG_PEEK, SSL_peek) and takes
+ * only the bytes it parsed, so that what it has no room for stays in the
+ * kernel's socket buffer (bounded there) rather than in ours.
  *
  *   accept ──> READ ──request──> queue ──> WRITE ──all answered──> READ
  *                │  malformed: 400 or 431, then close          │
@@ -28,6 +32,11 @@
  * others are never waited for.  All deadlines are "now + the same
  * timeout", so a list kept in the order they were set is sorted: the
  * first one is the next to expire, and setting one is O(1).
+ *
+ * With TLS (opts.tls) OpenSSL reads and writes the sockets: a connection
+ * first runs its handshake (a failed one is counted apart and closed),
+ * then works as above on the decrypted bytes; a Connection: close answer
+ * ends with close_notify before the write side is shut.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -43,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tls.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
 #include "framing/lib_internal.h"
@@ -51,6 +61,7 @@
 
 #define QMAX 64			/* answers queued per connection */
 #define RBUF (64u << 10)	/* bytes read at once */
+#define FIRST_READ (8u << 10)	/* ... before the queue first overflowed */
 #define HEAD_MAX 320		/* bytes of a response head */
 #define EVENTS 128		/* epoll events per wait */
 #define TURN_BYTES (256u << 10) /* written to one connection per turn */
@@ -95,6 +106,8 @@ struct conn {
 	uint64_t piece;		 /* the piece being written */
 	bool writing;		 /* an answer has begun */
 	char *stash;		 /* read, not parsed yet (queue full) */
+	bool peek;		 /* its queue overflowed: peek, take what
+				    is parsed */
 	uint32_t stash_off, stash_len;
 	uint64_t answered; /* requests answered on it */
 	uint32_t events;   /* what the loop watches: EPOLLIN, EPOLLOUT */
@@ -104,6 +117,9 @@ struct conn {
 	bool linger;	   /* our side is shut; drain and close */
 	bool continued;	   /* 100 Continue queued for this request */
 	bool in_list;	   /* in the deadline list */
+	SSL *ssl;	   /* TLS, else NULL */
+	bool hs_done;	   /* ... its handshake is over */
+	bool tls_ww;	   /* ... it waits for the socket to take more */
 };
 
 /* How the loop waits (the engine's way). */
@@ -149,6 +165,7 @@ struct ipc_http_server {
 	uint64_t accept_retry_ns; /* out of descriptors: try again then */
 	uint64_t now_ns, last_ns; /* now; the last request or accept */
 	char *rbuf;
+	SSL_CTX *tls; /* serving https, else NULL */
 	struct ipc_http_serve_stats st;
 };
 
@@ -451,6 +468,8 @@ static void conn_close(struct ipc_http_server *s, struct conn *c)
 	list_del(s, c);
 	if (s->how == W_POLL)
 		w_del(s, c->fd, c); /* (an epoll set forgets it at close) */
+	tls_server_free(c->ssl);
+	c->ssl = NULL;
 	close(c->fd);
 	c->fd = -1;
 	free(c->stash);
@@ -540,6 +559,8 @@ static size_t parse(struct ipc_http_server *s, struct conn *c, const char *buf,
 		if (!done)
 			continue;
 		c->continued = false;
+		if (s->o.token && !c->rx.msg.token)
+			s->st.strangers++;
 		enqueue(c, kind_of(&c->rx.msg));
 		s->last_ns = s->now_ns;
 		if (!c->rx.msg.keep_alive)
@@ -555,11 +576,11 @@ static int parse_read(struct ipc_http_server *s, struct conn *c, size_t len)
 
 	if (used == len)
 		return 0;
-	if (!c->stash) {
-		c->stash = malloc(RBUF);
-		if (!c->stash)
-			return -ENOMEM;
-	}
+	/* At most FIRST_READ bytes, once: the connection peeks from now. */
+	c->peek = true;
+	c->stash = malloc(len - used);
+	if (!c->stash)
+		return -ENOMEM;
 	memcpy(c->stash, s->rbuf + used, len - used);
 	c->stash_off = 0;
 	c->stash_len = (uint32_t)(len - used);
@@ -571,8 +592,33 @@ static void parse_stash(struct ipc_http_server *s, struct conn *c)
 {
 	c->stash_off += (uint32_t)parse(s, c, c->stash + c->stash_off,
 					c->stash_len - c->stash_off);
-	if (c->stash_off == c->stash_len)
+	if (c->stash_off == c->stash_len) {
 		c->stash_off = c->stash_len = 0;
+		free(c->stash);
+		c->stash = NULL;
+	}
+}
+
+/*
+ * Parse the @len bytes a peek brought, and take from the socket those
+ * parsed (all of them once nothing more is to be parsed).  0 or -errno.
+ */
+static int parse_peeked(struct ipc_http_server *s, struct conn *c, size_t len)
+{
+	size_t used = parse(s, c, s->rbuf, len);
+	bool ww;
+	ssize_t n;
+
+	if (!used)
+		return 0;
+	if (c->ssl)
+		n = tls_server_recv(c->ssl, s->rbuf, used, false, &ww);
+	else
+		n = recv(c->fd, s->rbuf, used, 0);
+	if (n != (ssize_t)used)
+		return -EIO; /* what was peeked is there to take */
+	s->st.bytes_in += (uint64_t)n;
+	return 0;
 }
 
 /* Start writing the answer at the head of the queue. */
@@ -606,6 +652,8 @@ static void end_answer(struct ipc_http_server *s, struct conn *c)
 		s->st.keepalive++;
 	s->st.requests++;
 	if (k & K_CLOSE) {
+		if (c->ssl)
+			tls_server_close(c->ssl);
 		shutdown(c->fd, SHUT_WR);
 		c->linger = true;
 		c->qlen = 0;
@@ -648,13 +696,23 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 		}
 		if (turn >= TURN_BYTES)
 			return 1;
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n < 0)
-			return -errno;
+		if (c->ssl) {
+			/* One piece at a time: OpenSSL takes no iovec. */
+			n = tls_server_send(c->ssl, iov[0].iov_base,
+					    iov[0].iov_len, &c->tls_ww);
+			if (n == 0)
+				return 0;
+			if (n < 0)
+				return -ECONNRESET;
+		} else {
+			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				return 0;
+			if (n < 0)
+				return -errno;
+		}
 		s->st.bytes_out += (uint64_t)n;
 		turn += (uint64_t)n;
 		s->last_ns = s->now_ns;
@@ -689,9 +747,9 @@ static int rewatch(struct ipc_http_server *s, struct conn *c)
 {
 	uint32_t ev = 0;
 
-	if (c->qlen && !c->linger)
+	if ((c->qlen && !c->linger) || c->tls_ww)
 		ev |= EPOLLOUT;
-	if (wants_read(c))
+	if (wants_read(c) || (c->ssl && !c->hs_done))
 		ev |= EPOLLIN;
 	return watch(s, c, ev);
 }
@@ -701,9 +759,33 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 {
 	ssize_t n;
 
+	if (c->ssl && !c->hs_done && !c->rd_eof) {
+		int r = tls_server_accept(c->ssl, &c->tls_ww);
+
+		if (r < 0) {
+			s->st.tls_failed++;
+			return -EPROTO;
+		}
+		if (!r)
+			return 0;
+		c->hs_done = true;
+	}
 	if (!wants_read(c))
 		return 0;
-	n = recv(c->fd, s->rbuf, RBUF, 0);
+	size_t want = c->peek ? RBUF : FIRST_READ;
+	bool peek = c->peek && !c->linger;
+
+	if (c->ssl && !c->linger) {
+		n = tls_server_recv(c->ssl, s->rbuf, want, peek, &c->tls_ww);
+		if (n == TLS_CLOSED)
+			n = 0;
+		else if (n == 0)
+			return 0;
+		else if (n < 0)
+			return -ECONNRESET;
+	} else {
+		n = recv(c->fd, s->rbuf, want, peek ? MSG_PEEK : 0);
+	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	if (n == 0) {
@@ -718,6 +800,8 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 		c->no_more = true;
 		return 0;
 	}
+	if (peek)
+		return parse_peeked(s, c, (size_t)n);
 	s->st.bytes_in += (uint64_t)n;
 	if (c->linger)
 		return 0;
@@ -728,8 +812,21 @@ static void on_event(struct ipc_http_server *s, struct conn *c, uint32_t ev)
 {
 	int err = 0;
 
-	if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))
+	if ((ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) ||
+	    (c->ssl && (!c->hs_done || c->tls_ww)))
 		err = on_read(s, c);
+	/*
+	 * Records OpenSSL has read and not yet given out do not wake the
+	 * loop: read them while the connection wants to.
+	 */
+	while (!err && c->ssl && c->hs_done && tls_server_pending(c->ssl) &&
+	       wants_read(c)) {
+		uint64_t before = s->st.bytes_in;
+
+		err = on_read(s, c);
+		if (s->st.bytes_in == before)
+			break; /* a record not whole yet */
+	}
 	while (!err) {
 		if (c->stash_len)
 			parse_stash(s, c);
@@ -795,7 +892,14 @@ static void on_accept(struct ipc_http_server *s)
 		}
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
+		if (s->tls && !(c->ssl = tls_server_new(s->tls, fd))) {
+			close(fd);
+			c->next = s->free;
+			s->free = c;
+			return;
+		}
 		ipc_http_parser_init(&c->rx, true);
+		c->rx.token = s->o.token;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->events = EPOLLIN;
 		if (w_set(s, fd, c, EPOLLIN, true)) {
@@ -1057,6 +1161,14 @@ int ipc_http_serve_open(struct ipc_http_server **out,
 		s->ep = epoll_create1(EPOLL_CLOEXEC);
 		s->rdy = malloc(EVENTS * sizeof(*s->rdy));
 	}
+	if (o->tls) {
+		s->tls =
+			tls_server_ctx(o->cert_file, o->key_file, why, why_len);
+		if (!s->tls) {
+			rc = -EINVAL;
+			goto fail;
+		}
+	}
 	s->rbuf = malloc(RBUF);
 	rc = s->how != W_POLL && s->ep < 0	   ? -errno
 	     : !s->rbuf || (!s->rdy && s->ep >= 0) ? -ENOMEM
@@ -1118,5 +1230,6 @@ void ipc_http_serve_free(struct ipc_http_server *s)
 	free(s->pfd);
 	free(s->pptr);
 	free(s->rdy);
+	tls_ctx_free(s->tls);
 	free(s);
 }

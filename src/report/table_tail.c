@@ -365,6 +365,12 @@ void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
 				   ipc_case_describe(&rows[i]->res.cs, what,
 						     sizeof(what)),
 				   rows[i]->res.mismatch);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->res.session[0])
+			tab_printf(out, "%s: %s\n",
+				   ipc_case_describe(&rows[i]->res.cs, what,
+						     sizeof(what)),
+				   rows[i]->res.session);
 }
 
 /* At most this many "case: flag: why" lines under a table. */

@@ -216,6 +216,7 @@ struct run_fail {
 	uint64_t warm_done;
 	bool stalled; /* the deadline's watchdog ended the client's wait */
 	char mismatch[300]; /* the pattern's out.mismatch of this run */
+	char session[160];  /* ... and its out.session */
 };
 
 /*
@@ -289,6 +290,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &cost);
 	snprintf(f->mismatch, sizeof(f->mismatch), "%s", pc.out.mismatch);
+	snprintf(f->session, sizeof(f->session), "%s", pc.out.session);
 	cost_add_helpers(&cost, &pc.out.helpers);
 	if (watchdog_stop(&wd) && err && !wd.start_ns) {
 		snprintf(f->what, sizeof(f->what),
@@ -783,6 +785,10 @@ int ipc_case_once(struct ipc_case_state *st)
 		snprintf(res->mismatch, sizeof(res->mismatch), "%s",
 			 st->f.mismatch);
 	st->f.mismatch[0] = '\0';
+	if (st->f.session[0] && !res->session[0])
+		snprintf(res->session, sizeof(res->session), "%s",
+			 st->f.session);
+	st->f.session[0] = '\0';
 	load_snap(&b, &st->load, &a);
 	load_diff(&a, &b, &run);
 	loss_add(&st->loss, &run.loss);

@@ -232,4 +232,22 @@ check "three strangers' connections during the run: counted, flagged" \
 	jq -e '.results[0].refused_connections == 3 and ([.results[0].flags[].flag] | index("refused"))' "$T/strangers.json"
 rm -f "$T/strangers.json"
 
+# --serve --token: the load's own requests go to /TOKEN/..., the others
+# are counted as strangers' when it stops.
+if have curl; then
+	serve --token run-7f3a
+	check "--serve --token prints the address with the token" \
+		test "${url%/run-7f3a/}" != "$url"
+	base=${url%run-7f3a/}
+	curl -s -o /dev/null "${url}page" "${url}"
+	curl -s -o /dev/null "${base}page" "${base}run-7f3a" "${base}run-7f3ab/x"
+	unserve "--token"
+	check "... 2 requests with the token, 3 strangers' (a prefix alone is not it)" \
+		grep -q "served 5 requests.* 3 without the token (strangers')" "$T/serve.out"
+fi
+run http --token abc -n 10
+is_rc 2 "--token without --serve: refused"
+run http --serve 127.0.0.1:0 --token 'a/b'
+is_rc 2 "--token with a slash: refused"
+
 done_testing

@@ -237,8 +237,8 @@ is_rc 2 "--pipeline 0: bad input"
 run http -H 'Bad Header'
 is_rc 2 "-H without a colon: bad input"
 check "... naming it" grep -q "'Bad Header' is not a header" "$err"
-run http https://example.org/
-is_rc 2 "an https URL: refused"
+run http ftp://127.0.0.1/
+is_rc 2 "an ftp URL: refused"
 run http --no-keepalive --pipeline 2
 is_rc 2 "--no-keepalive with --pipeline: refused"
 run http -c 4 --rate 100 --pipeline 2 -n 10

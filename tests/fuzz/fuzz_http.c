@@ -34,6 +34,8 @@ static void messages(const uint8_t *data, size_t len, bool request, bool head,
 	size_t off = 0;
 
 	ipc_http_parser_init(&p, request);
+	/* Requests are matched against a token too (http --serve --token). */
+	p.token = request ? "t0k" : NULL;
 	ipc_http_expect_head(&p, head);
 	while (off < len) {
 		size_t n = len - off < step ? len - off : step;

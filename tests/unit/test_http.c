@@ -603,6 +603,42 @@ static void url_refused(const char *url)
 	       "'%s' is refused: %s", url, why);
 }
 
+/* A request's path against the parser's token, fed in pieces of @step. */
+static bool token_of(const char *req, const char *token, size_t step)
+{
+	struct ipc_http_parser p;
+	size_t len = strlen(req), off = 0;
+	bool done = false;
+
+	ipc_http_parser_init(&p, true);
+	p.token = token;
+	while (off < len && !done) {
+		size_t n = len - off < step ? len - off : step;
+		ssize_t r = ipc_http_feed(&p, req + off, n, &done);
+
+		if (r < 0)
+			return false;
+		off += (size_t)r;
+	}
+	return done && p.msg.token;
+}
+
+static void test_token(void)
+{
+	ok(token_of("GET /t0k/x HTTP/1.1\r\nHost: h\r\n\r\n", "t0k", 64),
+	   "a path under /TOKEN/ has the token");
+	ok(token_of("GET /t0k/ HTTP/1.1\r\nHost: h\r\n\r\n", "t0k", 1),
+	   "... also fed a byte at a time");
+	ok(!token_of("GET /t0kx/ HTTP/1.1\r\nHost: h\r\n\r\n", "t0k", 64),
+	   "a longer name is not the token");
+	ok(!token_of("GET /t0k HTTP/1.1\r\nHost: h\r\n\r\n", "t0k", 64),
+	   "nor the name without its slash");
+	ok(!token_of("GET /x/t0k/ HTTP/1.1\r\nHost: h\r\n\r\n", "t0k", 64),
+	   "nor the name further down the path");
+	ok(!token_of("GET /t0k/ HTTP/1.1\r\nHost: h\r\n\r\n", NULL, 64),
+	   "no token asked for: none found");
+}
+
 static void test_urls(void)
 {
 	url_is("http://127.0.0.1:8080/a?b=c", "127.0.0.1", "8080",
@@ -610,7 +646,23 @@ static void test_urls(void)
 	url_is("http://[::1]:9000/", "::1", "9000", "[::1]:9000", "/");
 	url_is("http://example.org", "example.org", "80", "example.org", "/");
 	url_is("HTTP://h:80/x#frag", "h", "80", "h", "/x");
-	url_refused("https://example.org/");
+	url_is("https://127.0.0.1/x", "127.0.0.1", "443", "127.0.0.1", "/x");
+	url_is("https://localhost:8443/", "localhost", "8443", "localhost:8443",
+	       "/");
+	url_refused("ftp://127.0.0.1/");
+	{
+		struct ipc_http_url u;
+		char why[160];
+
+		is_int(ipc_http_url_parse("https://127.0.0.1/", &u, why,
+					  sizeof(why)) == 0 &&
+			       u.tls,
+		       "==", 1, "https:// says TLS");
+		is_int(ipc_http_url_parse("http://127.0.0.1/", &u, why,
+					  sizeof(why)) == 0 &&
+			       !u.tls,
+		       "==", 1, "http:// says plain");
+	}
 	url_refused("localhost:8080");
 	url_refused("http:///path");
 	url_refused("http://h:0/");
@@ -620,6 +672,7 @@ static void test_urls(void)
 int main(void)
 {
 	test_simple();
+	test_token();
 	test_byte_by_byte();
 	test_pipelined();
 	test_chunked();

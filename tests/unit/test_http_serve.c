@@ -5,11 +5,13 @@
  * chunked), pipelining with HEAD mixed in, HTTP/1.0 with and without
  * keep-alive, 100 Continue, malformed requests and oversized headers (400,
  * 431, close), a client that dribbles its request and one that never
- * reads (both closed at the timeout while another client is served), a
- * connection limit, and the ways a run ends.
+ * reads (both closed at the timeout while another client is served),
+ * the memory deep-pipelining clients that never read cost, a connection
+ * limit, and the ways a run ends.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -552,6 +554,51 @@ static void test_slow(const char *way)
 		     (unsigned long long)st.bad, (unsigned long long)st.resets);
 }
 
+/*
+ * Clients that pipeline deeply and never read cost the server a bounded
+ * amount of memory each: what its queue has no room for stays in the
+ * kernel.  (Its heap, through mallinfo2: skipped where a sanitizer's
+ * allocator answers for it.)
+ */
+static void test_deaf_memory(void)
+{
+	enum { DEAF = 40 };
+	struct ipc_http_serve_opts o = opts();
+	struct ipc_http_serve_stats st;
+	static char many[4000 * 41];
+	struct cl *deaf[DEAF];
+	struct srv v;
+	size_t before, after;
+	bool sent = true;
+
+	if (!mallinfo2().arena) {
+		skip("mallinfo2 does not see this allocator");
+		return;
+	}
+	if (!start(&v, o)) {
+		ok(0, "a server starts");
+		return;
+	}
+	for (size_t i = 0; i < 4000; i++)
+		memcpy(many + i * strlen(GET), GET, strlen(GET) + 1);
+	/* The clients' own buffers are allocated before the count. */
+	for (int i = 0; i < DEAF; i++)
+		deaf[i] = calloc(1, sizeof(*deaf[i]));
+	before = mallinfo2().uordblks;
+	for (int i = 0; i < DEAF; i++) {
+		deaf[i]->fd = dial(v.port);
+		sent = sent && say(deaf[i], many);
+	}
+	ok(sent, "%d clients pipeline 4000 requests each, read nothing", DEAF);
+	usleep(500 * 1000); /* the server reads what it takes, then stops */
+	after = mallinfo2().uordblks;
+	is_uint((after > before ? after - before : 0) / DEAF, "<", 16 << 10,
+		"... the server's heap grew by less than 16 KiB each");
+	for (int i = 0; i < DEAF; i++)
+		cl_free(deaf[i]);
+	stop(&v, &st);
+}
+
 static void test_max_conns(const char *way)
 {
 	struct ipc_http_serve_opts o = opts();
@@ -695,6 +742,7 @@ int main(void)
 	test_chunked();
 	test_slow("epoll");
 	test_slow("poll");
+	test_deaf_memory();
 	test_max_conns("epoll");
 	test_max_conns("poll");
 	test_limits_and_ends();
