@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "stream_dgram.h"
 #include "describe.h"
+#include "interval.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {
@@ -52,6 +53,8 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		t1 = ipc_now_ns();
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
+		ival_tick(c, t1, *done + i + 1, (*done + i + 1) * count,
+			  (*done + i + 1) * count * c->cs->msg_size, 0);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;

@@ -26,6 +26,7 @@
 #include "fault.h"
 #include "msg.h"
 #include "stream_dgram.h"
+#include "interval.h"
 
 #define CTL_LEN 24
 /*
@@ -159,6 +160,8 @@ static int dgram_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 							: 0;
 		}
 		err = 0;
+		ival_tick(c, t1, *done + ok, l->received,
+			  l->received * c->cs->msg_size, l->lost);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
