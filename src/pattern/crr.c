@@ -22,6 +22,7 @@
 #include "fault.h"
 #include "msg.h"
 #include "describe.h"
+#include "interval.h"
 
 struct crr_io {
 	bool attached; /* c->io is attached (to an endpoint or between) */
@@ -152,6 +153,10 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 				break;
 		}
 		(*seq)++;
+		ival_tick(c, t1, *done + i + 1, *done + i + 1,
+			  (*done + i + 1) *
+				  (c->cs->req_size + c->cs->resp_size),
+			  0);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
