@@ -118,8 +118,7 @@ static void on_interval(void *arg, const struct ipc_case *cs, unsigned run,
 	if (cs->tp && (cs->tp->caps & IPC_TP_LOSSY))
 		snprintf(lost, sizeof(lost), "  lost %llu",
 			 (unsigned long long)iv->lost);
-	fprintf(stderr,
-		"%s run %u %7.2f-%-7.2f s %12s %12s  p50 %s  p99 %s%s\n",
+	fprintf(stderr, "%s run %u %6.2f-%.2f s %12s %12s  p50 %s  p99 %s%s\n",
 		ipc_case_describe(cs, what, sizeof(what)), run + 1,
 		(double)iv->start_ns / 1e9, (double)iv->end_ns / 1e9,
 		ipc_fmt_bps(s > 0 ? (double)iv->bytes / s : 0, bps,
