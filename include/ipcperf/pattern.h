@@ -59,15 +59,17 @@ struct ipc_case {
 	const struct ipc_pattern_ops *pat;
 	const struct ipc_transport_ops *tp;
 	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
+	size_t req_size;      /* rr: request bytes */
+	size_t resp_size;     /* rr: response bytes */
+	size_t msg_size;      /* stream: bytes per message */
+	uint64_t count;	      /* stream: messages per batch */
+	uint64_t total;	      /* bulk: bytes per transfer */
+	size_t chunk_size;    /* bulk: bytes per message */
+	uint64_t flows;	      /* load: concurrent flows (connections) */
+	unsigned threads;     /* load: client threads the flows are spread on */
+	uint64_t rate;	      /* load: requests/s in total, 0: closed loop */
+	uint64_t bitrate_bps; /* stream: the sender paced at this many
+				 bits/s (-b), 0: as fast as it goes */
 	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
@@ -418,8 +420,9 @@ struct ipc_interval {
 	uint64_t bytes;	     /* payload bytes they moved */
 	uint64_t p50_ns;     /* of the samples in it, 0: none */
 	uint64_t p99_ns;
-	uint64_t lost; /* lossy transports: messages lost in it */
-	uint32_t run;  /* in a result: the run it belongs to, 0-based */
+	uint64_t lost;	    /* lossy transports: messages lost in it */
+	uint64_t jitter_ns; /* paced udp stream: RFC 3550 jitter at its end */
+	uint32_t run;	    /* in a result: the run it belongs to, 0-based */
 };
 
 /*
@@ -436,6 +439,7 @@ struct ipc_ivals {
 	struct ipc_interval sum; /* counts of the intervals closed so far */
 	struct ipc_hist *seen;	 /* the run's samples when the last closed */
 	struct ipc_hist *tmp;	 /* scratch: one interval's samples */
+	uint64_t jitter_ns;	 /* paced udp stream: as last reported */
 	/* Told of each closed interval (between two samples), or NULL. */
 	void (*on_close)(void *arg, const struct ipc_interval *iv);
 	void *arg;

@@ -73,6 +73,7 @@ struct cli_config {
 	uint64_t flows;	  /* load: -c */
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
+	uint64_t bitrate_bps; /* stream: -b, bits/s, 0: not paced */
 	/* ipcperf compare (opt_compare.c) */
 	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
 	char **cmp_files;	  /* A's files, then B's (allocated) */
@@ -251,6 +252,7 @@ int cli_doc_error(int rc, const char *err);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_tput;	  /* opt_tput.c */
 extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
 extern const struct cli_optgroup cli_opts_matrix; /* opt_matrix.c */
 

@@ -6,8 +6,10 @@
  * for readers and not read back: they follow from the counts.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "intervals_json.h"
 #include "jread.h"
@@ -22,7 +24,7 @@ static json_t *ju(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-static json_t *ival_obj(const struct ipc_interval *iv, bool lossy)
+static json_t *ival_obj(const struct ipc_interval *iv, bool lossy, bool jitter)
 {
 	double s = (double)(iv->end_ns - iv->start_ns) / 1e9;
 	json_t *o = json_object();
@@ -45,6 +47,8 @@ static json_t *ival_obj(const struct ipc_interval *iv, bool lossy)
 	err = err ?: set(o, "p99_ns", ju(iv->p99_ns));
 	if (!err && lossy)
 		err = set(o, "lost", ju(iv->lost));
+	if (!err && jitter)
+		err = set(o, "jitter_ns", ju(iv->jitter_ns));
 	if (err) {
 		json_decref(o);
 		return NULL;
@@ -55,6 +59,9 @@ static json_t *ival_obj(const struct ipc_interval *iv, bool lossy)
 int intervals_json_put(json_t *run, const struct ipc_result *res, size_t k)
 {
 	const bool lossy = k < res->nruns && res->runs[k].loss.counted;
+	const bool jitter = lossy && res->cs.pat && res->cs.pat->extras &&
+			    !strcmp(res->cs.pat->extras[0].key, "jitter_ns") &&
+			    isfinite(res->runs[k].extra[0]);
 	json_t *a = NULL, *o;
 
 	for (size_t i = 0; i < res->nivals; i++) {
@@ -62,7 +69,7 @@ int intervals_json_put(json_t *run, const struct ipc_result *res, size_t k)
 			continue;
 		if (!a && !(a = json_array()))
 			return -ENOMEM;
-		o = ival_obj(&res->ivals[i], lossy);
+		o = ival_obj(&res->ivals[i], lossy, jitter);
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return -ENOMEM;
@@ -90,6 +97,7 @@ static void read_one(struct rd *r, json_t *o, const char *at,
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		jr_u64(r, o, at, counts[i], true, f[i]);
 	jr_u64(r, o, at, "lost", false, &iv->lost);
+	jr_u64(r, o, at, "jitter_ns", false, &iv->jitter_ns);
 	if (!r->rc && iv->end_ns < iv->start_ns)
 		jr_bad(r, at, "end_ns", "%llu, before its start_ns %llu",
 		       (unsigned long long)iv->end_ns,

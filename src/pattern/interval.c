@@ -18,6 +18,7 @@ void ival_begin(struct ipc_pctx *c, uint64_t t0)
 	iv->t0_ns = t0;
 	iv->end_ns = 0;
 	iv->n = 0;
+	iv->jitter_ns = 0;
 	memset(&iv->sum, 0, sizeof(iv->sum));
 	ipc_hist_reset(iv->seen);
 	c->ival_next_ns = t0 + iv->len_ns;
@@ -64,6 +65,7 @@ static void fill(struct ipc_ivals *iv, struct ipc_interval *out, uint64_t t1,
 	sum->messages = msgs;
 	sum->bytes = bytes;
 	sum->lost = lost > sum->lost ? lost : sum->lost;
+	out->jitter_ns = iv->jitter_ns;
 	take_samples(iv, h);
 	/* A grown last interval keeps the percentiles of its first part. */
 	if (iv->tmp->total && !out->p50_ns) {
