@@ -236,6 +236,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_plan_hooks hooks = {
 		.arg = &m, .started = on_started, .done = on_done};
 	int err, status = EXIT_OK;
+	uint64_t need;
 	size_t i;
 
 	err = cli_plan_build(cfg, &plan);
@@ -298,6 +299,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
 
 		cli_case_opts(cfg, &plan.cases[i], &ros[i]);
+		cli_time_share(cfg, plan.ncases, &ros[i]);
 		if (cfg->cmd == CMD_SUITE && sd) {
 			if (sd->run_ns) {
 				ros[i].duration_ns = sd->run_ns;
@@ -310,6 +312,13 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		}
 	}
 	m.n = plan.ncases;
+	if (!err && plan.ncases &&
+	    cli_time_short(cfg, plan.ncases, &ros[0], &need))
+		cli_warn("--time %.3g s: %zu cases need at least %.3g s for "
+			 "the runs of an interval each; they will take longer "
+			 "or stop short of it",
+			 (double)cfg->time_ns / 1e9, plan.ncases,
+			 (double)need / 1e9);
 	if (!err)
 		progress_init(&m.prog, stderr, cfg->quiet, plan.ncases,
 			      &cfg->ro, ipc_now_ns());

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Throughput the way iperf3 users ask for it: a paced sender (-b).
+ * Throughput the way iperf3 users ask for it: a paced sender (-b), and a
+ * time limit for the whole command (--time) that its cases share.
  */
 #include <string.h>
 
 #include "cli.h"
+
+#define TIME_CMDS (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR)
+
+/*
+ * What a run costs beyond its measured time: a peer forked or a thread
+ * started, the channel opened, the warm-up; about 10 to 30 ms here.
+ */
+#define RUN_OVERHEAD_NS 30000000ull
+#define RUN_MIN_NS 10000000ull /* below this a run measures little */
 
 /* 100 Gbit/s: beyond it no local stream here gets near, so a typo. */
 #define BITRATE_MAX 100000000000ull
@@ -34,11 +44,25 @@ static int set_bitrate(struct cli_config *c, const char *a)
 			   "--bitrate: %s", cli_err);
 }
 
+static int set_time(struct cli_config *c, const char *a)
+{
+	if (cli_units(IPC_UNIT_TIME, a, 100000000ull, CLI_TIME_MAX,
+		      &c->time_ns))
+		return usage_error("give a time of 100ms or more, such as 10, "
+				   "10s or 2m",
+				   "--time: %s", cli_err);
+	return 0;
+}
+
 static const struct cli_opt tput_opts[] = {
 	{"bitrate", 'b', "RATE", CMD_STREAM,
 	 "pace the sender at RATE bits/s (k, M, G as iperf3: 1000-based); "
 	 "over udp the receiver keeps RFC 3550 jitter [as fast as it goes]",
 	 set_bitrate},
+	{"time", 0, "TIME", TIME_CMDS,
+	 "the whole command takes about TIME: its cases share it, each run "
+	 "sized so that every case gets the runs of an interval [none]",
+	 set_time},
 };
 
 /* A paced stream faster than its emulated link would only fill the relay. */
@@ -50,6 +74,13 @@ static int tput_validate(struct cli_config *c)
 				   "--bitrate with --remote %s: not carried "
 				   "to a remote server yet",
 				   c->remote_target);
+	if (c->time_ns && (c->set & (SET_ITER | SET_DUR | SET_BUDGET)))
+		return usage_error("--time sizes the runs itself; give one of "
+				   "them",
+				   "conflicting options: --time and %s",
+				   c->set & SET_ITER  ? "--iterations"
+				   : c->set & SET_DUR ? "--duration"
+						      : "--budget");
 	for (size_t i = 0; c->bitrate_bps && i < c->nlinks; i++)
 		if (c->links[i].rate_bps &&
 		    c->bitrate_bps > c->links[i].rate_bps)
@@ -68,3 +99,31 @@ const struct cli_optgroup cli_opts_tput = {
 	.n = sizeof(tput_opts) / sizeof(tput_opts[0]),
 	.validate = tput_validate,
 };
+
+void cli_time_share(const struct cli_config *c, size_t ncases,
+		    struct ipc_runopts *ro)
+{
+	uint64_t runs, share, per_run;
+
+	if (!c->time_ns || !ncases)
+		return;
+	runs = ro->runs_auto ? ipc_sched_floor_runs(ro) : ro->runs;
+	share = c->time_ns / ncases;
+	per_run = share / (runs ? runs : 1);
+	per_run = per_run > RUN_OVERHEAD_NS + RUN_MIN_NS
+			  ? per_run - RUN_OVERHEAD_NS
+			  : RUN_MIN_NS;
+	ro->duration_ns = per_run;
+	ro->iterations = 0;
+	if (ro->runs_auto)
+		ro->budget_ns = c->time_ns;
+}
+
+bool cli_time_short(const struct cli_config *c, size_t ncases,
+		    const struct ipc_runopts *ro, uint64_t *need_ns)
+{
+	uint64_t runs = ro->runs_auto ? ipc_sched_floor_runs(ro) : ro->runs;
+
+	*need_ns = ncases * runs * (RUN_OVERHEAD_NS + RUN_MIN_NS);
+	return c->time_ns && *need_ns > c->time_ns;
+}
