@@ -35,7 +35,7 @@ static void draw(FILE *out, const char *title, const struct svg_series *s,
 		 size_t ns, bool bytes)
 {
 	double xmax = 0, ymax = 0, px, py;
-	char buf[32];
+	char buf[32] = "";
 	size_t k, i;
 
 	for (k = 0; k < ns; k++)
