@@ -59,15 +59,17 @@ struct ipc_case {
 	const struct ipc_pattern_ops *pat;
 	const struct ipc_transport_ops *tp;
 	const struct ipc_engine_ops *eng;
-	size_t req_size;   /* rr: request bytes */
-	size_t resp_size;  /* rr: response bytes */
-	size_t msg_size;   /* stream: bytes per message */
-	uint64_t count;	   /* stream: messages per batch */
-	uint64_t total;	   /* bulk: bytes per transfer */
-	size_t chunk_size; /* bulk: bytes per message */
-	uint64_t flows;	   /* load: concurrent flows (connections) */
-	unsigned threads;  /* load: client threads the flows are spread on */
-	uint64_t rate;	   /* load: requests/s in total, 0: closed loop */
+	size_t req_size;      /* rr: request bytes */
+	size_t resp_size;     /* rr: response bytes */
+	size_t msg_size;      /* stream: bytes per message */
+	uint64_t count;	      /* stream: messages per batch */
+	uint64_t total;	      /* bulk: bytes per transfer */
+	size_t chunk_size;    /* bulk: bytes per message */
+	uint64_t flows;	      /* load: concurrent flows (connections) */
+	unsigned threads;     /* load: client threads the flows are spread on */
+	uint64_t rate;	      /* load: requests/s in total, 0: closed loop */
+	uint64_t bitrate_bps; /* stream: the sender paced at this many
+				 bits/s (-b), 0: as fast as it goes */
 	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
@@ -392,6 +394,46 @@ struct ipc_pout {
 };
 
 /*
+ * One interval of a run (-i): what the client completed between two of
+ * its clock reads, as iperf3's interval lines.  An interval ends at the
+ * end of the first sample at or after its planned end, so its length is
+ * the interval asked for plus at most one sample; the last one ends with
+ * the run.  Sums over a run's intervals are the run's counts.
+ */
+struct ipc_interval {
+	uint64_t start_ns;   /* from the measured part's start */
+	uint64_t end_ns;     /* likewise */
+	uint64_t iterations; /* samples completed in it */
+	uint64_t messages;   /* messages they moved */
+	uint64_t bytes;	     /* payload bytes they moved */
+	uint64_t p50_ns;     /* of the samples in it, 0: none */
+	uint64_t p99_ns;
+	uint64_t lost;	    /* lossy transports: messages lost in it */
+	uint64_t jitter_ns; /* paced udp stream: RFC 3550 jitter at its end */
+	uint32_t run;	    /* in a result: the run it belongs to, 0-based */
+};
+
+/*
+ * A client's intervals during one run, in storage the runner allocated
+ * (the loops allocate nothing): cap entries, and a histogram to tell
+ * one interval's samples from the run's.
+ */
+struct ipc_ivals {
+	uint64_t len_ns;	/* -i, the interval asked for */
+	uint64_t t0_ns;		/* the measured part's start (ipc_now_ns) */
+	uint64_t end_ns;	/* ... and its end, 0: not ended */
+	struct ipc_interval *v; /* n of cap entries */
+	size_t n, cap;
+	struct ipc_interval sum; /* counts of the intervals closed so far */
+	struct ipc_hist *seen;	 /* the run's samples when the last closed */
+	struct ipc_hist *tmp;	 /* scratch: one interval's samples */
+	uint64_t jitter_ns;	 /* paced udp stream: as last reported */
+	/* Told of each closed interval (between two samples), or NULL. */
+	void (*on_close)(void *arg, const struct ipc_interval *iv);
+	void *arg;
+};
+
+/*
  * The context of one side of one run, prepared by the runner: buffers are
  * allocated and the payload pattern written before the pattern is called,
  * so the loops allocate nothing.
@@ -414,14 +456,17 @@ struct ipc_pctx {
 	struct ipc_chan *ch; /* the channel (IPC_PAT_OWN_EP patterns open
 				  their endpoints on it) */
 	const struct ipc_faults *faults; /* server testing aids, never NULL */
-	void *pat_priv;		/* the pattern's own state during one call */
-	struct ipc_hist *xhist; /* replay client: one sample per exchange */
-	uint64_t *measuring_ns; /* client by duration: where to say when the
+	void *pat_priv;		 /* the pattern's own state during one call */
+	struct ipc_hist *xhist;	 /* replay client: one sample per exchange */
+	uint64_t *measuring_ns;	 /* client by duration: where to say when the
 				   measured part began (ipc_pctx_measuring),
 				   NULL: nobody asks */
-	uint64_t *window_ns;	/* client: where to store the measured
+	uint64_t *window_ns;	 /* client: where to store the measured
 				   part's begin and end (ipc_now_ns) for the
 				   kernel's observer (--explain), NULL: none */
+	struct ipc_ivals *ivals; /* client with -i: its intervals, NULL: none */
+	uint64_t ival_next_ns;	 /* when the current interval ends (ns,
+				    ipc_now_ns), 0: none now (warm-up) */
 };
 
 /*

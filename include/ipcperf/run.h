@@ -57,6 +57,14 @@ struct ipc_runopts {
 	bool pm_qos_held;
 	int pm_qos_us;
 	bool explain; /* --explain: the kernel says where the time went */
+	uint64_t interval_ns; /* -i: an interval report this often, 0: none */
+	/*
+	 * Told of each interval as it closes, in the client's thread between
+	 * two samples (keep it short: a line on a terminal), or NULL.
+	 */
+	void (*on_interval)(void *arg, const struct ipc_case *cs, unsigned run,
+			    const struct ipc_interval *iv);
+	void *on_interval_arg;
 };
 
 #define IPC_MIN_RUNS 5
@@ -243,6 +251,10 @@ struct ipc_result {
 	char session[160];		    /* "" if none */
 	struct ipc_explain_result *explain; /* --explain: where the time
 					       went, NULL when not asked */
+	struct ipc_interval *ivals; /* -i: every run's intervals in order,
+				       each naming its run */
+	size_t nivals;
+	size_t ivals_cap;
 };
 
 /*

@@ -75,6 +75,8 @@ struct cli_config {
 	uint64_t flows;	  /* load: -c */
 	uint64_t threads; /* load: --threads */
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
+	uint64_t bitrate_bps; /* stream: -b, bits/s, 0: not paced */
+	uint64_t time_ns;     /* --time: the whole command's time, 0: none */
 	/* ipcperf compare (opt_compare.c) */
 	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
 	char **cmp_files;	  /* A's files, then B's (allocated) */
@@ -253,6 +255,22 @@ int cli_doc_error(int rc, const char *err);
  */
 int cli_report(const struct cli_config *c, int argc, char **argv);
 extern const struct cli_optgroup cli_opts_link;
+extern const struct cli_optgroup cli_opts_tput; /* opt_tput.c */
+
+/*
+ * --time: size @ro (one of @ncases cases' options) so that every case's
+ * runs fit the command's time: each run measured for its share, the
+ * budget the whole time.  Nothing without --time.
+ */
+void cli_time_share(const struct cli_config *c, size_t ncases,
+		    struct ipc_runopts *ro);
+
+/*
+ * Does --time leave too little for @ncases cases of the runs an interval
+ * needs, at the shortest run?  *@need_ns is what they need.
+ */
+bool cli_time_short(const struct cli_config *c, size_t ncases,
+		    const struct ipc_runopts *ro, uint64_t *need_ns);
 extern const struct cli_optgroup cli_opts_server; /* opt_server.c */
 extern const struct cli_optgroup cli_opts_matrix; /* opt_matrix.c */
 

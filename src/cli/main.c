@@ -106,6 +106,38 @@ static int on_done(void *arg, size_t i, const struct ipc_result *res)
 }
 
 /*
+ * A closed interval, as a line on the terminal (stderr, where the
+ * progress line is): when it ended in the run, the throughput, messages
+ * per second and the interval's own p50 and p99 per sample.
+ */
+static void on_interval(void *arg, const struct ipc_case *cs, unsigned run,
+			const struct ipc_interval *iv)
+{
+	struct measuring *m = arg;
+	double s = (double)(iv->end_ns - iv->start_ns) / 1e9;
+	char what[128], bps[32], rate[32], p50[32], p99[32], lost[48] = "";
+
+	progress_clear(&m->prog);
+	if (cs->tp && (cs->tp->caps & IPC_TP_LOSSY))
+		snprintf(lost, sizeof(lost), "  lost %llu",
+			 (unsigned long long)iv->lost);
+	fprintf(stderr, "%s run %u %6.2f-%.2f s %12s %12s  p50 %s  p99 %s%s\n",
+		ipc_case_describe(cs, what, sizeof(what)), run + 1,
+		(double)iv->start_ns / 1e9, (double)iv->end_ns / 1e9,
+		ipc_fmt_bps(s > 0 ? (double)iv->bytes / s : 0, bps,
+			    sizeof(bps)),
+		ipc_fmt_rate(s > 0 ? (double)iv->messages / s : 0, rate,
+			     sizeof(rate)),
+		iv->iterations
+			? ipc_fmt_ns((double)iv->p50_ns, p50, sizeof(p50))
+			: "-",
+		iv->iterations
+			? ipc_fmt_ns((double)iv->p99_ns, p99, sizeof(p99))
+			: "-",
+		lost);
+}
+
+/*
  * The run the handlers stop.  Set before they are installed and cleared,
  * with them blocked, before the run is freed: the program's other threads
  * (the library's helpers) block these signals, so no handler can still be
@@ -207,6 +239,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_plan_hooks hooks = {
 		.arg = &m, .started = on_started, .done = on_done};
 	int err, status = EXIT_OK;
+	uint64_t need;
 	size_t i;
 
 	err = cli_plan_build(cfg, &plan);
@@ -269,6 +302,7 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		const struct ipc_suite_desc *sd = plan.cases[i].pat->suite;
 
 		cli_case_opts(cfg, &plan.cases[i], &ros[i]);
+		cli_time_share(cfg, plan.ncases, &ros[i]);
 		if (cfg->cmd == CMD_SUITE && sd) {
 			if (sd->run_ns) {
 				ros[i].duration_ns = sd->run_ns;
@@ -281,9 +315,21 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 		}
 	}
 	m.n = plan.ncases;
+	if (!err && plan.ncases &&
+	    cli_time_short(cfg, plan.ncases, &ros[0], &need))
+		cli_warn("--time %.3g s: %zu cases need at least %.3g s for "
+			 "the runs of an interval each; they will take longer "
+			 "or stop short of it",
+			 (double)cfg->time_ns / 1e9, plan.ncases,
+			 (double)need / 1e9);
 	if (!err)
 		progress_init(&m.prog, stderr, cfg->quiet, plan.ncases,
 			      &cfg->ro, ipc_now_ns());
+	/* Interval lines only where the progress line goes: a terminal. */
+	for (i = 0; !err && m.prog.on && i < plan.ncases; i++) {
+		ros[i].on_interval = on_interval;
+		ros[i].on_interval_arg = &m;
+	}
 	if (!err) {
 		err = ipc_run_plan(run, plan.cases, ros, plan.ncases, &hooks);
 		if (err > 0) {

@@ -21,6 +21,7 @@
 	(CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY |    \
 	 CMD_HTTP)
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
+#define IVAL (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR)
 
 char cli_err[256];
 
@@ -72,6 +73,22 @@ static int set_dur(struct cli_config *c, const char *a)
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.duration_ns))
 		return bad("--duration", "give a time such as 5, 5s or 500ms");
 	c->set |= SET_DUR;
+	return 0;
+}
+
+/*
+ * Below 10 ms an interval holds too few samples of a slow transport to
+ * say anything, and its line would scroll faster than anyone reads.
+ */
+#define IVAL_MIN_NS 10000000ull
+
+static int set_interval(struct cli_config *c, const char *a)
+{
+	if (cli_units(IPC_UNIT_TIME, a, IVAL_MIN_NS, CLI_TIME_MAX,
+		      &c->ro.interval_ns))
+		return bad("--interval",
+			   "give a time of 10ms or more, such as 1, 1s or "
+			   "500ms");
 	return 0;
 }
 
@@ -291,6 +308,10 @@ static const struct cli_opt core_opts[] = {
 	 set_iter},
 	{"duration", 'd', "TIME", ONE,
 	 "measure each run for TIME instead of -n", set_dur},
+	{"interval", 'i', "TIME", IVAL,
+	 "a report every TIME while each run measures: a line on a "
+	 "terminal, an intervals array per run in JSON [none]",
+	 set_interval},
 	{"runs", 'r', "N|auto", MEAS,
 	 "independent runs per case, each on fresh endpoints; auto: until "
 	 "the interval meets --ci [auto]",
@@ -362,6 +383,7 @@ static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_info,
 	&cli_opts_matrix,
 	&cli_opts_explain, /* opt_explain.c */
+	&cli_opts_tput,	   /* opt_tput.c */
 	NULL,
 };
 

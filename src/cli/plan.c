@@ -312,6 +312,7 @@ static int expand(const struct cli_config *cfg,
 		cs.cfg = cfg->pat_cfg;
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
+	cs.bitrate_bps = cfg->bitrate_bps;
 	p->url = cfg->peer != NULL;
 	if (cfg->peer) { /* a URL's server */
 		cs.peer = cfg->peer;

@@ -30,6 +30,8 @@ int cli_side_keep(struct cli_side *s, const struct ipc_result *res)
 	k->hist = k->xhist = NULL;
 	k->explain = NULL; /* the caller's, freed with it */
 	k->runs = NULL;
+	k->ivals = NULL; /* the caller's, freed with it */
+	k->nivals = k->ivals_cap = 0;
 	if (res->nruns) {
 		k->runs = malloc(res->nruns * sizeof(*k->runs));
 		if (!k->runs) {

@@ -9,6 +9,7 @@
 #include "msg.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
+#include "interval.h"
 
 #define BULK_REQ 8 /* request bytes: the transfer's sequence number */
 
@@ -74,6 +75,9 @@ static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
 		(*seq)++;
+		ival_tick(c, t1, *done + i + 1,
+			  (*done + i + 1) * ((total + chunk - 1) / chunk),
+			  (*done + i + 1) * total, 0);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;

@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
+#include "interval.h"
 
 struct crr_io {
 	bool attached; /* c->io is attached (to an endpoint or between) */
@@ -150,6 +151,10 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 				break;
 		}
 		(*seq)++;
+		ival_tick(c, t1, *done + i + 1, *done + i + 1,
+			  (*done + i + 1) *
+				  (c->cs->req_size + c->cs->resp_size),
+			  0);
 		if (msg_sample_kept(c, t1 - t0, t1, deadline, &sum, &err)) {
 			i++;
 			break;

@@ -5,6 +5,7 @@
  */
 #include "msg.h"
 #include "pattern/lib_internal.h"
+#include "interval.h"
 
 /*
  * Byte i is a mix of its low and high offset bytes, so the pattern repeats
@@ -201,7 +202,7 @@ int msg_fail(struct ipc_pctx *c, int err, const char *doing)
 
 int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
 {
-	uint64_t seq = 0, warm_ns = 0, start;
+	uint64_t seq = 0, warm_ns = 0, start, end;
 	int err;
 
 	err = loop(c, c->warmup, UINT64_MAX, &seq, &c->out.warmup_done,
@@ -215,9 +216,13 @@ int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
 	start = ipc_now_ns();
 	ipc_pctx_measuring(c, start);
 	ipc_pctx_window(c, false, start);
+	ival_begin(c, start);
 	err = loop(c, c->iterations,
 		   c->duration_ns ? start + c->duration_ns : UINT64_MAX, &seq,
 		   &c->out.done, &c->out.elapsed_ns);
-	ipc_pctx_window(c, true, ipc_now_ns());
+	end = ipc_now_ns();
+	ipc_pctx_window(c, true, end);
+	if (c->ivals)
+		c->ivals->end_ns = end;
 	return err;
 }

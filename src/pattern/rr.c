@@ -21,6 +21,7 @@
 #include "framed.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
+#include "interval.h"
 
 #define RR_GIVE_UP_FIRST 10
 #define RR_GIVE_UP 100
@@ -75,6 +76,10 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 				break;
 		}
 		(*seq)++;
+		ival_tick(c, t1, *done + i + 1, *done + i + 1,
+			  (*done + i + 1) *
+				  (c->cs->req_size + c->cs->resp_size),
+			  0);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
@@ -189,6 +194,9 @@ static int rr_loop_lossy(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			}
 		}
 		(*seq)++;
+		ival_tick(c, t1, *done + ok, *done + ok,
+			  (*done + ok) * (c->cs->req_size + c->cs->resp_size),
+			  c->out.loss.lost);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;

@@ -8,10 +8,14 @@
  *
  * On lossy transports the loops of stream_dgram.c count loss instead.
  */
+#include <math.h>
+
 #include "msg.h"
 #include "stream_dgram.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
+#include "interval.h"
+#include "pace.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {
@@ -33,12 +37,17 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	const uint64_t count = c->cs->count;
 	struct ipc_hist *h = c->hist;
 	uint64_t i, k, t0, t1, sum = 0;
+	struct pace pace;
 	uint8_t *msg;
 	int err = 0;
 
+	pace_init(&pace, c->cs->bitrate_bps, len);
 	for (i = 0; i < n; i++) {
 		t0 = ipc_now_ns();
 		for (k = 0; k < count; k++) {
+			err = pace_wait(c, &pace);
+			if (err)
+				goto out;
 			msg = msg_stamp_shifted(c, len, *seq);
 			err = msg_send(c, msg, len);
 			msg_unstamp(msg, len, (*seq)++);
@@ -53,6 +62,8 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		t1 = ipc_now_ns();
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
+		ival_tick(c, t1, *done + i + 1, (*done + i + 1) * count,
+			  (*done + i + 1) * count * c->cs->msg_size, 0);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
@@ -75,6 +86,7 @@ static int st_client(struct ipc_pctx *c)
 		return st_dgram_client(c);
 	err = msg_client_phases(c, st_loop);
 
+	c->out.extra[ST_EXTRA_JITTER] = NAN; /* over udp only */
 	c->out.messages = c->out.done * c->cs->count;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
 	return err;
@@ -172,6 +184,13 @@ static const struct ipc_param st_params[] = {
 	 .type = IPC_VT_U64,
 	 .off = offsetof(struct ipc_case, count),
 	 .fmt = IPC_FMT_COUNT},
+	{.key = "bitrate_bps",
+	 .word = "bitrate",
+	 .head = NULL,
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, bitrate_bps),
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
 	{0},
 };
 
@@ -191,8 +210,26 @@ static const struct ipc_column st_cols[] = {
 	 .src = IPC_SRC_REORDERED,
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_COL_IF_ANY},
+	{.head = "jitter",
+	 .src = IPC_SRC_EXTRA + ST_EXTRA_JITTER,
+	 .fmt = IPC_FMT_NS,
+	 .flags = IPC_COL_IF_ANY},
 	{0},
 };
+
+/* A paced udp stream's jitter (RFC 3550), as the receiver reported it. */
+static const struct ipc_extra st_extras[] = {
+	{.key = "jitter_ns", .fmt = IPC_FMT_NS, .flags = IPC_EXTRA_RUN},
+	{0},
+};
+
+/* The summary's jitter: the runs' mean, not their sum. */
+static void st_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
+{
+	(void)cs;
+	if (ps->runs)
+		ps->extra[ST_EXTRA_JITTER] /= (double)ps->runs;
+}
 
 static const struct ipc_column st_suite_cols[] = {
 	{.head = "stream bandwidth",
@@ -235,6 +272,8 @@ const struct ipc_pattern_ops ipc_pattern_stream = {
 	.rate = &ipc_metric_bytes_per_s,
 	.params = st_params,
 	.cols = st_cols,
+	.extras = st_extras,
+	.summarize = st_summarize,
 	.suite = &st_suite,
 	.check = st_check,
 	.buf_bytes = st_buf_bytes,

@@ -12,8 +12,16 @@
  *
  * Data messages are msg_size bytes with the sequence number in their first
  * min(size, 8) bytes; END and REPORT are control messages told apart by
- * their length (24 bytes, or 25 when data messages are 24 bytes long):
- * batch number, then two counters, little-endian.  The receiver's counters
+ * their length (32 bytes, or 33 when data messages are 32 bytes long):
+ * batch number, then three counters, little-endian: received, reordered
+ * and the jitter so far (ns).
+ *
+ * A paced sender (-b) also stamps each data message with its send time in
+ * bytes 8 to 15 (messages of 16 bytes or more), and the receiver keeps
+ * RFC 3550's jitter over them: J += (|D| - J) / 16, with D the change in
+ * transit time (arrival - send) from one datagram to the next.  Both ends
+ * read one clock (a local run), so transit times are comparable; only
+ * their changes count.  The receiver's counters
  * are cumulative, so a lost REPORT costs nothing but its batch's sample: the
  * next one carries everything.  A REPORT for an earlier batch (the answer
  * to a repeated END) is recognized by its batch number and skipped.
@@ -23,11 +31,15 @@
  * Rates count the messages the receiver counted (delivered), over the
  * sampled batches' time.
  */
+#include <math.h>
+
 #include "fault.h"
+#include "interval.h"
 #include "msg.h"
+#include "pace.h"
 #include "stream_dgram.h"
 
-#define CTL_LEN 24
+#define CTL_LEN 32
 /*
  * Repeat END after 100 us without a REPORT, doubling up to 5 ms.  When the
  * sender outruns the receiver, END is often dropped with the data by the
@@ -39,7 +51,7 @@
 
 /* What the sender knows from the receiver's last report. */
 struct counts {
-	uint64_t sent, received, reordered;
+	uint64_t sent, received, reordered, jitter_ns;
 };
 
 struct dstate {
@@ -69,6 +81,12 @@ static void put64(uint8_t *p, uint64_t v)
 static uint64_t get64(const uint8_t *p)
 {
 	return seq_read(p, 8);
+}
+
+/* Do data messages of @len bytes carry their send time (a paced sender)? */
+static bool dgram_stamped(const struct ipc_case *cs, size_t len)
+{
+	return cs->bitrate_bps && len >= 16;
 }
 
 /*
@@ -112,6 +130,7 @@ static int await_report(struct ipc_pctx *c, size_t len, uint64_t b,
 			return -EBADMSG; /* a report from the future */
 		out->received = get64(c->rbuf + 8);
 		out->reordered = get64(c->rbuf + 16);
+		out->jitter_ns = get64(c->rbuf + 24);
 	}
 	return err;
 }
@@ -124,15 +143,23 @@ static int dgram_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	struct dstate *st = c->pat_priv;
 	struct ipc_loss *l = &c->out.loss;
 	struct ipc_hist *h = c->hist;
+	const bool stamp = dgram_stamped(c->cs, len);
 	struct counts got;
 	uint64_t i, k, t0, t1, sum = 0, ok = 0;
+	struct pace pace;
 	int err = 0;
 
 	st->base = st->last;
+	pace_init(&pace, c->cs->bitrate_bps, len);
 	for (i = 0; i < n; i++) {
 		t0 = ipc_now_ns();
 		for (k = 0; k < count; k++) {
+			err = pace_wait(c, &pace);
+			if (err)
+				goto out;
 			msg_stamp(c->sbuf, len, (*seq)++);
+			if (stamp)
+				put64(c->sbuf + 8, ipc_now_ns());
 			err = msg_send(c, c->sbuf, len);
 			if (err) {
 				msg_fail(c, err, "send message");
@@ -157,8 +184,12 @@ static int dgram_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			l->reordered = got.reordered - st->base.reordered;
 			l->lost = l->sent > l->received ? l->sent - l->received
 							: 0;
+			if (c->ivals)
+				c->ivals->jitter_ns = got.jitter_ns;
 		}
 		err = 0;
+		ival_tick(c, t1, *done + ok, l->received,
+			  l->received * c->cs->msg_size, l->lost);
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
@@ -192,6 +223,9 @@ int st_dgram_client(struct ipc_pctx *c)
 	}
 	c->out.messages = c->out.loss.received;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
+	c->out.extra[ST_EXTRA_JITTER] = dgram_stamped(c->cs, len) && c->out.done
+						? (double)st.last.jitter_ns
+						: NAN;
 	return err;
 }
 
@@ -203,9 +237,11 @@ int st_dgram_server(struct ipc_pctx *c)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const size_t cl = ctl_len(len);
+	const bool stamped = dgram_stamped(c->cs, len);
 	struct seqtrack t = {.bytes = len < 8 ? (unsigned)len : 8};
 	uint8_t rep[CTL_LEN + 1] = {0};
-	uint64_t i = 0;
+	uint64_t i = 0, now;
+	double jitter = 0, transit, last = 0, d;
 	ssize_t n;
 	int err;
 
@@ -221,6 +257,7 @@ int st_dgram_server(struct ipc_pctx *c)
 			put64(rep, get64(c->rbuf));
 			put64(rep + 8, t.received);
 			put64(rep + 16, t.reordered);
+			put64(rep + 24, (uint64_t)jitter);
 			err = msg_send(c, rep, cl);
 			if (err == -ECONNREFUSED)
 				return 0;
@@ -233,6 +270,15 @@ int st_dgram_server(struct ipc_pctx *c)
 			return msg_fail(c, -EBADMSG, "receive message");
 		if (fault_drop(c->faults, i++))
 			continue;
+		if (stamped) {
+			now = ipc_now_ns();
+			transit = (double)now - (double)get64(c->rbuf + 8);
+			d = last ? fabs(transit - last) : 0;
+			jitter += (d - jitter) / 16;
+			last = transit;
+			/* The payload check sees the pattern again. */
+			memcpy(c->rbuf + 8, c->expect + 8, 8);
+		}
 		if (c->verify) {
 			err = msg_check(c, c->rbuf, len,
 					seq_full(seq_read(c->rbuf, len),

@@ -10,6 +10,9 @@
 
 #include "ipcperf/pattern.h"
 
+/* Where stream's extras keep the jitter of a paced udp stream (ns). */
+#define ST_EXTRA_JITTER 0
+
 /* Largest message either side sends for data messages of @wire bytes. */
 size_t st_dgram_max_msg(size_t wire);
 

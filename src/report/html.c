@@ -16,6 +16,7 @@
 #include "chartplan.h"
 #include "doc/compare.h"
 #include "html_page.h"
+#include "ivals_chart.h"
 #include "svg.h"
 #include "table.h"
 #include "pattern/lib_internal.h"
@@ -551,6 +552,7 @@ static int section_charts(void *arg, const struct trow *const *rows, size_t n)
 	sweeps(h, rows, n, m);
 	strips(h, rows, n, m);
 	spectra(h, rows, n);
+	ivals_charts(h->out, rows, n);
 	fputs("</div>\n", h->out);
 	/* A failed write is seen by ipc_report_end, with its errno. */
 	return 0;

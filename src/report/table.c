@@ -135,6 +135,17 @@ int tab_keep(struct tab *t, const struct ipc_result *res)
 	row->res.diag.metric = ipc_result_metric(res);
 	row->res.runs = NULL;
 	row->res.runs_cap = 0;
+	/* The intervals are copied: the HTML page draws them. */
+	row->res.ivals = NULL;
+	row->res.ivals_cap = 0;
+	if (res->nivals) {
+		row->res.ivals = malloc(res->nivals * sizeof(*res->ivals));
+		if (!row->res.ivals)
+			row->res.nivals = 0;
+		else
+			memcpy(row->res.ivals, res->ivals,
+			       res->nivals * sizeof(*res->ivals));
+	}
 	row->res.hist = NULL;
 	row->res.xhist = NULL;
 	row->res.explain = explain_keep(res->explain);
@@ -254,8 +265,10 @@ void tab_free(struct tab *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nrows; i++)
+	for (size_t i = 0; i < t->nrows; i++) {
 		ipc_explain_result_free(t->rows[i].res.explain);
+		free(t->rows[i].res.ivals);
+	}
 	free(t->rows);
 	free(t->skips);
 	free(t);

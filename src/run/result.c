@@ -40,6 +40,7 @@ void ipc_result_free(struct ipc_result *res)
 	ipc_hist_free(res->xhist);
 	ipc_explain_result_free(res->explain);
 	free(res->runs);
+	free(res->ivals);
 	free(res);
 }
 

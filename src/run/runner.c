@@ -31,6 +31,7 @@
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
 #include "transport/lib_internal.h"
+#include "pattern/interval.h"
 
 /* Buffers of one case, allocated and touched once, reused by every run. */
 struct case_bufs {
@@ -39,6 +40,10 @@ struct case_bufs {
 	uint8_t *c_send, *c_recv, *s_send, *s_recv;
 	struct ipc_hist *run_hist;  /* the client's samples of one run */
 	struct ipc_hist *run_xhist; /* replay: its exchanges of one run */
+	struct ipc_ivals ivals;	    /* -i: the client's intervals of one run */
+	const struct ipc_runopts *ro; /* ... told to ro->on_interval */
+	const struct ipc_case *cs;
+	unsigned run;
 };
 
 static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
@@ -70,6 +75,7 @@ static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
 		pc->rbuf = b->c_recv;
 		pc->hist = b->run_hist;
 		pc->xhist = b->run_xhist;
+		pc->ivals = b->ivals.v ? (struct ipc_ivals *)&b->ivals : NULL;
 	} else {
 		pc->sbuf = b->s_send;
 		pc->rbuf = b->s_recv;
@@ -289,6 +295,7 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	cost_begin(&cm, p->ro->perf);
 	err = cs->pat->client(&pc);
 	cost_end(&cm, &cost);
+	ival_finish(&pc);
 	snprintf(f->mismatch, sizeof(f->mismatch), "%s", pc.out.mismatch);
 	snprintf(f->session, sizeof(f->session), "%s", pc.out.session);
 	cost_add_helpers(&cost, &pc.out.helpers);
@@ -522,6 +529,9 @@ static void bufs_free(struct case_bufs *b)
 	free(b->s_recv);
 	ipc_hist_free(b->run_hist);
 	ipc_hist_free(b->run_xhist);
+	ipc_hist_free(b->ivals.seen);
+	ipc_hist_free(b->ivals.tmp);
+	free(b->ivals.v);
 }
 
 /* The buffers of struct case_bufs: expect, and a send and a receive a side. */
@@ -532,7 +542,54 @@ size_t ipc_case_buf_total(const struct ipc_case *cs)
 	return CASE_BUFS * cs->pat->buf_bytes(cs);
 }
 
-static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
+/*
+ * A closed interval to whoever asked (the CLI's line); the run it is in
+ * is the one that will be added next.
+ */
+static void ival_told(void *arg, const struct ipc_interval *iv)
+{
+	const struct case_bufs *b = arg;
+
+	b->ro->on_interval(b->ro->on_interval_arg, b->cs, b->run, iv);
+}
+
+/*
+ * Storage for a run's intervals (-i): one per interval of a run by time
+ * and one for the rest; a run by count gets IVAL_CAP_COUNT, after which
+ * the last interval grows.
+ */
+#define IVAL_CAP_COUNT 3600
+#define IVAL_CAP_MAX 100000
+
+static int ivals_alloc(struct case_bufs *b, const struct ipc_case *cs,
+		       const struct ipc_runopts *ro)
+{
+	struct ipc_ivals *iv = &b->ivals;
+	uint64_t cap = IVAL_CAP_COUNT;
+
+	memset(iv, 0, sizeof(*iv));
+	if (!ro || !ro->interval_ns)
+		return 0;
+	if (ro->duration_ns)
+		cap = ro->duration_ns / ro->interval_ns + 2;
+	if (cap > IVAL_CAP_MAX)
+		cap = IVAL_CAP_MAX;
+	iv->len_ns = ro->interval_ns;
+	iv->cap = (size_t)cap;
+	iv->v = calloc(iv->cap, sizeof(*iv->v));
+	iv->seen = ipc_hist_new();
+	iv->tmp = ipc_hist_new();
+	b->ro = ro;
+	b->cs = cs;
+	if (ro->on_interval) {
+		iv->on_close = ival_told;
+		iv->arg = b;
+	}
+	return iv->v && iv->seen && iv->tmp ? 0 : -ENOMEM;
+}
+
+static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs,
+		      const struct ipc_runopts *ro)
 {
 	memset(b, 0, sizeof(*b));
 	b->len = cs->pat->buf_bytes(cs);
@@ -543,14 +600,39 @@ static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs)
 	b->s_recv = touch(b->len);
 	b->run_hist = ipc_hist_new();
 	b->run_xhist = ipc_hist_new();
-	if (!b->expect || !b->c_send || !b->c_recv || !b->s_send ||
-	    !b->s_recv || !b->run_hist || !b->run_xhist) {
+	if (ivals_alloc(b, cs, ro) || !b->expect || !b->c_send || !b->c_recv ||
+	    !b->s_send || !b->s_recv || !b->run_hist || !b->run_xhist) {
 		bufs_free(b);
 		return -ENOMEM;
 	}
 	ipc_payload_fill(b->expect, b->len);
 	memcpy(b->c_send, b->expect, b->len);
 	memcpy(b->s_send, b->expect, b->len);
+	return 0;
+}
+
+/* The intervals of the run about to be added as run @run into @res. */
+static int result_add_ivals(struct ipc_result *res, const struct ipc_ivals *iv,
+			    unsigned run)
+{
+	size_t need = res->nivals + iv->n;
+
+	if (need > res->ivals_cap) {
+		size_t cap = res->ivals_cap ? 2 * res->ivals_cap : 64;
+		void *n;
+
+		while (cap < need)
+			cap *= 2;
+		n = realloc(res->ivals, cap * sizeof(*res->ivals));
+		if (!n)
+			return -ENOMEM;
+		res->ivals = n;
+		res->ivals_cap = cap;
+	}
+	for (size_t i = 0; i < iv->n; i++) {
+		res->ivals[res->nivals] = iv->v[i];
+		res->ivals[res->nivals++].run = run;
+	}
 	return 0;
 }
 
@@ -696,7 +778,7 @@ int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 	st->ro = *ro;
 	st->res = res;
 	load_probe(&st->load, NULL, ro->pm_qos_held ? ro->pm_qos_us : -1);
-	err = bufs_alloc(&st->b, cs);
+	err = bufs_alloc(&st->b, cs, &st->ro);
 	if (err) {
 		snprintf(res->error, sizeof(res->error),
 			 "cannot allocate %zu-byte buffers",
@@ -755,7 +837,7 @@ int ipc_case_once(struct ipc_case_state *st)
 		return st->err;
 	if (!st->b.expect) {
 		/* Released by ipc_case_trim between two runs. */
-		err = bufs_alloc(&st->b, st->cs);
+		err = bufs_alloc(&st->b, st->cs, &st->ro);
 		if (err) {
 			st->err = err;
 			snprintf(st->f.what, sizeof(st->f.what),
@@ -779,6 +861,8 @@ int ipc_case_once(struct ipc_case_state *st)
 		return st->err;
 	}
 	res->runs_begun++;
+	st->b.run = r;
+	st->b.ivals.n = 0;
 	load_snap(&a, &st->load, NULL);
 	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f, res);
 	if (st->f.mismatch[0] && !res->mismatch[0])
@@ -796,7 +880,9 @@ int ipc_case_once(struct ipc_case_state *st)
 		ipc_hist_merge(res->hist, st->b.run_hist);
 		if (res->xhist)
 			ipc_hist_merge(res->xhist, st->b.run_xhist);
-		if (result_add_run(res, &run) && !err)
+		if ((result_add_ivals(res, &st->b.ivals, r) ||
+		     result_add_run(res, &run)) &&
+		    !err)
 			err = -ENOMEM;
 	} else if (!err) {
 		/*
@@ -903,7 +989,7 @@ int ipc_serve_begin(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		return -ENOMEM;
 	st->cs = cs;
 	st->ro = ro;
-	err = bufs_alloc(&st->b, cs);
+	err = bufs_alloc(&st->b, cs, NULL);
 	if (err) {
 		free(st);
 		return err;

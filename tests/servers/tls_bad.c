@@ -32,6 +32,7 @@
 #include <openssl/ssl.h>
 
 #include "ipcperf/framing.h"
+#include "framing/lib_internal.h"
 
 #define BODY 1000
 

@@ -12,7 +12,7 @@
 
 #include "explain/explain_abi.h"
 #include "ipcperf/explain.h"
-#include "ipcperf/remote.h"
+#include "remote/lib_internal.h"
 #include "ipcperf/run.h"
 #include "remote/remote_internal.h"
 #include "../tap.h"

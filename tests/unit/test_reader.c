@@ -19,6 +19,7 @@
 #include "../tap.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
+#include "stats/lib_internal.h"
 
 static const struct ipc_transport_ops tp_udp = {
 	.name = "udp",

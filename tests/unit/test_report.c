@@ -24,6 +24,7 @@
 #include "report/lib_internal.h"
 #include "run/lib_internal.h"
 #include "stats/lib_internal.h"
+#include "explain/lib_internal.h"
 
 #define pat_rr ipc_pattern_rr
 #define pat_stream ipc_pattern_stream
