@@ -64,7 +64,7 @@ static void read_lat(struct rd *r, json_t *o, const char *at, const char *key,
 /*
  * A run's rate is its count over elapsed_ns, as the runner computed it: a
  * rate of 1e308, 0 or -5 messages a second for 3,000 messages in 8 ms is
- * not a measurement, and compare would give it a verdict (issue 14).
+ * not a measurement, and compare would give it a verdict.
  */
 static void rate_sane(struct rd *r, const char *at, const char *key, double v,
 		      uint64_t count, const char *what, uint64_t elapsed_ns)

@@ -47,7 +47,7 @@ void *jr_keep(struct rd *r, void *p)
  * control in UTF-8), or NULL when it has none (or memory ran out: then
  * *failed).  A document's strings end up on terminals (names, errors,
  * hosts): printed raw, "\x1b]0;...\x07" or "\x1b[2J" would act on the
- * terminal instead of showing what the file holds (issue 14).
+ * terminal instead of showing what the file holds.
  */
 static char *escaped(const char *s, bool *failed)
 {

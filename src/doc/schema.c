@@ -69,10 +69,10 @@ static const struct jfield runload[] = {
 	R(busy_ns, JK_U64),
 	R(ours_ns, JK_U64),
 	R(steal_ns, JK_U64),
-	/* Added with the load figure's resolution (issue 14). */
+	/* Added with the load figure's resolution. */
 	FIELD(struct ipc_run_stats, "cpus", load_cpus, JK_UINT,
 	      JF_OPT | JF_NONZERO),
-	/* Added with cpuidle's idle times (issue 12); older: proc-stat. */
+	/* Added with cpuidle's idle times; older: proc-stat. */
 	ENUM(struct ipc_run_stats, "source", load_src, JF_OPT,
 	     js_load_src_names),
 	FIELD(struct ipc_run_stats, "idle_stays", idle_stays, JK_U64,
@@ -106,7 +106,7 @@ static const char *const pmqos_names[] = {
 	"unknown", "held", "off", "denied", "absent", "failed", NULL,
 };
 
-/* host.pm_qos: the CPU latency request while measuring (issue 12). */
+/* host.pm_qos: the CPU latency request while measuring. */
 #define Q(k, kd, fl) FIELD(struct ipc_pmqos, #k, k, kd, fl)
 static const struct jfield pmqos[] = {
 	ENUM(struct ipc_pmqos, "state", state, 0, pmqos_names),

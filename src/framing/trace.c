@@ -484,7 +484,7 @@ static int add_packet(struct tb *b, enum ipc_dir dir, const uint8_t *body,
  * each way: those point at bytes the new trace already holds (the
  * request where it was copied, one stored '+'), so a reply cut into
  * thousands of pieces costs a frame and a few units per piece, not a copy
- * of the request each (issue 14: a 200 KB trace cut at 16 bytes took
+ * of the request each (a 200 KB trace cut at 16 bytes took
  * 614 MB).
  */
 struct splitter {

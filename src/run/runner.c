@@ -329,10 +329,10 @@ out:
 
 /*
  * Any local process can connect to a loopback port, and a server that
- * took the first connection would serve a stranger as its peer (issue 14,
- * defect 8).  So every connection of a local run over tcp or tcp6 starts
- * with a token of that run, 16 random bytes, and the server takes only
- * those that show it (the transport's preamble, remote mode's cookie
+ * took the first connection would serve a stranger as its peer.  So
+ * every connection of a local run over tcp or tcp6 starts with a token
+ * of that run, 16 random bytes, and the server takes only those that show
+ * it (the transport's preamble, remote mode's cookie
  * mechanism); the others are counted where the forked peer can add too.
  * Not http's: its server is for any client, ab and wrk too.
  * The token is sent outside the timed part except in crr and load, where

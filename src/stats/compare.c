@@ -233,7 +233,7 @@ static double at_uniform(const double *src, size_t n, double u)
  * Above this many runs a resampled median is drawn from the order
  * statistics instead of by drawing and sorting n values, which cost
  * resamples x n log n: 10,000 runs a side took 3.7 s and 100,000 did not
- * end in 30 s (issue 14).  Below it the draws stay as they were, so
+ * end in 30 s.  Below it the draws stay as they were, so
  * small comparisons give the same intervals as before.
  */
 #define RESAMPLE_DIRECT_MAX 256

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The hostile review of issue 14, as tests: bad numbers, bad files, bad
+# A hostile review's inputs, as tests: bad numbers, bad files, bad
 # output targets, a full disk, low limits, signals and a closed stdout.
 # Each case asserts the exit status, the message and that nothing is left
 # behind; each numbered defect of the issue has its cases here (the unit

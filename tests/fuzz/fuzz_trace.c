@@ -7,7 +7,7 @@
  * first, the counts the sums of the writes); its split keeps every server
  * packet within the limit, keeps the client's bytes a whole number of
  * the original's and stays within a bounded multiple of the trace's
- * size (issue 14: a split once copied the whole request per piece).
+ * size (a split once copied the whole request per piece).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -524,9 +524,8 @@ static char *table_of(const struct ipc_comparison *c)
 }
 
 /*
- * --fail-if-slower cannot pass on what it never compared (issue 14,
- * defect 3): B without the figure, or without the case at all, was a
- * "passed" gate.
+ * --fail-if-slower cannot pass on what it never compared: B without the
+ * figure, or without the case at all, was a "passed" gate.
  */
 static void test_gate_uncompared(void)
 {
@@ -598,7 +597,7 @@ static void cpu_limit(rlim_t secs)
 }
 
 /*
- * The bootstrap's cost does not grow with the runs (issue 14, defect 3):
+ * The bootstrap's cost does not grow with the runs:
  * it drew and sorted every run for each of 4,000 resamples, so 10,000
  * runs a side took 3.7 s and 100,000 did not end in 30 s; a million, some
  * 640 CPU seconds.  Now they take about one (the sorts and the rank

@@ -105,7 +105,7 @@ static void link_bad(const char *s, const char *value, const char *why)
 	   "'%s' is refused, naming '%s' and '%s': %s", s, value, why, err);
 }
 
-/* The hostile review's inputs (issue 14): each is refused. */
+/* The hostile review's inputs: each is refused. */
 static void test_parse_hostile(void)
 {
 	link_bad("delay=1ms,jitter= -1ms", "' -1ms'", "space");

@@ -290,7 +290,7 @@ static void test_diagnose(void)
 	   "diagnose: 0.15 CPUs is under the load flag's threshold");
 	/*
 	 * 0.4 CPUs of others in 12 runs of 10 ms: /proc/stat's 10 ms ticks
-	 * cannot tell that (issue 14, defect 11), in 12 runs of 1 s they can.
+	 * cannot tell that, in 12 runs of 1 s they can.
 	 */
 	for (i = 0; i < 12; i++)
 		res->runs[i].busy_ns = 12000000;

@@ -426,7 +426,7 @@ static void test_malformed(void)
 		{"no results", "\"results\": [", "\"results\": {}, \"x\": [",
 		 -EINVAL, "no results array"},
 		{"not JSON", "{", "{{", -EINVAL, "bad.json: not valid JSON"},
-		/* Issue 14, defect 3: figures that contradict the run. */
+		/* Figures that contradict the run. */
 		{"a rate of 1e308", "\"msgs_per_s\": 4",
 		 "\"msgs_per_s\": 1e308, \"y\": 4", -EINVAL,
 		 "results[0].runs[0].msgs_per_s: 1e+308 is not 2000 messages "
@@ -490,7 +490,7 @@ static void test_malformed(void)
 }
 
 /*
- * A file's strings never reach a terminal raw (issue 14, defect 3): the
+ * A file's strings never reach a terminal raw: the
  * reader writes control characters out, C0, DEL and C1 in UTF-8.
  */
 static void test_escapes(void)

@@ -990,7 +990,7 @@ static void test_outfile(void)
 	       "outfile: abort leaves the old file as it was");
 	is_int(count_files(dir), "==", 1, "outfile: abort leaves no file");
 
-	/* Issue 14, defect 1: what -o must not replace or copy. */
+	/* What -o must not replace or copy. */
 	chmod(path, 04755);
 	is_int(outfile_write(path, "no setuid\n"), "==", 0,
 	       "outfile: over a setuid file");
@@ -1222,7 +1222,7 @@ static const char *json_hint(json_t *root, size_t i, const char *flag)
 }
 
 /*
- * Issue 12: the hints say what helps for the way each case stopped.  A
+ * The hints say what helps for the way each case stopped.  A
  * case out of reach (its runs disagree more than --max-runs runs could
  * narrow) is told that more runs would not help, and why names its
  * groups; -r N is told about -r; the quick suite's short runs about what

@@ -214,7 +214,7 @@ static void test_load(void)
 }
 
 /*
- * Input that is not a regular file (issue 14, defect 5): a FIFO nobody
+ * Input that is not a regular file: a FIFO nobody
  * writes to once hung replay in open(); now it is refused at once, a pipe
  * with a writer is read to its end, a device is refused.
  */
@@ -353,7 +353,7 @@ static void test_split(void)
 }
 
 /*
- * Memory stays proportional to the trace (issue 14): a 20 KB request
+ * Memory stays proportional to the trace: a 20 KB request
  * answered by 20 KB, cut at 16 bytes, is 1,250 pieces each fetched by the
  * request again.  The repeats are sent, but the new trace stores the
  * request once: before, each piece copied it (25 MB here, 614 MB for the
