@@ -33,6 +33,7 @@
 
 #include "ipcperf/framing.h"
 #include "framing/lib_internal.h"
+#include "listen.h"
 
 #define BODY 1000
 
@@ -109,8 +110,6 @@ static void *conn(void *p)
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET};
-	socklen_t alen = sizeof(a);
 	const int one = 1;
 	int lfd;
 
@@ -131,17 +130,9 @@ int main(int argc, char **argv)
 			argv[2]);
 		return 1;
 	}
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (struct sockaddr *)&a, sizeof(a)) || listen(lfd, 1024) ||
-	    getsockname(lfd, (struct sockaddr *)&a, &alen)) {
-		perror("tls_bad: listen");
+	lfd = test_server_listen("tls_bad");
+	if (lfd < 0)
 		return 1;
-	}
-	printf("port %d\n", ntohs(a.sin_port));
-	fflush(stdout);
-	alarm(120);
 	for (;;) {
 		pthread_t t;
 		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
