@@ -45,8 +45,13 @@ HIDE_LIBS=$(ldd "$IPCPERF_BIN" 2>/dev/null |
 HIDE_DIRS=""
 for d in "$ROOT/build" "$(dirname "$(realpath "$IPCPERF_BIN")")"; do
 	case "$T/" in "$d"/*) continue ;; esac
-	case " $HIDE_DIRS " in *" $d "*) continue ;; esac
-	HIDE_DIRS="$HIDE_DIRS $d"
+	# A tree inside one already hidden (build/san under build) is hidden
+	# with it; mounting over it again would fail, since it is gone.
+	inside=0
+	for h in $HIDE_DIRS; do
+		case "$d/" in "$h"/*) inside=1 ;; esac
+	done
+	[ $inside = 1 ] || HIDE_DIRS="$HIDE_DIRS $d"
 done
 [ -n "$HIDE_LIBS" ]; ok $? "the libraries to hide from the hosts: ${HIDE_LIBS:-none found}"
 # A management subnet no other bridge of this machine routes.
