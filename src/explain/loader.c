@@ -76,6 +76,12 @@ static void why_failed(int err, const char *doing, char *why, size_t len)
 		 doing, strerror(-err));
 }
 
+/*
+ * How the system calls are seen: not at all, or through one of three
+ * attachments of the same hook (explain.bpf.c), for bench/explain.sh.
+ */
+enum calls { CALLS_NONE, CALLS_BTF, CALLS_RAW, CALLS_TP };
+
 /* The programs on the IPIs' tracepoints, where the program has them. */
 static const char *const ipi_progs[] = {"xa_ipi_call", "xa_ipi_resched"};
 
@@ -85,7 +91,7 @@ static const char *const ipi_progs[] = {"xa_ipi_call", "xa_ipi_resched"};
  * (@empty), the events and their histograms counted or not (@no_events);
  * 0, or -errno with @why said.
  */
-static int load(struct ipc_explain *x, bool calls, bool ipi, bool empty,
+static int load(struct ipc_explain *x, enum calls calls, bool ipi, bool empty,
 		bool no_events, char *why, size_t len)
 {
 	struct bpf_program *p;
@@ -100,8 +106,17 @@ static int load(struct ipc_explain *x, bool calls, bool ipi, bool empty,
 	}
 	x->skel->rodata->xa_empty = empty;
 	x->skel->rodata->xa_no_events = no_events;
-	bpf_program__set_autoload(x->skel->progs.xa_sys_enter, calls);
-	bpf_program__set_autoload(x->skel->progs.xa_sys_exit, calls);
+	bpf_program__set_autoload(x->skel->progs.xa_sys_enter,
+				  calls == CALLS_BTF);
+	bpf_program__set_autoload(x->skel->progs.xa_sys_exit,
+				  calls == CALLS_BTF);
+	bpf_program__set_autoload(x->skel->progs.xa_raw_enter,
+				  calls == CALLS_RAW);
+	bpf_program__set_autoload(x->skel->progs.xa_raw_exit,
+				  calls == CALLS_RAW);
+	bpf_program__set_autoload(x->skel->progs.xa_tp_enter,
+				  calls == CALLS_TP);
+	bpf_program__set_autoload(x->skel->progs.xa_tp_exit, calls == CALLS_TP);
 	for (i = 0; i < sizeof(ipi_progs) / sizeof(ipi_progs[0]); i++) {
 		p = bpf_object__find_program_by_name(x->skel->obj,
 						     ipi_progs[i]);
@@ -126,7 +141,8 @@ int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 	const char *how = getenv("IPCPERF_EXPLAIN_CALLS");
 	const char *empty = getenv("IPCPERF_EXPLAIN_EMPTY");
 	const char *events = getenv("IPCPERF_EXPLAIN_EVENTS");
-	bool calls, nothing, no_events;
+	enum calls calls = CALLS_BTF;
+	bool nothing, no_events;
 	struct ipc_explain *x;
 	int err;
 
@@ -159,7 +175,12 @@ int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		goto fail;
 	}
-	calls = !how || strcmp(how, "none");
+	if (how && !strcmp(how, "none"))
+		calls = CALLS_NONE;
+	else if (how && !strcmp(how, "raw"))
+		calls = CALLS_RAW;
+	else if (how && !strcmp(how, "tracepoints"))
+		calls = CALLS_TP;
 	nothing = empty && *empty && strcmp(empty, "0");
 	no_events = events && !strcmp(events, "0");
 	err = load(x, calls, true, nothing, no_events, why, len);
