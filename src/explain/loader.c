@@ -5,6 +5,7 @@
  * event: the program sums in the kernel, this reads the sums once a run.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,34 @@ int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 		return 0;
 	}
 	return -ENOSPC;
+}
+
+int ipc_explain_rewatch(struct ipc_explain *x, enum ipc_xside side)
+{
+	struct explain_bpf__bss *b = x->skel->bss;
+	size_t i;
+
+	for (i = 0; i < XA_THREADS_MAX; i++) {
+		__u32 tid = __atomic_load_n(&b->thr_tid[i], __ATOMIC_ACQUIRE);
+
+		if (!tid || tid == UINT32_MAX || b->thr[i].side != side)
+			continue;
+		/* Unpublished while its state is rewritten, as at first. */
+		__atomic_store_n(&b->thr_tid[i], UINT32_MAX, __ATOMIC_RELEASE);
+		memset(&b->thr[i], 0, sizeof(b->thr[i]));
+		b->thr[i].side = side;
+		b->thr[i].state = XA_ST_RUN;
+		if (side == IPC_XCLIENT) {
+			/* The client's state is the new thread's: running. */
+			b->cli_state = XA_ST_RUN;
+			b->cli_cpu = (__u32)sched_getcpu();
+			b->covered = 0;
+		}
+		__atomic_store_n(&b->thr_tid[i], (__u32)gettid(),
+				 __ATOMIC_RELEASE);
+		return 0;
+	}
+	return ipc_explain_watch(x, 0, side);
 }
 
 uint64_t *ipc_explain_window(struct ipc_explain *x)
