@@ -26,7 +26,8 @@ void xrun_case_begin(struct ipc_run *run, struct ipc_result *res)
 		/* The program follows one client thread's round trip. */
 		ipc_explain_unavailable(res->explain,
 					"several client threads (--threads): "
-					"one is explained, not more");
+					"explain follows one; --threads 1 is "
+					"explained");
 }
 
 void xrun_watch_self(void *x)

@@ -102,7 +102,7 @@ for cmd in "load -t tcp -c 4" "load -t unix -c 4 --rate 20k" "http -c 4"; do
 done
 run load -t tcp -c 4 --threads 2 -n 2000 -w 4 -r 1 --explain -f json
 is_rc 0 "load --threads 2 --explain"
-jqt "... says one client thread is explained, not more" \
+jqt "... says explain follows one client thread" \
 	'all(.results[].explain; .available == false and (.why | test("several client threads")))'
 
 # shm: the sides wait by spinning, then in futex; the sum holds too.
