@@ -9,7 +9,10 @@
 #
 # XP_VARIANTS names the columns, plain first; besides plain and explain
 # (what --explain attaches), the ways of attaching that bound the cost:
-#   calls-tp    the system calls seen by the raw_syscalls tracepoints
+#   calls-raw   the system calls seen by an untyped raw tracepoint
+#               program (explain's are BTF-typed ones on the same hook)
+#   calls-tp    the system calls seen by the classic raw_syscalls
+#               tracepoints, which fill a trace record for the program
 #   calls-none  no system call seen (a call's time is its thread's user
 #               time): the scheduler, idle and interrupt programs only
 #   no-events   no event counted (no histogram, no p99): the sums only
@@ -45,6 +48,7 @@ p50() {
 	case $3 in
 	plain) xp= ;;
 	explain) ;;
+	calls-raw) env=(IPCPERF_EXPLAIN_CALLS=raw) ;;
 	calls-tp) env=(IPCPERF_EXPLAIN_CALLS=tracepoints) ;;
 	calls-none) env=(IPCPERF_EXPLAIN_CALLS=none) ;;
 	no-events) env=(IPCPERF_EXPLAIN_EVENTS=0) ;;

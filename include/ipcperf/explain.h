@@ -43,6 +43,10 @@ struct ipc_explain_counts {
 		uint64_t ns;		      /* its time on a measured CPU */
 		uint64_t runq_ns[IPC_XSIDES]; /* each side waited behind it */
 	} others[IPC_XOTHERS];
+	/* A p99 per event known without its histogram (a remote server
+	   sends only its run's p99), ns, 0 where none; pooled over runs
+	   as the largest, an upper bound of the pooled p99. */
+	uint64_t p99_ns[IPC_XSIDES][IPC_XPHASES];
 };
 
 /* The loaded program: one per process at most is needed. */
@@ -68,16 +72,18 @@ struct ipc_xphase {
 };
 
 struct ipc_explain_result {
-	bool available;	    /* false: why says why */
-	char why[160];	    /* "" when available */
-	double measured_ns; /* the mean it explains */
-	double sum_ns;	    /* what the phases other than unexplained add
+	bool available;	      /* false: why says why */
+	char why[160];	      /* "" when available */
+	double measured_ns;   /* the mean it explains */
+	double sum_ns;	      /* what the phases other than unexplained add
 			       up to */
-	double window_ns;   /* the kernel's window per round trip */
-	char cause[256];    /* what the slower runs spent their extra time
+	double window_ns;     /* the kernel's window per round trip */
+	char cause[256];      /* what the slower runs spent their extra time
 			       on, in words, when the runs' spread was
 			       flagged (run/diagnose.c); "" otherwise */
-	size_t nphases;	    /* the non-zero ones, unexplained last */
+	char server_why[160]; /* a remote server that could not explain
+				 its side: why it said; "" otherwise */
+	size_t nphases;	      /* the non-zero ones, unexplained last */
 	struct ipc_xphase phases[IPC_XSIDES * IPC_XPHASES + 1];
 	uint64_t migrations[IPC_XSIDES]; /* over every run */
 	size_t nothers;

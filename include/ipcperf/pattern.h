@@ -456,14 +456,19 @@ struct ipc_pctx {
 	struct ipc_chan *ch; /* the channel (IPC_PAT_OWN_EP patterns open
 				  their endpoints on it) */
 	const struct ipc_faults *faults; /* server testing aids, never NULL */
-	void *pat_priv;		 /* the pattern's own state during one call */
-	struct ipc_hist *xhist;	 /* replay client: one sample per exchange */
-	uint64_t *measuring_ns;	 /* client by duration: where to say when the
+	void *pat_priv;		/* the pattern's own state during one call */
+	struct ipc_hist *xhist; /* replay client: one sample per exchange */
+	uint64_t *measuring_ns; /* client by duration: where to say when the
 				   measured part began (ipc_pctx_measuring),
 				   NULL: nobody asks */
-	uint64_t *window_ns;	 /* client: where to store the measured
+	uint64_t *window_ns;	/* client: where to store the measured
 				   part's begin and end (ipc_now_ns) for the
 				   kernel's observer (--explain), NULL: none */
+	/* client, --explain: a pattern whose measuring thread is not the
+	   one it was called in (load's) calls this from that thread before
+	   its window, so that it is the client watched; NULL: none */
+	void (*watch_self)(void *arg);
+	void *watch_arg;
 	struct ipc_ivals *ivals; /* client with -i: its intervals, NULL: none */
 	uint64_t ival_next_ns;	 /* when the current interval ends (ns,
 				    ipc_now_ns), 0: none now (warm-up) */

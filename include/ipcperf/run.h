@@ -387,10 +387,12 @@ struct ipc_peer {
 	   keeps the observer's memory mapped). */
 	struct ipc_explain *explain;
 	/* remote --explain: the server side's own phases over the run (ns,
-	   by phase, its serving thread counted whole) and the window they
-	   cut; remote_xwindow_ns 0: none came, remote_xwhy says why if the
-	   server said. */
+	   by phase, its serving thread counted whole), the p99 of one event
+	   of each phase where it had events (ns, 0: none) and the window
+	   they cut; remote_xwindow_ns 0: none came, remote_xwhy says why if
+	   the server said. */
 	uint64_t remote_xns[IPC_XPHASES];
+	uint64_t remote_xp99[IPC_XPHASES];
 	uint64_t remote_xwindow_ns;
 	char remote_xwhy[160];
 };

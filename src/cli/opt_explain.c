@@ -14,7 +14,8 @@ static int set_explain(struct cli_config *c, const char *a)
 
 static const struct cli_opt explain_opts[] = {
 	{"explain", 0, NULL,
-	 CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_REPLAY,
+	 CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_REPLAY |
+		 CMD_LOAD | CMD_HTTP,
 	 "say where the time went: user, system calls, asleep, waiting for "
 	 "a CPU, interrupts, per round trip (BPF, as root; docs/explain.md)",
 	 set_explain},

@@ -82,6 +82,8 @@ static int fill(json_t *e, const struct ipc_explain_result *x)
 	err = err ?: set(e, "window_ns", jns(x->window_ns));
 	if (!err && x->cause[0])
 		err = set(e, "cause", json_string(x->cause));
+	if (!err && x->server_why[0])
+		err = set(e, "server_why", json_string(x->server_why));
 	err = err ?: set(e, "phases", phases = json_array());
 	for (i = 0; !err && i < x->nphases; i++) {
 		json_t *p = phase_obj(&x->phases[i]);
@@ -231,6 +233,8 @@ int explain_json_get(struct rd *r, json_t *o, const char *at,
 		x->sum_ns = snum(r, e, eat, "sum_ns");
 		x->window_ns = snum(r, e, eat, "window_ns");
 		str_into(r, e, eat, "cause", x->cause, sizeof(x->cause));
+		str_into(r, e, eat, "server_why", x->server_why,
+			 sizeof(x->server_why));
 		x->nphases =
 			items_get(r, e, eat, "phases",
 				  sizeof(x->phases) / sizeof(x->phases[0]),

@@ -134,6 +134,8 @@ static void counts_add(struct ipc_explain_counts *p,
 			p->events[s][ph] += c->events[s][ph];
 			for (b = 0; b < IPC_XBUCKETS; b++)
 				p->bucket[s][ph][b] += c->bucket[s][ph][b];
+			if (c->p99_ns[s][ph] > p->p99_ns[s][ph])
+				p->p99_ns[s][ph] = c->p99_ns[s][ph];
 		}
 	}
 	for (s = 0; s < c->nothers; s++)
@@ -174,6 +176,17 @@ int ipc_explain_add(struct ipc_explain_result *r,
 	return 0;
 }
 
+/* Where no histogram has @ph's events: the largest p99 a run sent. */
+static double known_p99(const struct ipc_explain_counts *p, size_t s,
+			unsigned ph)
+{
+	uint64_t v = p->p99_ns[s][ph];
+
+	if (kernel_phase(ph) && p->p99_ns[IPC_XSERVER][ph] > v)
+		v = p->p99_ns[IPC_XSERVER][ph];
+	return v ? (double)v : -1;
+}
+
 static int cmp_run(const void *a, const void *b)
 {
 	double x = ((const struct ipc_xrun *)a)->mean_ns;
@@ -182,8 +195,7 @@ static int cmp_run(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The 99th percentile of a pooled histogram, the bucket's upper bound. */
-static double p99_of(const uint64_t *bucket, const uint64_t *bucket2)
+double ipc_explain_p99(const uint64_t *bucket, const uint64_t *bucket2)
 {
 	uint64_t total = 0, seen = 0, want;
 	unsigned b;
@@ -318,10 +330,12 @@ void ipc_explain_finish(struct ipc_explain_result *r)
 				continue;
 			x = phase_add(r, phase_names[ph],
 				      ipc_explain_side_name(s, ph), v);
-			x->p99_ns = p99_of(p->bucket[s][ph],
-					   kernel_phase(ph)
-						   ? p->bucket[IPC_XSERVER][ph]
-						   : NULL);
+			x->p99_ns = ipc_explain_p99(
+				p->bucket[s][ph],
+				kernel_phase(ph) ? p->bucket[IPC_XSERVER][ph]
+						 : NULL);
+			if (x->p99_ns < 0)
+				x->p99_ns = known_p99(p, s, ph);
 			if (ph == XA_RUNQ || ph == XA_PREEMPT)
 				snprintf(x->behind, sizeof(x->behind), "%s",
 					 behind);

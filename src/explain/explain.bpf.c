@@ -335,14 +335,8 @@ static __always_inline int sys_out(void)
 	return 0;
 }
 
-/*
- * The system calls, classed by number.  While these are attached every
- * system call of the machine takes the kernel's slower entry path; the
- * loader can leave them out (a call's time is then its thread's "user"
- * time), which bench/explain.sh uses to say what they cost.
- */
-SEC("tp_btf/sys_enter")
-int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
+/* The current task enters system call @id, if watched. */
+static __always_inline int sys_in(long id)
 {
 	struct xa_thread *t;
 	__u64 now;
@@ -359,6 +353,21 @@ int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+/*
+ * The system calls, classed by number.  While these are attached every
+ * system call of the machine takes the kernel's slower entry path; the
+ * loader can leave them out (a call's time is then its thread's "user"
+ * time), which bench/explain.sh uses to say what they cost.  The same
+ * hook three ways, one loaded: BTF-typed (the default), untyped raw
+ * tracepoint, and the classic tracepoint that fills a trace record
+ * first; bench/explain.sh compares them.
+ */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(xa_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys_in(id);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -367,6 +376,33 @@ int BPF_PROG(xa_sys_exit, struct pt_regs *regs, long ret)
 	return sys_out();
 }
 
+SEC("raw_tp/sys_enter")
+int xa_raw_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	return sys_in((long)ctx->args[1]);
+}
+
+SEC("raw_tp/sys_exit")
+int xa_raw_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	if (xa_empty)
+		return 0;
+	return sys_out();
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int xa_tp_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	return sys_in(ctx->id);
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int xa_tp_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	if (xa_empty)
+		return 0;
+	return sys_out();
+}
 
 /* A task not watched ran on a watched CPU from c->in_ts to @now. */
 static __always_inline void other_ran(struct task_struct *task,

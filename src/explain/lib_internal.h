@@ -39,6 +39,14 @@ int ipc_explain_reset(struct ipc_explain *x);
 int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side);
 
 /*
+ * The thread watched as @side is now the calling one, counted afresh
+ * (a pattern's measuring thread taking over from the thread that
+ * started it); the same as ipc_explain_watch where none was.  Before the
+ * window opens.  0 or -ENOSPC.
+ */
+int ipc_explain_rewatch(struct ipc_explain *x, enum ipc_xside side);
+
+/*
  * Where the measuring thread stores the measured window's begin and end
  * (ipc_now_ns, CLOCK_MONOTONIC, the kernel's clock too): two words the
  * program reads, in memory shared with it, so that marking the window is
@@ -73,5 +81,12 @@ const char *ipc_explain_side_name(enum ipc_xside side, unsigned ph);
 
 /* The upper bound of histogram bucket @b, ns. */
 uint64_t ipc_explain_bucket_ns(unsigned b);
+
+/*
+ * The 99th percentile of the histogram @bucket (IPC_XBUCKETS counts),
+ * @bucket2's counts added where not NULL: the upper bound of its bucket,
+ * ns; -1 when it has no event.
+ */
+double ipc_explain_p99(const uint64_t *bucket, const uint64_t *bucket2);
 
 #endif

@@ -5,6 +5,7 @@
  * event: the program sums in the kernel, this reads the sums once a run.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,12 @@ static void why_failed(int err, const char *doing, char *why, size_t len)
 		 doing, strerror(-err));
 }
 
+/*
+ * How the system calls are seen: not at all, or through one of three
+ * attachments of the same hook (explain.bpf.c), for bench/explain.sh.
+ */
+enum calls { CALLS_NONE, CALLS_BTF, CALLS_RAW, CALLS_TP };
+
 /* The programs on the IPIs' tracepoints, where the program has them. */
 static const char *const ipi_progs[] = {"xa_ipi_call", "xa_ipi_resched"};
 
@@ -85,7 +92,7 @@ static const char *const ipi_progs[] = {"xa_ipi_call", "xa_ipi_resched"};
  * (@empty), the events and their histograms counted or not (@no_events);
  * 0, or -errno with @why said.
  */
-static int load(struct ipc_explain *x, bool calls, bool ipi, bool empty,
+static int load(struct ipc_explain *x, enum calls calls, bool ipi, bool empty,
 		bool no_events, char *why, size_t len)
 {
 	struct bpf_program *p;
@@ -100,8 +107,17 @@ static int load(struct ipc_explain *x, bool calls, bool ipi, bool empty,
 	}
 	x->skel->rodata->xa_empty = empty;
 	x->skel->rodata->xa_no_events = no_events;
-	bpf_program__set_autoload(x->skel->progs.xa_sys_enter, calls);
-	bpf_program__set_autoload(x->skel->progs.xa_sys_exit, calls);
+	bpf_program__set_autoload(x->skel->progs.xa_sys_enter,
+				  calls == CALLS_BTF);
+	bpf_program__set_autoload(x->skel->progs.xa_sys_exit,
+				  calls == CALLS_BTF);
+	bpf_program__set_autoload(x->skel->progs.xa_raw_enter,
+				  calls == CALLS_RAW);
+	bpf_program__set_autoload(x->skel->progs.xa_raw_exit,
+				  calls == CALLS_RAW);
+	bpf_program__set_autoload(x->skel->progs.xa_tp_enter,
+				  calls == CALLS_TP);
+	bpf_program__set_autoload(x->skel->progs.xa_tp_exit, calls == CALLS_TP);
 	for (i = 0; i < sizeof(ipi_progs) / sizeof(ipi_progs[0]); i++) {
 		p = bpf_object__find_program_by_name(x->skel->obj,
 						     ipi_progs[i]);
@@ -126,7 +142,8 @@ int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 	const char *how = getenv("IPCPERF_EXPLAIN_CALLS");
 	const char *empty = getenv("IPCPERF_EXPLAIN_EMPTY");
 	const char *events = getenv("IPCPERF_EXPLAIN_EVENTS");
-	bool calls, nothing, no_events;
+	enum calls calls = CALLS_BTF;
+	bool nothing, no_events;
 	struct ipc_explain *x;
 	int err;
 
@@ -159,7 +176,12 @@ int ipc_explain_open(struct ipc_explain **out, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		goto fail;
 	}
-	calls = !how || strcmp(how, "none");
+	if (how && !strcmp(how, "none"))
+		calls = CALLS_NONE;
+	else if (how && !strcmp(how, "raw"))
+		calls = CALLS_RAW;
+	else if (how && !strcmp(how, "tracepoints"))
+		calls = CALLS_TP;
 	nothing = empty && *empty && strcmp(empty, "0");
 	no_events = events && !strcmp(events, "0");
 	err = load(x, calls, true, nothing, no_events, why, len);
@@ -256,6 +278,34 @@ int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 		return 0;
 	}
 	return -ENOSPC;
+}
+
+int ipc_explain_rewatch(struct ipc_explain *x, enum ipc_xside side)
+{
+	struct explain_bpf__bss *b = x->skel->bss;
+	size_t i;
+
+	for (i = 0; i < XA_THREADS_MAX; i++) {
+		__u32 tid = __atomic_load_n(&b->thr_tid[i], __ATOMIC_ACQUIRE);
+
+		if (!tid || tid == UINT32_MAX || b->thr[i].side != side)
+			continue;
+		/* Unpublished while its state is rewritten, as at first. */
+		__atomic_store_n(&b->thr_tid[i], UINT32_MAX, __ATOMIC_RELEASE);
+		memset(&b->thr[i], 0, sizeof(b->thr[i]));
+		b->thr[i].side = side;
+		b->thr[i].state = XA_ST_RUN;
+		if (side == IPC_XCLIENT) {
+			/* The client's state is the new thread's: running. */
+			b->cli_state = XA_ST_RUN;
+			b->cli_cpu = (__u32)sched_getcpu();
+			b->covered = 0;
+		}
+		__atomic_store_n(&b->thr_tid[i], (__u32)gettid(),
+				 __ATOMIC_RELEASE);
+		return 0;
+	}
+	return ipc_explain_watch(x, 0, side);
 }
 
 uint64_t *ipc_explain_window(struct ipc_explain *x)

@@ -37,6 +37,13 @@ int ipc_explain_watch(struct ipc_explain *x, pid_t tid, enum ipc_xside side)
 	return -ENOTSUP;
 }
 
+int ipc_explain_rewatch(struct ipc_explain *x, enum ipc_xside side)
+{
+	(void)x;
+	(void)side;
+	return -ENOTSUP;
+}
+
 uint64_t *ipc_explain_window(struct ipc_explain *x)
 {
 	(void)x;

@@ -502,6 +502,8 @@ static void client_body(struct lthread *th)
 	if (sh->abort)
 		return;
 	prctl(PR_SET_TIMERSLACK, 1UL); /* wake at due times, not 50 us late */
+	if (c->watch_self && sh->nth == 1)
+		c->watch_self(c->watch_arg); /* --explain: this is the client */
 	err = e->fs_new(&th->fs, th->n, c->io.cancel);
 	for (f = 0; !err && f < th->n; f++)
 		err = e->fs_add(th->fs, f, &th->fl[f].ep);
@@ -535,10 +537,14 @@ static void client_body(struct lthread *th)
 		th->fl[f].k = 0;
 	}
 	th->end_ns = start;
+	if (sh->nth == 1)
+		ipc_pctx_window(&th->pc, false, start);
 	if (c->cs->rate)
 		open_phase(th, start, end);
 	else
 		closed_phase(th, end, true);
+	if (sh->nth == 1)
+		ipc_pctx_window(&th->pc, true, ipc_now_ns());
 out:
 	e->fs_free(th->fs);
 	th->fs = NULL;

@@ -3,8 +3,9 @@
  * --explain over --remote: the server's test process explains its own
  * serving thread when the client asked (and where it may load BPF), and
  * sends the sums of its phases back in run_stats' "explain" object, keyed
- * by phase name; the client takes them into its peer record.  Nothing
- * here runs during a run: the sums are read after it.
+ * by phase name, with the p99 of one event of each phase that had events
+ * ("p99 NAME"); the client takes them into its peer record.  Nothing here
+ * runs during a run: the sums are read after it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,39 @@
 #include "ipcperf/run.h"
 #include "remote_internal.h"
 #include "explain/lib_internal.h"
+
+/* The protocol's bounds on the object (docs/protocol.md, "Explain"). */
+#define XFIELDS_MAX 40
+
+/*
+ * The p99s into @o, in the phases' order, while the object stays within
+ * the protocol's bounds: a p99 left out is only a figure less, the sums
+ * are whole.
+ */
+static void put_p99s(json_t *o, const struct ipc_explain_counts *c, size_t len)
+{
+	char key[40], *text;
+	bool fits;
+
+	for (unsigned ph = 0; ph < IPC_XPHASES; ph++) {
+		double v = ipc_explain_p99(c->bucket[IPC_XCLIENT][ph], NULL);
+
+		if (v < 0 || !c->ns[IPC_XCLIENT][ph])
+			continue;
+		if (json_object_size(o) >= XFIELDS_MAX)
+			return;
+		snprintf(key, sizeof(key), "p99 %s",
+			 ipc_explain_phase_name(ph));
+		json_object_set_new(o, key, json_integer((json_int_t)v));
+		text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+		fits = text && strlen(text) < len;
+		free(text);
+		if (!fits) {
+			json_object_del(o, key);
+			return;
+		}
+	}
+}
 
 void rm_xserve_text(struct ipc_explain *x, const char *why, char *out,
 		    size_t len)
@@ -48,6 +82,7 @@ void rm_xserve_text(struct ipc_explain *x, const char *why, char *out,
 					json_integer(
 						(json_int_t)c
 							->ns[IPC_XCLIENT][ph]));
+		put_p99s(o, c, len);
 	}
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (text && strlen(text) < len)
@@ -65,6 +100,7 @@ void rm_xclient_take(struct ipc_peer *p, const char *text)
 	p->remote_xwindow_ns = 0;
 	p->remote_xwhy[0] = '\0';
 	memset(p->remote_xns, 0, sizeof(p->remote_xns));
+	memset(p->remote_xp99, 0, sizeof(p->remote_xp99));
 	if (!text[0])
 		return;
 	o = json_loads(text, 0, NULL);
@@ -82,10 +118,16 @@ void rm_xclient_take(struct ipc_peer *p, const char *text)
 			p->remote_xwindow_ns = (uint64_t)json_integer_value(v);
 			continue;
 		}
-		for (unsigned ph = 0; ph < IPC_XPHASES; ph++)
-			if (!strcmp(k, ipc_explain_phase_name(ph)))
+		for (unsigned ph = 0; ph < IPC_XPHASES; ph++) {
+			const char *name = ipc_explain_phase_name(ph);
+
+			if (!strcmp(k, name))
 				p->remote_xns[ph] =
 					(uint64_t)json_integer_value(v);
+			else if (!strncmp(k, "p99 ", 4) && !strcmp(k + 4, name))
+				p->remote_xp99[ph] =
+					(uint64_t)json_integer_value(v);
+		}
 	}
 	json_decref(o);
 }

@@ -131,6 +131,11 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 		   ipc_fmt_ns(x->sum_ns, s, sizeof(s)));
 	if (x->cause[0])
 		tab_printf(out, "  the runs' spread: %s\n", x->cause);
+	if (x->server_why[0])
+		tab_printf(out,
+			   "  the server could not explain its side: %s (its "
+			   "time is in the client's blocked)\n",
+			   x->server_why);
 	if (out->style != TAB_TEXT)
 		phase_grid(out, x);
 	for (i = 0; out->style == TAB_TEXT && i < x->nphases; i++) {

@@ -22,6 +22,17 @@ void xrun_case_begin(struct ipc_run *run, struct ipc_result *res)
 	res->explain = ipc_explain_result_new();
 	if (res->explain && !run_explain(run, &why))
 		ipc_explain_unavailable(res->explain, why);
+	else if (res->explain && res->cs.threads > 1)
+		/* The program follows one client thread's round trip. */
+		ipc_explain_unavailable(res->explain,
+					"several client threads (--threads): "
+					"explain follows one; --threads 1 is "
+					"explained");
+}
+
+void xrun_watch_self(void *x)
+{
+	ipc_explain_rewatch(x, IPC_XCLIENT);
 }
 
 struct ipc_explain *xrun_before(struct ipc_run *run, struct ipc_result *res)
@@ -81,10 +92,12 @@ static void take_remote(struct ipc_explain_counts *c,
 		return;
 	scale = path > off ? off / path : 1;
 	for (unsigned ph = 0; ph < IPC_XPHASES; ph++)
-		if (ph != XA_BLOCKED && ph != XA_MIGRATE)
+		if (ph != XA_BLOCKED && ph != XA_MIGRATE) {
 			c->ns[IPC_XSERVER][ph] +=
 				(uint64_t)((double)p->remote_xns[ph] * frac *
 					   scale);
+			c->p99_ns[IPC_XSERVER][ph] = p->remote_xp99[ph];
+		}
 	take = (uint64_t)(path * scale);
 	for (i = 0; i < sizeof(waits) / sizeof(waits[0]) && take; i++) {
 		w = &c->ns[IPC_XCLIENT][waits[i]];
@@ -112,6 +125,11 @@ void xrun_after(struct ipc_explain *x, struct ipc_result *res,
 		err = ipc_explain_read(x, c);
 	if (!err && p && p->remote_xwindow_ns)
 		take_remote(c, st, p);
+	/* A remote server that could not explain says why: said once. */
+	if (!err && p && p->remote_xwhy[0] && !res->explain->server_why[0])
+		snprintf(res->explain->server_why,
+			 sizeof(res->explain->server_why), "%s",
+			 p->remote_xwhy);
 	if (!err)
 		err = ipc_explain_add(res->explain, c, st->iterations,
 				      st->elapsed_ns);

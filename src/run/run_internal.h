@@ -45,6 +45,8 @@ struct ipc_explain *xrun_before(struct ipc_run *run, struct ipc_result *res);
 void xrun_after(struct ipc_explain *x, struct ipc_result *res,
 		const struct ipc_run_stats *st, const struct ipc_peer *p);
 void xrun_case_end(struct ipc_result *res);
+/* ipc_pctx's watch_self for --explain: @x watches the calling thread. */
+void xrun_watch_self(void *x);
 
 /* A name for the next channel of @run, unique in its directory ("7"). */
 void run_chan_name(struct ipc_run *run, char *buf, size_t len);

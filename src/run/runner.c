@@ -272,6 +272,10 @@ static int client_side(struct ipc_peer *p, struct ipc_tp_opts *tpo,
 	}
 	pctx_init(&pc, p, IPC_CLIENT, own ? NULL : &ep, p->client);
 	pc.window_ns = p->explain ? ipc_explain_window(p->explain) : NULL;
+	if (p->explain) {
+		pc.watch_self = xrun_watch_self;
+		pc.watch_arg = p->explain;
+	}
 	err = own ? 0 : cs->eng->attach(&pc.io);
 	if (err) {
 		snprintf(f->what, sizeof(f->what), "attach engine %s: %s",

@@ -89,6 +89,22 @@ is_rc 0 "replay --explain"
 jqt "replay: phases add up, unexplained within 10% (or 1 us), both sides seen" \
 	'(.results | length) > 0 and all(.results[].explain; .available == true and ((([.phases[].ns] | add) - .measured_ns) | fabs) <= 2 + (.phases | length) and ([.phases[] | select(.name == "unexplained") | .ns][0] | fabs) <= ([.measured_ns * 0.10, 1000] | max) and any(.phases[]; .side == "server") and any(.phases[]; .side == "client" and .name == "send"))'
 
+# load and http: one client thread drives the flows, the unit is one
+# request over all of them; the phases add up to its mean the same way.
+for cmd in "load -t tcp -c 4" "load -t unix -c 4 --rate 20k" "http -c 4"; do
+	# shellcheck disable=SC2086
+	run $cmd -n 4000 -w 4 -r 3 --pin 0,0 --explain -f json
+	is_rc 0 "$cmd --explain"
+	jqt "$cmd: phases add up, unexplained within 10% (or 1 us), both sides seen" \
+		'(.results | length) > 0 and all(.results[].explain; .available == true and ((([.phases[].ns] | add) - .measured_ns) | fabs) <= 2 + (.phases | length) and ([.phases[] | select(.name == "unexplained") | .ns][0] | fabs) <= ([.measured_ns * 0.10, 1000] | max) and any(.phases[]; .side == "server" and .name == "receive") and any(.phases[]; .side == "client" and (.name | IN("send", "wait: epoll"))))'
+	jqt "$cmd: measured_ns is a run's elapsed time over its requests" \
+		'all(.results[]; .explain.measured_ns as $m | any(.runs[]; (.elapsed_ns / .iterations - $m | fabs) <= 1 + $m * 0.01))'
+done
+run load -t tcp -c 4 --threads 2 -n 2000 -w 4 -r 1 --explain -f json
+is_rc 0 "load --threads 2 --explain"
+jqt "... says explain follows one client thread" \
+	'all(.results[].explain; .available == false and (.why | test("several client threads")))'
+
 # shm: the sides wait by spinning, then in futex; the sum holds too.
 run rr -t shm -n 3000 -w 300 -r 3 --explain -f json
 is_rc 0 "rr -t shm --explain"
@@ -183,6 +199,8 @@ run rr --remote "$saddr" -t tcp -n 2000 -w 200 -r 3 --explain -f json
 is_rc 0 "rr --remote --explain"
 jqt "remote: the server's side is in the phases, and they add up" \
 	'(.results | length) > 0 and all(.results[].explain; .available == true and any(.phases[]; .side == "server" and .name == "receive") and ((([.phases[].ns] | add) - .measured_ns) | fabs) <= 2 + (.phases | length) and ([.phases[] | select(.name == "unexplained") | .ns][0] | fabs) <= ([.measured_ns * 0.10, 1000] | max))'
+jqt "remote: the server's calls have their p99 (sent with the sums)" \
+	'all(.results[].explain; any(.phases[]; .side == "server" and .name == "receive" and .p99_ns > 0) and all(.phases[] | select(.side == "server" and .name == "send"); .p99_ns > 0) and (has("server_why") | not))'
 # A client that does not ask: the server loads nothing (counted while
 # such a run is held open).
 hold=${BUILD:-build}/tests/test_remote_server
@@ -210,12 +228,19 @@ else
 fi
 kill "$spid"
 wait "$spid" 2>/dev/null
-# A server that may not load BPF: the client's side alone, whole.
+# A server that may not load BPF: the client's side alone, whole, and
+# the server's reason.
 rserver IPCPERF_EXPLAIN_OFF=1
 run rr --remote "$saddr" -t tcp -n 2000 -w 200 -r 2 --explain -f json
 is_rc 0 "rr --remote --explain, the server not allowed"
 jqt "... the client's phases only, its wait for the server blocked" \
 	'all(.results[].explain; .available == true and all(.phases[]; .side != "server") and any(.phases[]; .side == "client" and .name == "blocked"))'
+jqt "... and the server's reason, in its words" \
+	'all(.results[].explain; .server_why == "disabled by IPCPERF_EXPLAIN_OFF")'
+cp "$out" "$T/rwhy.json"
+run report "$T/rwhy.json"
+check "... which the table prints under the breakdown's first line" \
+	grep -q "^  the server could not explain its side: disabled by IPCPERF_EXPLAIN_OFF" "$out"
 kill "$spid"
 wait "$spid" 2>/dev/null
 

@@ -179,6 +179,40 @@ static void test_p99_others(void)
 	free(c);
 }
 
+/*
+ * A remote server's phase has its runs' p99s, not their histograms: the
+ * largest is taken (no run had more than 1% of its events above it, so
+ * neither had the pool), and a histogram, where there is one, wins.
+ */
+static void test_known_p99(void)
+{
+	struct ipc_explain_result *r = ipc_explain_result_new();
+	struct ipc_explain_counts *c = counts_new();
+	const struct ipc_xphase *p;
+
+	c->ns[IPC_XSERVER][XA_RECV] = 1000;
+	c->ns[IPC_XSERVER][XA_SEND] = 1000;
+	c->ns[IPC_XCLIENT][XA_SEND] = 1000;
+	c->bucket[IPC_XCLIENT][XA_SEND][20] = 10;
+	c->p99_ns[IPC_XSERVER][XA_RECV] = 700;
+	c->p99_ns[IPC_XCLIENT][XA_SEND] = 5;
+	ipc_explain_add(r, c, 10, 10000);
+	c->p99_ns[IPC_XSERVER][XA_RECV] = 900;
+	ipc_explain_add(r, c, 10, 10000);
+	c->p99_ns[IPC_XSERVER][XA_RECV] = 800;
+	ipc_explain_add(r, c, 10, 10000);
+	ipc_explain_finish(r);
+	p = find(r, "server", "receive");
+	ok(p && p->p99_ns == 900, "a sent p99: the largest of the runs'");
+	p = find(r, "server", "send");
+	ok(p && p->p99_ns < 0, "none sent, no histogram: no p99");
+	p = find(r, "client", "send");
+	ok(p && p->p99_ns == (double)ipc_explain_bucket_ns(20),
+	   "a histogram's p99 wins over a sent one");
+	ipc_explain_result_free(r);
+	free(c);
+}
+
 static void test_buckets(void)
 {
 	uint64_t prev = 0;
@@ -221,6 +255,7 @@ int main(void)
 	test_no_server();
 	test_median();
 	test_p99_others();
+	test_known_p99();
 	test_buckets();
 	test_unavailable();
 	return done_testing();

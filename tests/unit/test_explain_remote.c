@@ -48,10 +48,12 @@ static void test_take(void)
 	struct ipc_peer *p = peer_new();
 
 	p->remote_xns[XA_FUTEX] = 99; /* from an earlier run: cleared */
+	p->remote_xp99[XA_FUTEX] = 99;
 	rm_xclient_take(p,
 			"{\"window_ns\":5000,\"user\":100,\"wake-up: IPI\":7,"
 			"\"softirq NET_RX\":30,\"bogus\":3,\"send\":-1,"
-			"\"receive\":\"12\"}");
+			"\"receive\":\"12\",\"p99 wake-up: IPI\":63,"
+			"\"p99 bogus\":5,\"p99 user\":-4}");
 	is_int(p->remote_xwindow_ns, "==", 5000, "the window");
 	is_int(p->remote_xns[XA_USER], "==", 100, "a phase by its name");
 	is_int(p->remote_xns[XA_IPI], "==", 7, "the IPI's");
@@ -60,6 +62,11 @@ static void test_take(void)
 	       "a negative figure is not taken");
 	is_int(p->remote_xns[XA_RECV], "==", 0, "nor a string");
 	is_int(p->remote_xns[XA_FUTEX], "==", 0, "the earlier run's is gone");
+	is_int(p->remote_xp99[XA_IPI], "==", 63, "a p99 by its phase's name");
+	is_int(p->remote_xns[XA_IPI], "==", 7, "... apart from its time");
+	is_int(p->remote_xp99[XA_USER], "==", 0, "a negative p99 is not taken");
+	is_int(p->remote_xp99[XA_FUTEX], "==", 0,
+	       "the earlier run's p99 is gone");
 	ok(!p->remote_xwhy[0], "no why");
 	rm_xclient_take(p, "[1, 2]");
 	is_int(p->remote_xwindow_ns, "==", 0, "not an object: nothing");
