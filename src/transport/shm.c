@@ -356,14 +356,14 @@ int ipc_shm_choose(const char *root, int cpu_a, int cpu_b,
 			 a);
 		return 0;
 	}
-	if (base_cpu_cache_find(root, a, 2, &l2) < 0) {
+	if (ipc_cpu_cache_find(root, a, 2, &l2) < 0) {
 		snprintf(out->why, sizeof(out->why),
 			 "no L2 of CPU %d listed in sysfs: the default ring",
 			 a);
 		return 0;
 	}
 	out->l2_bytes = l2.bytes;
-	out->l2_shared = cpu_b >= 0 && base_cpu_list_has(l2.shared, cpu_b);
+	out->l2_shared = cpu_b >= 0 && ipc_cpu_list_has(l2.shared, cpu_b);
 	if (out->l2_shared)
 		choose_shared(out, a, cpu_b);
 	else
