@@ -68,8 +68,8 @@ static size_t parse_size(const char *s)
 	return *end ? 0 : (size_t)v;
 }
 
-int base_cpu_cache_find(const char *root, int cpu, unsigned level,
-			struct base_cpu_cache *c)
+int ipc_cpu_cache_find(const char *root, int cpu, unsigned level,
+		       struct base_cpu_cache *c)
 {
 	char dir[384], word[64];
 	int rc;
@@ -102,7 +102,7 @@ int base_cpu_cache_find(const char *root, int cpu, unsigned level,
 	return -ENOENT;
 }
 
-bool base_cpu_list_has(const char *list, int cpu)
+bool ipc_cpu_list_has(const char *list, int cpu)
 {
 	const char *p = list;
 	char *end;

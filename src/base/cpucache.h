@@ -22,10 +22,10 @@ struct base_cpu_cache {
  * one): 0 and *@c, or -ENOENT when none is listed, -EINVAL when what is
  * listed does not parse.
  */
-int base_cpu_cache_find(const char *root, int cpu, unsigned level,
-			struct base_cpu_cache *c);
+int ipc_cpu_cache_find(const char *root, int cpu, unsigned level,
+		       struct base_cpu_cache *c);
 
 /* Is CPU @cpu in the list @list ("0-3,8,10-11", as sysfs writes them)? */
-bool base_cpu_list_has(const char *list, int cpu);
+bool ipc_cpu_list_has(const char *list, int cpu);
 
 #endif

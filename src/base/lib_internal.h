@@ -146,6 +146,14 @@ size_t ipc_text_escape(char *dst, size_t dst_len, const char *src,
 		       unsigned flags);
 
 /*
+ * Whether @s (UTF-8) has no control character: C0 (below U+0020), DEL,
+ * or C1 (U+0080 to U+009F, 0xc2 0x80..0x9f, which some terminals obey as
+ * escape sequences).  Strings taken from a peer must pass it before they
+ * reach a log or a terminal.
+ */
+bool ipc_text_printable(const char *s);
+
+/*
  * Output that appears whole or not at all.  open() checks, before anything
  * runs, that @path can be written: a regular file (or a new one) must be
  * writable and not write-protected, and its directory one where a file can

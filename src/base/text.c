@@ -109,3 +109,14 @@ size_t ipc_text_cut(const char *s, size_t max)
 		n--;
 	return n;
 }
+
+bool ipc_text_printable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p == 0x7f ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return false;
+	return true;
+}

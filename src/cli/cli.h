@@ -243,6 +243,15 @@ int cli_output_close(const struct cli_config *cfg, struct ipc_outfile *of,
 int cli_doc_load(const char *path, struct ipc_doc **doc);
 
 /*
+ * The @na files @a then the @nb files @b, read as cli_doc_load does into
+ * a new array *@docs of na + nb (freed with cli_docs_free even when this
+ * fails): EXIT_OK, EXIT_USAGE or EXIT_MEASURE, said.
+ */
+int cli_docs_load(char *const *a, size_t na, char *const *b, size_t nb,
+		  struct ipc_doc ***docs);
+void cli_docs_free(struct ipc_doc **docs, size_t n);
+
+/*
  * What ipc_doc_read, ipc_doc_parse or ipc_file_read returned (@rc) with
  * their message @err, as cli_doc_load returns and says it.
  */

@@ -25,6 +25,29 @@ int cli_doc_load(const char *path, struct ipc_doc **doc)
 	return cli_doc_error(ipc_doc_read(path, doc, err, sizeof(err)), err);
 }
 
+int cli_docs_load(char *const *a, size_t na, char *const *b, size_t nb,
+		  struct ipc_doc ***docs)
+{
+	size_t n = na + nb;
+	int rc = 0;
+
+	*docs = calloc(n ? n : 1, sizeof(**docs));
+	if (!*docs) {
+		cli_error("out of memory");
+		return EXIT_MEASURE;
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = cli_doc_load(i < na ? a[i] : b[i - na], &(*docs)[i]);
+	return !rc ? EXIT_OK : rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
+}
+
+void cli_docs_free(struct ipc_doc **docs, size_t n)
+{
+	for (size_t i = 0; docs && i < n; i++)
+		ipc_doc_free(docs[i]);
+	free(docs);
+}
+
 int cli_doc_error(int rc, const char *err)
 {
 	if (rc == -ENOMEM)
@@ -71,25 +94,17 @@ int cli_compare(const struct cli_config *cfg)
 		.drift_pct = cfg->cmp_drift_pct,
 		.version = IPCPERF_VERSION,
 	};
-	size_t n = cfg->cmp_na + cfg->cmp_nb, i;
-	struct ipc_doc **docs;
+	size_t n = cfg->cmp_na + cfg->cmp_nb;
+	struct ipc_doc **docs = NULL;
 	struct ipc_comparison *c = NULL;
 	int rc = cli_compare_matrix(cfg), err;
 
 	if (rc >= 0) /* two fleet matrices (report --matrix -f json) */
 		return rc;
-	rc = 0;
-	docs = calloc(n ? n : 1, sizeof(*docs));
-	if (!docs) {
-		cli_error("out of memory");
-		return EXIT_MEASURE;
-	}
-	for (i = 0; i < n && !rc; i++)
-		rc = cli_doc_load(cfg->cmp_files[i], &docs[i]);
-	if (rc) {
-		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
+	rc = cli_docs_load(cfg->cmp_files, cfg->cmp_na,
+			   cfg->cmp_files + cfg->cmp_na, cfg->cmp_nb, &docs);
+	if (rc != EXIT_OK)
 		goto out;
-	}
 	err = ipc_compare_sets((const struct ipc_doc *const *)docs, cfg->cmp_na,
 			       (const struct ipc_doc *const *)docs +
 				       cfg->cmp_na,
@@ -112,8 +127,6 @@ int cli_compare(const struct cli_config *cfg)
 		rc = EXIT_MEASURE;
 out:
 	ipc_comparison_free(c);
-	for (i = 0; i < n; i++)
-		ipc_doc_free(docs[i]);
-	free(docs);
+	cli_docs_free(docs, n);
 	return rc;
 }

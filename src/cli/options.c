@@ -23,23 +23,6 @@
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 #define IVAL (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR)
 
-char cli_err[256];
-
-int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
-	      uint64_t max, uint64_t *out)
-{
-	return ipc_units_parse(kind, a, min, max, out, cli_err,
-			       sizeof(cli_err));
-}
-
-int cli_duration(const char *opt, const char *a, uint64_t *ns)
-{
-	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
-		return usage_error("give a time such as 30s, 500ms or 10m",
-				   "%s: %s", opt, cli_err);
-	return 0;
-}
-
 static int bad(const char *opt, const char *hint)
 {
 	return usage_error(hint, "%s: %s", opt, cli_err);

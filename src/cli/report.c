@@ -61,7 +61,7 @@ static int report_comparison(const struct cli_config *cfg,
 		.drift_pct = sv->drift_pct,
 		.version = IPCPERF_VERSION,
 	};
-	size_t n = sv->na + sv->nb, i;
+	size_t n = sv->na + sv->nb;
 	struct ipc_doc **docs = NULL;
 	struct ipc_comparison *c = NULL;
 	struct ipc_outfile of;
@@ -73,18 +73,9 @@ static int report_comparison(const struct cli_config *cfg,
 				   "--format: %s is not available for a "
 				   "comparison",
 				   cfg->format);
-	docs = calloc(n, sizeof(*docs));
-	if (!docs) {
-		cli_error("out of memory");
-		return EXIT_MEASURE;
-	}
-	for (i = 0; i < n && rc == EXIT_OK; i++)
-		rc = cli_doc_load(i < sv->na ? sv->a[i] : sv->b[i - sv->na],
-				  &docs[i]);
-	if (rc != EXIT_OK) {
-		rc = rc < 0 ? EXIT_MEASURE : EXIT_USAGE;
+	rc = cli_docs_load(sv->a, sv->na, sv->b, sv->nb, &docs);
+	if (rc != EXIT_OK)
 		goto out;
-	}
 	err = ipc_compare_sets((const struct ipc_doc *const *)docs, sv->na,
 			       (const struct ipc_doc *const *)docs + sv->na,
 			       sv->nb, &o, &c);
@@ -103,9 +94,7 @@ static int report_comparison(const struct cli_config *cfg,
 		rc = cli_output_close(cfg, &of, ops->compare(of.fp, c));
 out:
 	ipc_comparison_free(c);
-	for (i = 0; i < n; i++)
-		ipc_doc_free(docs[i]);
-	free(docs);
+	cli_docs_free(docs, n);
 	return rc;
 }
 

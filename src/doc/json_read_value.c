@@ -358,6 +358,9 @@ static void get_field(struct rd *r, json_t *o, const char *at, void *base,
 		if (i >= 0)
 			*(int *)v = i;
 		return;
+	default: /* the protocol's kinds: no document table has them */
+		jr_bad(r, at, f->key, "bad field table");
+		return;
 	}
 }
 

@@ -39,37 +39,6 @@ struct ipc_doc_writer {
 	bool suite;	 /* the quick suite's results (hints differ) */
 };
 
-static json_t *juint(uint64_t v)
-{
-	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX
-						    : (json_int_t)v);
-}
-
-/*
- * A JSON string of @s.  jansson refuses bytes that are not UTF-8, and an
- * error message may carry any byte (a file name), so those become '?'.
- */
-static json_t *jstr(const char *s)
-{
-	json_t *v;
-	char *copy, *p;
-
-	if (!s)
-		return json_null();
-	v = json_string(s);
-	if (v)
-		return v;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	v = json_string(copy);
-	free(copy);
-	return v;
-}
-
 /* Set @key of @obj to @v (stolen); a NULL @v means memory ran out. */
 static void put(struct ipc_doc_writer *d, json_t *obj, const char *key,
 		json_t *v)
@@ -87,7 +56,7 @@ static void append(struct ipc_doc_writer *d, json_t *arr, json_t *v)
 static void put_u64(struct ipc_doc_writer *d, json_t *obj, const char *key,
 		    uint64_t v)
 {
-	put(d, obj, key, juint(v));
+	put(d, obj, key, ipc_json_uint(v));
 }
 
 /* A rate or ratio: left out when not finite. */
@@ -104,7 +73,9 @@ static void put_round(struct ipc_doc_writer *d, json_t *obj, const char *key,
 {
 	if (!isfinite(v) || v < 0)
 		return;
-	put(d, obj, key, v >= 9.2e18 ? juint(UINT64_MAX) : juint(llround(v)));
+	put(d, obj, key,
+	    v >= 9.2e18 ? ipc_json_uint(UINT64_MAX)
+			: ipc_json_uint(llround(v)));
 }
 
 /* A value that is an integer (ns, bytes) or a real, as @integer says. */
@@ -135,86 +106,16 @@ static json_t *arr_new(struct ipc_doc_writer *d)
 	return a;
 }
 
-/* An integer that is -1 when unknown: null then. */
-static json_t *jint_or_null(long long v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
-
-/* One field of a schema table, from the record at @base. */
-static void put_field(struct ipc_doc_writer *d, json_t *o, const void *base,
-		      const struct jfield *f)
-{
-	const void *v = (const char *)base + f->off;
-	const char *s;
-	uint64_t u = 0;
-
-	switch (f->kind) {
-	case JK_U64:
-		u = *(const uint64_t *)v;
-		break;
-	case JK_SIZE:
-		u = *(const size_t *)v;
-		break;
-	case JK_UINT:
-		u = *(const unsigned *)v;
-		break;
-	case JK_INT:
-		if (!(f->flags & JF_NONZERO) || *(const int *)v)
-			put(d, o, f->key, json_integer(*(const int *)v));
-		return;
-	case JK_BOOL:
-		put(d, o, f->key, json_boolean(*(const bool *)v));
-		return;
-	case JK_REAL:
-		put_real(d, o, f->key, *(const double *)v);
-		return;
-	case JK_ROUND:
-		put_round(d, o, f->key, *(const double *)v);
-		return;
-	case JK_CHARS:
-		s = v;
-		if (!(f->flags & JF_NONZERO) || s[0])
-			put(d, o, f->key, jstr(s));
-		return;
-	case JK_CHARS_NULL:
-		s = v;
-		put(d, o, f->key, s[0] ? jstr(s) : json_null());
-		return;
-	case JK_INT_NULL:
-		put(d, o, f->key, jint_or_null(*(const int *)v));
-		return;
-	case JK_TRI:
-		put(d, o, f->key,
-		    *(const int *)v < 0 ? json_null()
-					: json_boolean(*(const int *)v));
-		return;
-	case JK_I64_OPT:
-		if (*(const int64_t *)v >= 0)
-			put_u64(d, o, f->key, (uint64_t) * (const int64_t *)v);
-		return;
-	case JK_REAL_OPT:
-		if (*(const double *)v >= 0)
-			put_real(d, o, f->key, *(const double *)v);
-		return;
-	case JK_ENUM:
-		put(d, o, f->key, json_string(f->names[*(const int *)v]));
-		return;
-	}
-	if (!(f->flags & JF_NONZERO) || u)
-		put_u64(d, o, f->key, u);
-}
-
 static void put_table(struct ipc_doc_writer *d, json_t *o, const void *base,
-		      const struct jtable *t)
+		      const struct ipc_ftable *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		put_field(d, o, base, &t->f[i]);
+	if (ipc_ftable_put(o, base, t) < 0)
+		d->err = -ENOMEM;
 }
 
 /* A new object holding the fields of @t from @base. */
 static json_t *table_obj(struct ipc_doc_writer *d, const void *base,
-			 const struct jtable *t)
+			 const struct ipc_ftable *t)
 {
 	json_t *o = obj_new(d);
 
@@ -225,30 +126,16 @@ static json_t *table_obj(struct ipc_doc_writer *d, const void *base,
 
 static json_t *host_obj(struct ipc_doc_writer *d, const struct ipc_host *h)
 {
-	json_t *o = obj_new(d), *la, *perf;
+	json_t *o = obj_new(d);
 
 	if (!o || !h)
 		return o;
-	put_table(d, o, h, &js_host);
-	if (h->loadavg[0] >= 0) {
-		la = arr_new(d);
-		for (int i = 0; la && i < 3; i++)
-			append(d, la, json_real(h->loadavg[i]));
-		put(d, o, KEY_LOADAVG, la);
-	}
-	perf = obj_new(d);
-	if (perf) {
-		put(d, perf, KEY_PERF_CYCLES, json_boolean(h->perf_hw));
-		put(d, perf, KEY_PERF_INS, json_boolean(h->perf_hw));
-		put(d, perf, KEY_PERF_MIGR, json_boolean(h->perf_sw));
-		if (h->perf[0])
-			put(d, perf, KEY_PERF_NOTE, jstr(h->perf));
-	}
-	put(d, o, KEY_PERF, perf);
+	if (ipc_host_put(o, h, IPC_HOST_DOC))
+		d->err = -ENOMEM;
 	if (h->pm_qos.state != IPC_PMQOS_UNKNOWN)
 		put(d, o, KEY_PM_QOS, table_obj(d, &h->pm_qos, &js_pmqos));
 	if (h->started[0])
-		put(d, o, KEY_STARTED, jstr(h->started));
+		put(d, o, KEY_STARTED, ipc_json_str(h->started));
 	return o;
 }
 
@@ -266,8 +153,8 @@ static json_t *config_obj(struct ipc_doc_writer *d,
 	/* The serial ports, null when none was given. */
 	if (ro->tp.device[0] && ro->tp.device[1]) {
 		dev = arr_new(d);
-		append(d, dev, jstr(ro->tp.device[0]));
-		append(d, dev, jstr(ro->tp.device[1]));
+		append(d, dev, ipc_json_str(ro->tp.device[0]));
+		append(d, dev, ipc_json_str(ro->tp.device[1]));
 	} else {
 		dev = json_null();
 	}
@@ -350,18 +237,18 @@ int ipc_doc_write_begin(const struct ipc_report_meta *m,
 	top = obj_new(d);
 	if (top) {
 		put(d, top, KEY_VERSION,
-		    jstr(m && m->version ? m->version : "unknown"));
+		    ipc_json_str(m && m->version ? m->version : "unknown"));
 		put(d, top, KEY_SCHEMA, json_integer(IPC_JSON_SCHEMA));
 		if (m && m->build)
-			put(d, top, KEY_BUILD, jstr(m->build));
+			put(d, top, KEY_BUILD, ipc_json_str(m->build));
 	}
 	put(d, d->root, KEY_IPCPERF, top);
 	put(d, d->root, KEY_HOST, host_obj(d, m ? m->host : NULL));
-	put(d, d->root, KEY_COMMAND, jstr(m ? m->command : NULL));
+	put(d, d->root, KEY_COMMAND, ipc_json_str(m ? m->command : NULL));
 	d->suite = m && m->command && !strcmp(m->command, "suite");
 	argv = arr_new(d);
 	for (i = 0; argv && m && m->argv && i < m->argc; i++)
-		append(d, argv, jstr(m->argv[i]));
+		append(d, argv, ipc_json_str(m->argv[i]));
 	put(d, d->root, KEY_ARGV, argv);
 	if (m && m->ro)
 		put(d, d->root, KEY_CONFIG, config_obj(d, m->ro));
@@ -388,8 +275,8 @@ int ipc_doc_write_skip(struct ipc_doc_writer *d, const struct ipc_skip *s)
 		return -EINVAL;
 	o = obj_new(d);
 	if (o) {
-		put(d, o, KEY_WHAT, jstr(s->what));
-		put(d, o, KEY_WHY, jstr(s->why));
+		put(d, o, KEY_WHAT, ipc_json_str(s->what));
+		put(d, o, KEY_WHY, ipc_json_str(s->why));
 	}
 	append(d, d->skipped, o);
 	return d->err;
@@ -406,7 +293,7 @@ static void put_params(struct ipc_doc_writer *d, json_t *o,
 		if (!ipc_param_at(cs, p))
 			continue;
 		if (!ipc_param_is_number(p)) {
-			put(d, o, p->key, jstr(ipc_param_str(cs, p)));
+			put(d, o, p->key, ipc_json_str(ipc_param_str(cs, p)));
 			continue;
 		}
 		v = ipc_param_u64(cs, p);
@@ -479,8 +366,8 @@ static json_t *modes_obj(struct ipc_doc_writer *d, const struct ipc_result *res)
 	same = arr_new(d);
 	split = arr_new(d);
 	for (int i = 0; same && split && i < 2; i++) {
-		append(d, same, juint(g->mode_same[i]));
-		append(d, split, juint(g->mode_split[i]));
+		append(d, same, ipc_json_uint(g->mode_same[i]));
+		append(d, split, ipc_json_uint(g->mode_split[i]));
 	}
 	put(d, o, KEY_MODE_SAME, same);
 	put(d, o, KEY_MODE_SPLIT, split);
@@ -591,7 +478,7 @@ static json_t *flags_arr(struct ipc_doc_writer *d, const struct ipc_result *res)
 			break;
 		put(d, f, KEY_FLAG, json_string(ipc_flag_name(k)));
 		put(d, f, KEY_WHY,
-		    jstr(ipc_flag_why(res, k, why, sizeof(why))));
+		    ipc_json_str(ipc_flag_why(res, k, why, sizeof(why))));
 		put(d, f, KEY_HINT,
 		    json_string(ipc_flag_hint_for(res, k, d->suite)));
 		append(d, a, f);
@@ -606,7 +493,7 @@ static void put_link(struct ipc_doc_writer *d, json_t *o,
 	const struct ipc_link *l = cs->link;
 	json_t *p;
 
-	put(d, o, KEY_LINK, jstr(l ? l->name : "none"));
+	put(d, o, KEY_LINK, ipc_json_str(l ? l->name : "none"));
 	if (!l || !l->relay)
 		return;
 	p = table_obj(d, l, &js_link);
@@ -650,7 +537,8 @@ static void put_framing(struct ipc_doc_writer *d, json_t *o,
 {
 	if (!cs->pat || !(cs->pat->flags & IPC_PAT_FRAMED))
 		return;
-	put(d, o, KEY_FRAMING, jstr(cs->framing ? cs->framing->name : "raw"));
+	put(d, o, KEY_FRAMING,
+	    ipc_json_str(cs->framing ? cs->framing->name : "raw"));
 	if (cs->framing && cs->framing->acks)
 		put(d, o, KEY_ACKS, json_boolean(!cs->framing_noack));
 }
@@ -723,8 +611,8 @@ static void put_peer(struct ipc_doc_writer *d, json_t *o,
 	p = obj_new(d);
 	if (!p)
 		return;
-	put(d, p, KEY_PEER_KIND, jstr(cs->peer->name));
-	put(d, p, KEY_PEER_TARGET, jstr(cs->target ? cs->target : ""));
+	put(d, p, KEY_PEER_KIND, ipc_json_str(cs->peer->name));
+	put(d, p, KEY_PEER_TARGET, ipc_json_str(cs->target ? cs->target : ""));
 	if (res->peer_host[0])
 		host = json_loads(res->peer_host, JSON_REJECT_DUPLICATES, NULL);
 	if (host && !json_is_object(host)) {
@@ -747,17 +635,17 @@ int ipc_doc_write_result(struct ipc_doc_writer *d, const struct ipc_result *res)
 	o = obj_new(d);
 	if (!o)
 		return d->err;
-	put(d, o, KEY_PATTERN, jstr(cs->pat ? cs->pat->name : "?"));
-	put(d, o, KEY_TRANSPORT, jstr(cs->tp ? cs->tp->name : "?"));
-	put(d, o, KEY_ENGINE, jstr(cs->eng ? cs->eng->name : "?"));
+	put(d, o, KEY_PATTERN, ipc_json_str(cs->pat ? cs->pat->name : "?"));
+	put(d, o, KEY_TRANSPORT, ipc_json_str(cs->tp ? cs->tp->name : "?"));
+	put(d, o, KEY_ENGINE, ipc_json_str(cs->eng ? cs->eng->name : "?"));
 	put(d, o, KEY_STATUS, json_string(js_status_names[res->status]));
 	if (res->status != IPC_STATUS_OK)
 		put(d, o, KEY_ERROR,
-		    jstr(res->error[0] ? res->error : "unknown error"));
+		    ipc_json_str(res->error[0] ? res->error : "unknown error"));
 	if (res->mismatch[0])
-		put(d, o, "first_mismatch", jstr(res->mismatch));
+		put(d, o, "first_mismatch", ipc_json_str(res->mismatch));
 	if (res->session[0])
-		put(d, o, "tls_session", jstr(res->session));
+		put(d, o, "tls_session", ipc_json_str(res->session));
 	put_params(d, o, cs);
 	put_place(d, o, &cs->place);
 	put_link(d, o, cs);
@@ -797,7 +685,7 @@ int ipc_doc_write_end(struct ipc_doc_writer *d, const struct ipc_report_meta *m,
 	/* The end time is known only now. */
 	if (m && m->host && m->host->ended[0])
 		put(d, json_object_get(d->root, KEY_HOST), KEY_ENDED,
-		    jstr(m->host->ended));
+		    ipc_json_str(m->host->ended));
 	err = d->err;
 	if (!err && out) {
 		errno = 0;

@@ -9,62 +9,51 @@
 #ifndef IPCPERF_DOC_SCHEMA_H
 #define IPCPERF_DOC_SCHEMA_H
 
-#include <stddef.h>
+#include "base/field.h"
+#include "run/lib_internal.h"
 
-/* How a value is held in C and written in JSON. */
-enum jkind {
-	JK_U64,	       /* uint64_t: integer */
-	JK_SIZE,       /* size_t: integer */
-	JK_UINT,       /* unsigned (uint32_t): integer */
-	JK_INT,	       /* int: integer */
-	JK_BOOL,       /* bool */
-	JK_REAL,       /* double: real; left out when not finite */
-	JK_ROUND,      /* double holding ns or bytes (a mean): integer,
-			rounded; left out when not finite or negative */
-	JK_CHARS,      /* char[]: string */
-	JK_INT_NULL,   /* int, -1 when unknown: integer or null */
-	JK_TRI,	       /* int, -1 unknown, 0, 1: null, false, true */
-	JK_I64_OPT,    /* int64_t, -1 when not counted: integer or left out */
-	JK_REAL_OPT,   /* double, -1 when not counted: real or left out */
-	JK_ENUM,       /* an enum (int-sized): names[value] */
-	JK_CHARS_NULL, /* char[]: string, null when empty */
-};
+/* The host's fingerprint: run/host_json.c writes it for both its users. */
+#define js_host ipc_host_fields
 
-/* Bits of struct jfield.flags. */
-#define JF_NONZERO (1u << 0) /* left out when 0 or "" */
-#define JF_OPT (1u << 1)     /* older documents may lack it */
-
-struct jfield {
-	const char *key;
-	enum jkind kind;
-	size_t off;
-	unsigned flags;
-	const char *const *names; /* JK_ENUM */
-	size_t len;		  /* JK_CHARS*: bytes of the array */
-};
-
-struct jtable {
-	const struct jfield *f;
-	size_t n;
-};
+/*
+ * The reader (json_read_value.c) still spells the engine's names of
+ * base/field.h so; these go when it reads through ipc_field_get().
+ */
+#define jfield ipc_field
+#define jtable ipc_ftable
+#define JK_U64 IPC_FK_U64
+#define JK_SIZE IPC_FK_SIZE
+#define JK_UINT IPC_FK_UINT
+#define JK_INT IPC_FK_INT
+#define JK_BOOL IPC_FK_BOOL
+#define JK_REAL IPC_FK_REAL
+#define JK_ROUND IPC_FK_ROUND
+#define JK_CHARS IPC_FK_CHARS
+#define JK_INT_NULL IPC_FK_INT_NULL
+#define JK_TRI IPC_FK_TRI
+#define JK_I64_OPT IPC_FK_I64_OPT
+#define JK_REAL_OPT IPC_FK_REAL_OPT
+#define JK_ENUM IPC_FK_ENUM
+#define JK_CHARS_NULL IPC_FK_CHARS_NULL
+#define JF_NONZERO IPC_FF_NONZERO
+#define JF_OPT IPC_FF_OPT
 
 /* The objects' tables (schema.c), in the order the writer writes them. */
-extern const struct jtable js_lat;     /* struct ipc_lat */
-extern const struct jtable js_counts;  /* struct ipc_run_stats */
-extern const struct jtable js_host;    /* struct ipc_host */
-extern const struct jtable js_pmqos;   /* struct ipc_pmqos: host.pm_qos */
-extern const struct jtable js_config;  /* struct ipc_runopts */
-extern const struct jtable js_config1; /* ... after runs */
-extern const struct jtable js_config2; /* ... after device */
-extern const struct jtable js_side;    /* struct ipc_side_cost */
-extern const struct jtable js_sock;    /* struct ipc_sock_info */
-extern const struct jtable js_loss;    /* struct ipc_loss */
-extern const struct jtable js_flows;   /* struct ipc_flows */
-extern const struct jtable js_runload; /* struct ipc_run_stats: load */
-extern const struct jtable js_cost;    /* struct ipc_cost */
-extern const struct jtable js_link;    /* struct ipc_link */
-extern const struct jtable js_link2;   /* ... after loss */
-extern const struct jtable js_place;   /* struct ipc_diag: placement */
+extern const struct ipc_ftable js_lat;	   /* struct ipc_lat */
+extern const struct ipc_ftable js_counts;  /* struct ipc_run_stats */
+extern const struct ipc_ftable js_pmqos;   /* struct ipc_pmqos: host.pm_qos */
+extern const struct ipc_ftable js_config;  /* struct ipc_runopts */
+extern const struct ipc_ftable js_config1; /* ... after runs */
+extern const struct ipc_ftable js_config2; /* ... after device */
+extern const struct ipc_ftable js_side;	   /* struct ipc_side_cost */
+extern const struct ipc_ftable js_sock;	   /* struct ipc_sock_info */
+extern const struct ipc_ftable js_loss;	   /* struct ipc_loss */
+extern const struct ipc_ftable js_flows;   /* struct ipc_flows */
+extern const struct ipc_ftable js_runload; /* struct ipc_run_stats: load */
+extern const struct ipc_ftable js_cost;	   /* struct ipc_cost */
+extern const struct ipc_ftable js_link;	   /* struct ipc_link */
+extern const struct ipc_ftable js_link2;   /* ... after loss */
+extern const struct ipc_ftable js_place;   /* struct ipc_diag: placement */
 
 /* The keys written by code (conditional or computed values). */
 #define KEY_IPCPERF "ipcperf"
@@ -158,12 +147,12 @@ extern const struct jtable js_place;   /* struct ipc_diag: placement */
 #define KEY_RES_CPUS "resolution_cpus"
 #define KEY_LOADAVG_1M "loadavg_1m"
 #define KEY_LOAD_SRC "source" /* in summary.load */
-#define KEY_LOADAVG "loadavg"
-#define KEY_PERF "perf"
-#define KEY_PERF_CYCLES "cycles"
-#define KEY_PERF_INS "instructions"
-#define KEY_PERF_MIGR "migrations"
-#define KEY_PERF_NOTE "note"
+#define KEY_LOADAVG IPC_HOST_KEY_LOADAVG
+#define KEY_PERF IPC_HOST_KEY_PERF
+#define KEY_PERF_CYCLES IPC_HOST_KEY_CYCLES
+#define KEY_PERF_INS IPC_HOST_KEY_INS
+#define KEY_PERF_MIGR IPC_HOST_KEY_MIGR
+#define KEY_PERF_NOTE IPC_HOST_KEY_NOTE
 #define KEY_STARTED "started"
 #define KEY_PM_QOS "pm_qos"
 #define KEY_ENDED "ended"

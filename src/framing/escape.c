@@ -8,8 +8,8 @@
 
 #include "escape.h"
 
-ssize_t esc_decode(const struct esc_table *t, const char *s, size_t n,
-		   size_t *used, uint8_t *out, char *err, size_t err_len)
+ssize_t ipc_esc_decode(const struct ipc_esc_table *t, const char *s, size_t n,
+		       size_t *used, uint8_t *out, char *err, size_t err_len)
 {
 	const char *hit;
 	size_t i = 0, o = 0, m;
@@ -32,8 +32,8 @@ ssize_t esc_decode(const struct esc_table *t, const char *s, size_t n,
 		if (i + 1 >= n)
 			break;
 		if (s[i + 1] == 'x') {
-			hi = i + 2 < n ? esc_hexval(s[i + 2]) : -1;
-			lo = i + 3 < n ? esc_hexval(s[i + 3]) : -1;
+			hi = i + 2 < n ? ipc_esc_hexval(s[i + 2]) : -1;
+			lo = i + 3 < n ? ipc_esc_hexval(s[i + 3]) : -1;
 			if (hi < 0 || lo < 0) {
 				snprintf(err, err_len,
 					 "'\\x' needs two hex digits");

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 /* The value of hex digit @c, or -1 (the RSP checksum, \xHH). */
-static inline int esc_hexval(int c)
+static inline int ipc_esc_hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -25,7 +25,7 @@ static inline int esc_hexval(int c)
 }
 
 /* The escapes of one format. */
-struct esc_table {
+struct ipc_esc_table {
 	const char *from; /* letters after '\': "nrt\\\"" ... */
 	const char *to;	  /* the byte each stands for, same order */
 	size_t n;	  /* entries (to may hold '\0') */
@@ -41,7 +41,7 @@ struct esc_table {
  * included.  Returns the decoded length, or -1 with the problem in @err
  * ("unknown escape '\q'", "'\x' needs two hex digits").
  */
-ssize_t esc_decode(const struct esc_table *t, const char *s, size_t n,
-		   size_t *used, uint8_t *out, char *err, size_t err_len);
+ssize_t ipc_esc_decode(const struct ipc_esc_table *t, const char *s, size_t n,
+		       size_t *used, uint8_t *out, char *err, size_t err_len);
 
 #endif

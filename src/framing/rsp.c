@@ -160,14 +160,14 @@ static ssize_t rsp_dec_feed(struct ipc_frame_dec *d, const uint8_t *in,
 			d->state = S_BODY;
 			break;
 		case S_CS1:
-			v = esc_hexval(c);
+			v = ipc_esc_hexval(c);
 			if (v < 0)
 				return -EBADMSG;
 			d->want = (unsigned)v << 4;
 			d->state = S_CS2;
 			break;
 		default: /* S_CS2 */
-			v = esc_hexval(c);
+			v = ipc_esc_hexval(c);
 			if (v < 0)
 				return -EBADMSG;
 			d->want |= (unsigned)v;

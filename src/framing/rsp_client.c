@@ -78,7 +78,8 @@ int ipc_rsp_unhex(const uint8_t *hex, size_t n, uint8_t *out)
 	if (n % 2)
 		return -EBADMSG;
 	for (size_t i = 0; i < n; i += 2) {
-		int hi = esc_hexval(hex[i]), lo = esc_hexval(hex[i + 1]);
+		int hi = ipc_esc_hexval(hex[i]),
+		    lo = ipc_esc_hexval(hex[i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EBADMSG;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hex digits as the GDB remote protocol uses them (numbers, memory,
- * register values), over the framing layer's one esc_hexval: private to
+ * register values), over the framing layer's one ipc_esc_hexval: private to
  * the stub client, the replay against a stub and ipcperf's own stub.
  */
 #ifndef IPCPERF_FRAMING_RSP_HEX_H
@@ -15,7 +15,7 @@
 
 static inline bool rsp_is_hex(uint8_t c)
 {
-	return esc_hexval(c) >= 0;
+	return ipc_esc_hexval(c) >= 0;
 }
 
 /* @n bytes of @in as 2n lowercase hex digits at @out. */
@@ -36,7 +36,7 @@ static inline int rsp_hex_num(const uint8_t *p, size_t n, uint64_t *v)
 	if (!n || n > 16)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		int d = esc_hexval(p[i]);
+		int d = ipc_esc_hexval(p[i]);
 
 		if (d < 0)
 			return -1;
@@ -50,7 +50,7 @@ static inline size_t rsp_hex_span(const uint8_t *p, size_t n)
 {
 	size_t k = 0;
 
-	while (k < n && esc_hexval(p[k]) >= 0)
+	while (k < n && ipc_esc_hexval(p[k]) >= 0)
 		k++;
 	return k;
 }

@@ -202,7 +202,7 @@ static size_t gdb_marker(const char *s, size_t n)
 }
 
 /* GDB's remotelogfile escapes: C's, and \xHH for the rest. */
-static const struct esc_table gdb_escapes = {
+static const struct ipc_esc_table gdb_escapes = {
 	.from = "\\bfnrtv",
 	.to = "\\\b\f\n\r\t\v",
 	.n = 7,
@@ -245,8 +245,8 @@ static int parse_gdb(struct tb *b, const char *text, size_t len, char *err,
 			break;
 		}
 		dir = s[0] == 'w' ? IPC_C2S : IPC_S2C;
-		got = n > 2 ? esc_decode(&gdb_escapes, s + 2, n - 2, NULL, buf,
-					 why, sizeof(why))
+		got = n > 2 ? ipc_esc_decode(&gdb_escapes, s + 2, n - 2, NULL,
+					     buf, why, sizeof(why))
 			    : 0;
 		if (got < 0) {
 			snprintf(err, err_len, "%s:%u: %s", b->t->path, line,
@@ -268,7 +268,7 @@ static int parse_gdb(struct tb *b, const char *text, size_t len, char *err,
 }
 
 /* A native-format string: "..." with \\ \" \n \r \t \0 \xHH escapes. */
-static const struct esc_table native_escapes = {
+static const struct ipc_esc_table native_escapes = {
 	.from = "\\\"nrt0",
 	.to = "\\\"\n\r\t\0",
 	.n = 6,
@@ -284,8 +284,8 @@ static ssize_t native_string(const char *s, size_t n, size_t *used,
 		snprintf(err, err_len, "expected the bytes in double quotes");
 		return -1;
 	}
-	got = esc_decode(&native_escapes, s + 1, n - 1, used, out, err,
-			 err_len);
+	got = ipc_esc_decode(&native_escapes, s + 1, n - 1, used, out, err,
+			     err_len);
 	if (got >= 0)
 		*used += 1; /* the opening quote */
 	return got;

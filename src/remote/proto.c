@@ -8,13 +8,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
-#include <sodium.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "remote/remote_internal.h"
+#include "base/field.h"
 #include "base/lib_internal.h"
 
 /* Defined here, below wire.c, which parses through this file. */
@@ -26,51 +26,50 @@ void rm_strlcpy(char *dst, const char *s, size_t len)
 	dst[n] = '\0';
 }
 
-/* Kinds of field. */
-enum fkind {
-	F_U64,	/* integer 0..max */
-	F_I64,	/* integer -1..max */
-	F_BOOL, /* true or false */
-	F_STR,	/* printable string, shorter than the C buffer */
-	F_HEX,	/* exactly size bytes as 2 * size hex digits */
-	F_CODE, /* an error code's name */
-	F_HOST, /* an object of scalars (the server's fingerprint) */
-	F_B64,	/* base64 of 1 to size bytes, into data and data_len */
-};
-
-#define OPT (1u << 0)	  /* may be absent (the default stays) */
-#define IF_AUTH (1u << 1) /* present exactly when m->auth */
-#define NO_NEG (1u << 2)  /* F_I64 stored signed, but never -1 */
-#define IF_SET                                                                 \
-	(1u << 3) /* F_BOOL sent only when true: a later field,
-			     which a server without it would refuse */
-
-struct field {
-	const char *name;
-	enum fkind kind;
-	unsigned flags;
-	size_t off;  /* into struct ipc_rmsg */
-	size_t size; /* C size: buffer bytes (F_STR), bytes (F_HEX) */
-	uint64_t max;
-};
+/*
+ * The engine's flags (base/field.h) as the protocol uses them: OPT may be
+ * absent (the default stays), and an optional string or object is not
+ * sent when empty; IF_SET sends a bool only when true (a later field,
+ * which a server without it would refuse); IF_AUTH is present exactly
+ * when m->auth.
+ */
+#define OPT IPC_FF_OPT
+#define IF_SET (IPC_FF_OPT | IPC_FF_NONZERO)
+#define NO_NEG IPC_FF_NO_NEG
+#define IF_AUTH IPC_FF_USER
+#define EMPTY_OUT(fl) ((fl)&OPT ? IPC_FF_NONZERO : 0u)
 
 #define M(f) offsetof(struct ipc_rmsg, f)
 #define SZ(f) sizeof(((struct ipc_rmsg *)0)->f)
 #define U64(n, f, fl, mx)                                                      \
 	{                                                                      \
-		n, F_U64, fl, M(f), 0, mx                                      \
+		.key = (n), .kind = IPC_FK_U64, .off = M(f), .flags = (fl),    \
+		.max = (mx)                                                    \
+	}
+#define I64(n, f, fl, mx)                                                      \
+	{                                                                      \
+		.key = (n), .kind = IPC_FK_I64, .off = M(f), .flags = (fl),    \
+		.max = (mx)                                                    \
 	}
 #define STR(n, f, fl)                                                          \
 	{                                                                      \
-		n, F_STR, fl, M(f), SZ(f), 0                                   \
+		.key = (n), .kind = IPC_FK_CHARS, .off = M(f),                 \
+		.flags = (fl) | EMPTY_OUT(fl), .len = SZ(f)                    \
 	}
 #define HEX(n, f, fl)                                                          \
 	{                                                                      \
-		n, F_HEX, fl, M(f), SZ(f), 0                                   \
+		.key = (n), .kind = IPC_FK_HEX, .off = M(f), .flags = (fl),    \
+		.len = SZ(f)                                                   \
 	}
 #define BOOL(n, f, fl)                                                         \
 	{                                                                      \
-		n, F_BOOL, fl, M(f), 0, 0                                      \
+		.key = (n), .kind = IPC_FK_BOOL, .off = M(f), .flags = (fl)    \
+	}
+/* The server's fingerprint and explanation: flat objects of scalars. */
+#define FLAT(n, f, fl)                                                         \
+	{                                                                      \
+		.key = (n), .kind = IPC_FK_FLAT, .off = M(f),                  \
+		.flags = (fl) | EMPTY_OUT(fl), .len = SZ(f), .max = 40         \
 	}
 
 /*
@@ -87,13 +86,21 @@ struct field {
 #define NS_MAX (86400ull * 1000000000)
 #define BIG (1ull << 62)
 
-static const struct field hello_f[] = {
+static const char *const rerr_names[IPC_RERR_COUNT + 1] = {
+	[IPC_RERR_PROTOCOL] = "protocol", [IPC_RERR_VERSION] = "version",
+	[IPC_RERR_AUTH] = "auth",	  [IPC_RERR_BUSY] = "busy",
+	[IPC_RERR_REFUSED] = "refused",	  [IPC_RERR_TIMEOUT] = "timeout",
+	[IPC_RERR_STOPPING] = "stopping", [IPC_RERR_FAILED] = "failed",
+	[IPC_RERR_ABORT] = "abort",	  NULL,
+};
+
+static const struct ipc_field hello_f[] = {
 	U64("proto", proto, 0, 1u << 20),
 	STR("software", software, 0),
 	{0},
 };
 
-static const struct field welcome_f[] = {
+static const struct ipc_field welcome_f[] = {
 	U64("proto", proto, 0, 1u << 20),
 	STR("software", software, 0),
 	BOOL("auth", auth, 0),
@@ -101,18 +108,18 @@ static const struct field welcome_f[] = {
 	{0},
 };
 
-static const struct field auth_f[] = {
+static const struct ipc_field auth_f[] = {
 	HEX("nonce", nonce, 0),
 	HEX("mac", mac, 0),
 	{0},
 };
 
-static const struct field auth_ok_f[] = {
+static const struct ipc_field auth_ok_f[] = {
 	HEX("mac", mac, 0),
 	{0},
 };
 
-static const struct field test_f[] = {
+static const struct ipc_field test_f[] = {
 	STR("pattern", test.pattern, 0),
 	STR("transport", test.transport, 0),
 	STR("engine", test.engine, OPT),
@@ -127,7 +134,7 @@ static const struct field test_f[] = {
 	U64("flows", test.flows, OPT, FLOWS_MAX),
 	U64("runs", test.runs, OPT, RUNS_MAX),
 	BOOL("verify", test.verify, OPT),
-	{"pin_cpu", F_I64, OPT, M(test.pin_cpu), 0, 4095},
+	I64("pin_cpu", test.pin_cpu, OPT, 4095),
 	BOOL("nodelay", test.nodelay, OPT),
 	U64("sndbuf", test.sndbuf, OPT, 1u << 30),
 	U64("rcvbuf", test.rcvbuf, OPT, 1u << 30),
@@ -138,12 +145,16 @@ static const struct field test_f[] = {
 	{0},
 };
 
-static const struct field trace_f[] = {
-	{"data", F_B64, 0, M(data), SZ(data), 0},
+static const struct ipc_field trace_f[] = {
+	{.key = "data",
+	 .kind = IPC_FK_B64,
+	 .off = M(data),
+	 .len = SZ(data),
+	 .aux = M(data_len)},
 	{0},
 };
 
-static const struct field accept_f[] = {
+static const struct ipc_field accept_f[] = {
 	U64("test_id", test_id, 0, BIG),
 	HEX("cookie", cookie, 0),
 	U64("data_port", data_port, 0, 65535),
@@ -152,12 +163,12 @@ static const struct field accept_f[] = {
 	{0},
 };
 
-static const struct field run_f[] = {
+static const struct ipc_field run_f[] = {
 	U64("run", run, 0, RUNS_MAX),
 	{0},
 };
 
-static const struct field stats_f[] = {
+static const struct ipc_field stats_f[] = {
 	U64("run", stats.run, 0, RUNS_MAX),
 	U64("user_ns", stats.user_ns, 0, BIG),
 	U64("sys_ns", stats.sys_ns, 0, BIG),
@@ -167,23 +178,26 @@ static const struct field stats_f[] = {
 	U64("bytes", stats.bytes, 0, BIG),
 	U64("others", stats.others, 0, BIG),
 	U64("rejected", stats.rejected, 0, BIG),
-	{"err", F_I64, NO_NEG, M(stats.err), 0, 4095},
+	I64("err", stats.err, NO_NEG, 4095),
 	STR("what", stats.what, OPT),
-	{"explain", F_HOST, OPT, M(stats.explain), SZ(stats.explain), 0},
+	FLAT("explain", stats.explain, OPT),
 	{0},
 };
 
-static const struct field none_f[] = {
+static const struct ipc_field none_f[] = {
 	{0},
 };
 
-static const struct field bye_f[] = {
-	{"host", F_HOST, OPT, M(host), SZ(host), 0},
+static const struct ipc_field bye_f[] = {
+	FLAT("host", host, OPT),
 	{0},
 };
 
-static const struct field error_f[] = {
-	{"code", F_CODE, 0, M(code), 0, 0},
+static const struct ipc_field error_f[] = {
+	{.key = "code",
+	 .kind = IPC_FK_ENUM,
+	 .off = M(code),
+	 .names = rerr_names},
 	STR("message", message, 0),
 	U64("running", running, OPT, BIG),
 	{0},
@@ -191,7 +205,7 @@ static const struct field error_f[] = {
 
 static const struct {
 	const char *name;
-	const struct field *fields;
+	const struct ipc_field *fields;
 } types[IPC_RM_COUNT] = {
 	[IPC_RM_HELLO] = {"hello", hello_f},
 	[IPC_RM_AUTH] = {"auth", auth_f},
@@ -207,14 +221,6 @@ static const struct {
 	[IPC_RM_RUN_STATS] = {"run_stats", stats_f},
 	[IPC_RM_BYE] = {"bye", bye_f},
 	[IPC_RM_ERROR] = {"error", error_f},
-};
-
-static const char *const rerr_names[IPC_RERR_COUNT] = {
-	[IPC_RERR_PROTOCOL] = "protocol", [IPC_RERR_VERSION] = "version",
-	[IPC_RERR_AUTH] = "auth",	  [IPC_RERR_BUSY] = "busy",
-	[IPC_RERR_REFUSED] = "refused",	  [IPC_RERR_TIMEOUT] = "timeout",
-	[IPC_RERR_STOPPING] = "stopping", [IPC_RERR_FAILED] = "failed",
-	[IPC_RERR_ABORT] = "abort",
 };
 
 const char *ipc_rerr_name(enum ipc_rerr code)
@@ -240,155 +246,47 @@ __attribute__((format(printf, 3, 4))) static int fail(char *why, size_t why_len,
 	return -EPROTO;
 }
 
-/*
- * No control characters: C0 (below U+0020), DEL, and C1 (U+0080 to
- * U+009F, 0xc2 0x80..0x9f in UTF-8, which some terminals obey as escape
- * sequences), since these strings end up in logs and on terminals.
- * jansson has already refused invalid UTF-8.
- */
-static bool printable(const char *s)
+/* @f's value @v into @m, or one sentence in @why naming what is wrong. */
+static int take(const struct ipc_field *f, json_t *v, struct ipc_rmsg *m,
+		char *why, size_t why_len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	struct ipc_fbad b;
+	const char *n = f->key;
+	int rc = ipc_field_get(v, m, f, &b);
 
-	for (; *p; p++)
-		if (*p < 0x20 || *p == 0x7f ||
-		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
-			return false;
-	return true;
-}
-
-/* Exactly 2 * n hex digits into n bytes (libsodium's decoder). */
-static bool unhex(const char *s, size_t slen, uint8_t *out, size_t n)
-{
-	size_t got = 0;
-	const char *end = NULL;
-
-	return slen == 2 * n &&
-	       sodium_hex2bin(out, n, s, slen, NULL, &got, &end) == 0 &&
-	       got == n && end == s + slen;
-}
-
-/* The server's fingerprint: a flat object of at most 40 scalars. */
-static int take_host(const char *name, json_t *v, char *dst, size_t size,
-		     char *why, size_t why_len)
-{
-	const char *k;
-	json_t *x;
-	char *text;
-	size_t n;
-
-	if (json_object_size(v) > 40)
-		return fail(why, why_len, "'%s' has more than 40 fields", name);
-	json_object_foreach(v, k, x)
-	{
-		if (json_is_object(x) || json_is_array(x))
-			return fail(why, why_len,
-				    "'%s.%s' is not a string, number, boolean "
-				    "or null",
-				    name, k);
-		if (!printable(k) ||
-		    (json_is_string(x) && !printable(json_string_value(x))))
-			return fail(why, why_len,
-				    "'%s' holds a control character", name);
-	}
-	text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!text)
-		return -ENOMEM;
-	n = strlen(text);
-	if (n >= size) {
-		free(text);
-		return fail(why, why_len, "'%s' is longer than %zu bytes", name,
-			    size - 1);
-	}
-	memcpy(dst, text, n + 1);
-	free(text);
-	return 0;
-}
-
-static int take(const struct field *f, json_t *v, struct ipc_rmsg *m, char *why,
-		size_t why_len)
-{
-	char *p = (char *)m + f->off;
-	json_int_t i;
-	int lo;
-	const char *s, *end = NULL;
-	size_t slen;
-
-	switch (f->kind) {
-	case F_U64:
-	case F_I64:
-		if (!json_is_integer(v))
-			return fail(why, why_len, "'%s' is not an integer",
-				    f->name);
-		i = json_integer_value(v);
-		lo = f->kind == F_I64 && !(f->flags & NO_NEG) ? -1 : 0;
-		if (i < lo || (i >= 0 && (uint64_t)i > f->max))
-			return fail(why, why_len,
-				    "'%s' is %lld, outside %d..%llu", f->name,
-				    (long long)i, lo,
-				    (unsigned long long)f->max);
-		if (f->kind == F_U64)
-			*(uint64_t *)p = (uint64_t)i;
-		else
-			*(int64_t *)p = (int64_t)i;
-		return 0;
-	case F_BOOL:
-		if (!json_is_boolean(v))
-			return fail(why, why_len, "'%s' is not true or false",
-				    f->name);
-		*(bool *)p = json_is_true(v);
-		return 0;
-	case F_HOST:
-		if (!json_is_object(v))
-			return fail(why, why_len, "'%s' is not an object",
-				    f->name);
-		return take_host(f->name, v, p, f->size, why, why_len);
+	if (rc != -EPROTO)
+		return rc;
+	switch (b.why) {
+	case IPC_FB_TYPE:
+		return fail(why, why_len, "'%s' is not %s", n,
+			    ipc_field_wants(f));
+	case IPC_FB_NEG:
+		return fail(why, why_len, "'%s' is negative", n);
+	case IPC_FB_RANGE:
+		return fail(why, why_len, "'%s' is %lld, outside %lld..%llu", n,
+			    b.got, b.lo, (unsigned long long)f->max);
+	case IPC_FB_LONG:
+		return fail(why, why_len, "'%s' is longer than %zu bytes", n,
+			    f->len - 1);
+	case IPC_FB_CTRL:
+		return fail(why, why_len, "'%s' holds a control character", n);
+	case IPC_FB_NAME: /* the only enum of the protocol */
+		return fail(why, why_len, "'%s' is an unknown error code", n);
+	case IPC_FB_HEX:
+		return fail(why, why_len, "'%s' is not %zu hex digits", n,
+			    2 * f->len);
+	case IPC_FB_B64:
+		return fail(why, why_len,
+			    "'%s' is not base64 of 1 to %zu bytes", n, f->len);
+	case IPC_FB_MEMBERS:
+		return fail(why, why_len, "'%s' has more than %llu fields", n,
+			    (unsigned long long)f->max);
+	case IPC_FB_NESTED:
+		return fail(why, why_len,
+			    "'%s.%s' is not a string, number, boolean or null",
+			    n, b.inner);
 	default:
-		break;
-	}
-	if (!json_is_string(v))
-		return fail(why, why_len, "'%s' is not a string", f->name);
-	s = json_string_value(v);
-	slen = json_string_length(v);
-	switch (f->kind) {
-	case F_STR:
-		/* Empty is absent, as the encoder writes it: the default. */
-		if (!slen && (f->flags & OPT))
-			return 0;
-		if (slen >= f->size)
-			return fail(why, why_len,
-				    "'%s' is longer than %zu bytes", f->name,
-				    f->size - 1);
-		if (!printable(s))
-			return fail(why, why_len,
-				    "'%s' holds a control character", f->name);
-		memset(p, 0, f->size);
-		memcpy(p, s, slen);
-		return 0;
-	case F_HEX:
-		if (!unhex(s, slen, (uint8_t *)p, f->size))
-			return fail(why, why_len, "'%s' is not %zu hex digits",
-				    f->name, 2 * f->size);
-		return 0;
-	case F_B64:
-		if (sodium_base642bin((uint8_t *)p, f->size, s, slen, NULL,
-				      &m->data_len, &end,
-				      sodium_base64_VARIANT_ORIGINAL) ||
-		    end != s + slen || m->data_len == 0)
-			return fail(why, why_len,
-				    "'%s' is not base64 of 1 to %zu bytes",
-				    f->name, f->size);
-		return 0;
-	case F_CODE:
-		for (int c = 0; c < IPC_RERR_COUNT; c++)
-			if (!strcmp(s, rerr_names[c])) {
-				*(enum ipc_rerr *)p = (enum ipc_rerr)c;
-				return 0;
-			}
-		return fail(why, why_len, "'%s' is an unknown error code",
-			    f->name);
-	default:
-		return fail(why, why_len, "'%s': bad field table", f->name);
+		return fail(why, why_len, "'%s' is missing", n);
 	}
 }
 
@@ -401,10 +299,11 @@ static void defaults(struct ipc_rmsg *m)
 	m->test.pin_cpu = -1;
 }
 
-static const struct field *find(const struct field *fs, const char *name)
+static const struct ipc_field *find(const struct ipc_field *fs,
+				    const char *name)
 {
-	for (; fs->name; fs++)
-		if (!strcmp(fs->name, name))
+	for (; fs->key; fs++)
+		if (!strcmp(fs->key, name))
 			return fs;
 	return NULL;
 }
@@ -412,7 +311,7 @@ static const struct field *find(const struct field *fs, const char *name)
 static int parse_obj(json_t *root, struct ipc_rmsg *m, char *why,
 		     size_t why_len)
 {
-	const struct field *fs, *f;
+	const struct ipc_field *fs, *f;
 	json_t *t, *v;
 	const char *k;
 	int rc, ti;
@@ -429,7 +328,7 @@ static int parse_obj(json_t *root, struct ipc_rmsg *m, char *why,
 			break;
 	if (ti == IPC_RM_COUNT)
 		return fail(why, why_len, "unknown message type '%.32s'",
-			    printable(json_string_value(t))
+			    ipc_text_printable(json_string_value(t))
 				    ? json_string_value(t)
 				    : "(unprintable)");
 	m->type = (enum ipc_rmsg_type)ti;
@@ -441,23 +340,23 @@ static int parse_obj(json_t *root, struct ipc_rmsg *m, char *why,
 		f = find(fs, k);
 		if (!f)
 			return fail(why, why_len, "unknown field '%.32s' in %s",
-				    printable(k) ? k : "(unprintable)",
+				    ipc_text_printable(k) ? k : "(unprintable)",
 				    types[ti].name);
 		rc = take(f, v, m, why, why_len);
 		if (rc)
 			return rc;
 	}
-	for (f = fs; f->name; f++) {
+	for (f = fs; f->key; f++) {
 		bool need = f->flags & IF_AUTH ? m->auth : !(f->flags & OPT);
 
-		if (need && !json_object_get(root, f->name))
+		if (need && !json_object_get(root, f->key))
 			return fail(why, why_len, "%s without '%s'",
-				    types[ti].name, f->name);
+				    types[ti].name, f->key);
 		if ((f->flags & IF_AUTH) && !m->auth &&
-		    json_object_get(root, f->name))
+		    json_object_get(root, f->key))
 			return fail(why, why_len,
 				    "%s has '%s' but no authentication",
-				    types[ti].name, f->name);
+				    types[ti].name, f->key);
 	}
 	return 0;
 }
@@ -491,67 +390,10 @@ int ipc_rmsg_parse(const void *buf, size_t len, struct ipc_rmsg *m, char *why,
 	return rc;
 }
 
-static json_t *field_json(const struct field *f, const struct ipc_rmsg *m)
-{
-	const char *p = (const char *)m + f->off;
-	char hex[2 * 64 + 1];
-
-	switch (f->kind) {
-	case F_U64:
-		return json_integer((json_int_t) * (const uint64_t *)p);
-	case F_I64:
-		return json_integer((json_int_t) * (const int64_t *)p);
-	case F_BOOL:
-		return json_boolean(*(const bool *)p);
-	case F_STR:
-		return json_string(p);
-	case F_HEX:
-		sodium_bin2hex(hex, sizeof(hex), (const uint8_t *)p, f->size);
-		return json_string(hex);
-	case F_CODE:
-		return json_string(ipc_rerr_name(*(const enum ipc_rerr *)p));
-	case F_HOST:
-		return json_loads(p, 0, NULL);
-	case F_B64: {
-		size_t n = sodium_base64_ENCODED_LEN(
-			m->data_len, sodium_base64_VARIANT_ORIGINAL);
-		char *b = malloc(n);
-		json_t *v;
-
-		if (!b || m->data_len > f->size) {
-			free(b);
-			return NULL;
-		}
-		sodium_bin2base64(b, n, (const uint8_t *)p, m->data_len,
-				  sodium_base64_VARIANT_ORIGINAL);
-		v = json_string(b);
-		free(b);
-		return v;
-	}
-	}
-	return NULL;
-}
-
-/* Optional fields left out when they hold nothing. */
-static bool omitted(const struct field *f, const struct ipc_rmsg *m)
-{
-	const char *p = (const char *)m + f->off;
-
-	if (f->flags & IF_AUTH)
-		return !m->auth;
-	if (f->flags & IF_SET)
-		return !*(const bool *)p;
-	if (!(f->flags & OPT))
-		return false;
-	if (f->kind == F_STR || f->kind == F_HOST)
-		return !*p;
-	return false;
-}
-
 int ipc_rmsg_encode(const struct ipc_rmsg *m, void *buf, size_t cap)
 {
-	const struct field *f;
-	json_t *root, *v;
+	const struct ipc_field *f;
+	json_t *root;
 	size_t n;
 	uint32_t be;
 	int rc = -ENOMEM;
@@ -562,13 +404,10 @@ int ipc_rmsg_encode(const struct ipc_rmsg *m, void *buf, size_t cap)
 	if (!root ||
 	    json_object_set_new(root, "type", json_string(types[m->type].name)))
 		goto out;
-	for (f = types[m->type].fields; f->name; f++) {
-		if (omitted(f, m))
-			continue;
-		v = field_json(f, m);
-		if (!v || json_object_set_new(root, f->name, v))
+	for (f = types[m->type].fields; f->key; f++)
+		if ((!(f->flags & IF_AUTH) || m->auth) &&
+		    ipc_field_put(root, m, f))
 			goto out;
-	}
 	rc = -EMSGSIZE;
 	if (cap < 4)
 		goto out;

@@ -558,6 +558,7 @@ static int one_run(struct tst *ts, uint64_t run)
  * The server's fingerprint for "bye": the host probe's figures that say
  * what machine served (those it could not read are left out).
  */
+/* The server's fingerprint, with its side of --pm-qos, as JSON text. */
 static void host_json(char *buf, size_t len, const struct ipc_pmqos *q)
 {
 	struct ipc_host *h = calloc(1, sizeof(*h));
@@ -568,37 +569,10 @@ static void host_json(char *buf, size_t len, const struct ipc_pmqos *q)
 	if (!o || !h)
 		goto out;
 	ipc_host_probe(h);
-	json_object_set_new(o, "hostname", json_string(h->hostname));
-	json_object_set_new(o, "kernel", json_string(h->kernel));
-	json_object_set_new(o, "machine", json_string(h->machine));
-	json_object_set_new(o, "cpus", json_integer(h->cpus));
-	if (h->cpu_model[0])
-		json_object_set_new(o, "cpu_model", json_string(h->cpu_model));
-	if (h->cores > 0)
-		json_object_set_new(o, "cores", json_integer(h->cores));
-	if (h->mem_bytes)
-		json_object_set_new(o, "mem_bytes",
-				    json_integer((json_int_t)h->mem_bytes));
-	if (h->virt[0])
-		json_object_set_new(o, "virtualization", json_string(h->virt));
-	if (h->clocksource[0])
-		json_object_set_new(o, "clocksource",
-				    json_string(h->clocksource));
-	if (h->governor[0])
-		json_object_set_new(o, "cpufreq_governor",
-				    json_string(h->governor));
-	if (h->loadavg[0] >= 0)
-		json_object_set_new(o, "loadavg_1m", json_real(h->loadavg[0]));
-	json_object_set_new(o, "timer_ns",
-			    json_integer((json_int_t)h->timer_ns));
-	/* What the test process held: the server's side of --pm-qos. */
-	if (ipc_pmqos_state_name(q->state))
-		json_object_set_new(
-			o, "pm_qos",
-			json_string(ipc_pmqos_state_name(q->state)));
-	if (q->request_us >= 0)
-		json_object_set_new(o, "pm_qos_request_us",
-				    json_integer(q->request_us));
+	/* What the test process held, not what the probe found. */
+	h->pm_qos = *q;
+	if (ipc_host_put(o, h, IPC_HOST_PEER))
+		goto out;
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (text && strlen(text) < len) {
 		memcpy(buf, text, strlen(text) + 1);

@@ -41,45 +41,6 @@ const char *ipc_stop_name(enum ipc_stop stop)
 	}
 }
 
-/* Did no run move a payload byte (size 0)? */
-static bool no_bytes(const struct ipc_result *res)
-{
-	size_t i;
-
-	for (i = 0; i < res->nruns; i++)
-		if (res->runs[i].bytes)
-			return false;
-	return res->nruns > 0;
-}
-
-const struct ipc_metric *ipc_result_metric_as(const struct ipc_result *res,
-					      const struct ipc_metric *m)
-{
-	if (!m)
-		m = res->cs.pat && res->cs.pat->metric ? res->cs.pat->metric
-						       : &ipc_metric_p50;
-	if (m->no_bytes && no_bytes(res))
-		m = m->no_bytes;
-	return m;
-}
-
-const struct ipc_metric *ipc_result_metric(const struct ipc_result *res)
-{
-	return res->diag.metric ? res->diag.metric
-				: ipc_result_metric_as(res, NULL);
-}
-
-double ipc_run_metric(const struct ipc_result *res, size_t run)
-{
-	return ipc_result_value(res, &res->runs[run],
-				ipc_result_metric(res)->src);
-}
-
-const char *ipc_metric_name(const struct ipc_result *res)
-{
-	return ipc_result_metric(res)->name;
-}
-
 void ipc_result_headline(const struct ipc_result *res, struct ipc_headline *h)
 {
 	const struct ipc_runs_stats *m = &res->metric;

@@ -116,6 +116,9 @@ int ipc_schedule(size_t n, const struct ipc_runopts *ro, uint64_t seed,
  * (6 at 95%), at most ipc_sched_max_runs.  Pure functions of @ro.
  */
 unsigned ipc_sched_max_runs(const struct ipc_runopts *ro);
+/* The fewest runs (--min-runs or IPC_MIN_RUNS) and the interval's level. */
+unsigned ipc_sched_min_runs(const struct ipc_runopts *ro);
+double ipc_sched_level(const struct ipc_runopts *ro);
 unsigned ipc_sched_floor_runs(const struct ipc_runopts *ro);
 
 /*
@@ -142,6 +145,30 @@ int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us);
 
 /* Withdraw the request of @q (a no-op when it is not held). */
 void ipc_pmqos_release(struct ipc_pmqos *q);
+
+/*
+ * The host's fingerprint @h into the JSON object @o, in the document's
+ * form ("host": null for unknown, with the load averages and the perf
+ * counters; pm_qos and started are the document writer's) or the form a
+ * server sends of itself (flat scalars, unknown left out, with its side of
+ * --pm-qos from h->pm_qos).  0 or -ENOMEM.  ipc_host_fields is the
+ * document form's table, which its reader reads back.
+ */
+enum ipc_host_form {
+	IPC_HOST_DOC,
+	IPC_HOST_PEER,
+};
+struct json_t;
+struct ipc_ftable;
+int ipc_host_put(struct json_t *o, const struct ipc_host *h,
+		 enum ipc_host_form form);
+extern const struct ipc_ftable ipc_host_fields;
+#define IPC_HOST_KEY_LOADAVG "loadavg"
+#define IPC_HOST_KEY_PERF "perf"
+#define IPC_HOST_KEY_CYCLES "cycles"
+#define IPC_HOST_KEY_INS "instructions"
+#define IPC_HOST_KEY_MIGR "migrations"
+#define IPC_HOST_KEY_NOTE "note"
 
 /* "held", "off", "denied", "absent", "failed"; NULL for unknown. */
 const char *ipc_pmqos_state_name(int state);

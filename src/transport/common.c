@@ -201,16 +201,22 @@ size_t tp_stream_max_msg(const struct ipc_tp_opts *opts)
 	return SIZE_MAX;
 }
 
+void tp_ep_init(struct ipc_ep *ep, const struct ipc_chan *ch, int rfd, int wfd,
+		void *priv)
+{
+	ep->ops = ch->ops;
+	ep->rfd = rfd;
+	ep->wfd = wfd;
+	ep->priv = priv;
+}
+
 int tp_open_slot(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 {
 	int fd = ipc_chan_take(ch, side);
 
 	if (fd < 0)
 		return fd;
-	ep->ops = ch->ops;
-	ep->rfd = fd;
-	ep->wfd = fd;
-	ep->priv = NULL;
+	tp_ep_init(ep, ch, fd, fd, NULL);
 	return 0;
 }
 
@@ -521,10 +527,7 @@ int tp_conn_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep,
 		if (rc < 0)
 			goto err_close;
 	}
-	ep->ops = ch->ops;
-	ep->rfd = fd;
-	ep->wfd = fd;
-	ep->priv = NULL;
+	tp_ep_init(ep, ch, fd, fd, NULL);
 	goto out;
 err_close:
 	close(fd);

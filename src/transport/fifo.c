@@ -64,21 +64,13 @@ static int fifo_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 		rc = -errno;
 		goto err_first;
 	}
-	ep->ops = ch->ops;
-	ep->rfd = client ? rc : first;
-	ep->wfd = client ? first : rc;
-	ep->priv = NULL;
+	tp_ep_init(ep, ch, client ? rc : first, client ? first : rc, NULL);
 	rc = 0;
 	goto out;
 err_first:
 	close(first);
 out:
 	return rc;
-}
-
-static void fifo_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
 }
 
 const struct ipc_transport_ops ipc_tp_fifo = {
@@ -91,5 +83,5 @@ const struct ipc_transport_ops ipc_tp_fifo = {
 	.send = tp_fd_send,
 	.recv = tp_fd_recv,
 	.close = tp_ep_close,
-	.teardown = fifo_teardown,
+	.teardown = tp_chan_release,
 };

@@ -206,10 +206,7 @@ static int mq_open_ep(struct ipc_chan *ch, enum ipc_side side,
 		goto out;
 	}
 	m->msgsize = (size_t)attr.mq_msgsize;
-	ep->ops = ch->ops;
-	ep->rfd = ipc_chan_take(ch, r);
-	ep->wfd = ipc_chan_take(ch, w);
-	ep->priv = m;
+	tp_ep_init(ep, ch, ipc_chan_take(ch, r), ipc_chan_take(ch, w), m);
 out:
 	return rc;
 }
@@ -294,11 +291,6 @@ static ssize_t mq_recv_msg(struct ipc_ep *ep, void *buf, size_t len)
 	return n;
 }
 
-static void mq_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 /*
  * A queue has no end: like a datagram socket, a side cannot see that its
  * peer closed, and a 0-byte message is a message.
@@ -314,5 +306,5 @@ const struct ipc_transport_ops ipc_tp_mq = {
 	.send = mq_send_msg,
 	.recv = mq_recv_msg,
 	.close = tp_ep_close,
-	.teardown = mq_teardown,
+	.teardown = tp_chan_release,
 };

@@ -59,17 +59,9 @@ static int pipe_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 		rc = -EBADF;
 		goto out;
 	}
-	ep->ops = ch->ops;
-	ep->rfd = ipc_chan_take(ch, r);
-	ep->wfd = ipc_chan_take(ch, w);
-	ep->priv = NULL;
+	tp_ep_init(ep, ch, ipc_chan_take(ch, r), ipc_chan_take(ch, w), NULL);
 out:
 	return rc;
-}
-
-static void pipe_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
 }
 
 const struct ipc_transport_ops ipc_tp_pipe = {
@@ -82,5 +74,5 @@ const struct ipc_transport_ops ipc_tp_pipe = {
 	.send = tp_fd_send,
 	.recv = tp_fd_recv,
 	.close = tp_ep_close,
-	.teardown = pipe_teardown,
+	.teardown = tp_chan_release,
 };

@@ -116,11 +116,6 @@ out:
 	return rc;
 }
 
-static void pty_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 const struct ipc_transport_ops ipc_tp_pty = {
 	.name = "pty",
 	.help = "a pseudo-terminal pair in raw mode (client: slave, server: "
@@ -133,5 +128,5 @@ const struct ipc_transport_ops ipc_tp_pty = {
 	.send = tp_tty_send,
 	.recv = tp_tty_recv,
 	.close = tp_ep_close,
-	.teardown = pty_teardown,
+	.teardown = tp_chan_release,
 };

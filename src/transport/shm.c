@@ -356,14 +356,14 @@ int ipc_shm_choose(const char *root, int cpu_a, int cpu_b,
 			 a);
 		return 0;
 	}
-	if (base_cpu_cache_find(root, a, 2, &l2) < 0) {
+	if (ipc_cpu_cache_find(root, a, 2, &l2) < 0) {
 		snprintf(out->why, sizeof(out->why),
 			 "no L2 of CPU %d listed in sysfs: the default ring",
 			 a);
 		return 0;
 	}
 	out->l2_bytes = l2.bytes;
-	out->l2_shared = cpu_b >= 0 && base_cpu_list_has(l2.shared, cpu_b);
+	out->l2_shared = cpu_b >= 0 && ipc_cpu_list_has(l2.shared, cpu_b);
 	if (out->l2_shared)
 		choose_shared(out, a, cpu_b);
 	else
@@ -460,10 +460,7 @@ static int shm_open_ep(struct ipc_chan *ch, enum ipc_side side,
 	s->spins = SPINS_MAX;
 	s->cancel = ep->cancel;
 	s->lead = ring / LEAD_PART > LEAD_MIN ? ring / LEAD_PART : LEAD_MIN;
-	ep->ops = ch->ops;
-	ep->rfd = -1;
-	ep->wfd = -1;
-	ep->priv = s;
+	tp_ep_init(ep, ch, -1, -1, s);
 	goto out;
 err_unmap:
 	munmap(map, len);
@@ -727,11 +724,6 @@ static void shm_close(struct ipc_ep *ep)
 	ep->wfd = -1;
 }
 
-static void shm_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 /*
  * No IPC_TP_EMPTY_MSG: a 0-byte receive means the peer closed, so a 0-byte
  * message goes as a 1-byte token, as on unix-seqpacket.  No IPC_TP_FD:
@@ -751,5 +743,5 @@ const struct ipc_transport_ops ipc_tp_shm = {
 	.recv = shm_recv,
 	.recv_view = shm_recv_view,
 	.close = shm_close,
-	.teardown = shm_teardown,
+	.teardown = tp_chan_release,
 };

@@ -36,11 +36,6 @@ out:
 	return rc;
 }
 
-static void socketpair_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 const struct ipc_transport_ops ipc_tp_socketpair = {
 	.name = "socketpair",
 	.help = "AF_UNIX stream socketpair(2), no file name",
@@ -51,5 +46,5 @@ const struct ipc_transport_ops ipc_tp_socketpair = {
 	.send = tp_sock_send,
 	.recv = tp_sock_recv,
 	.close = tp_ep_close,
-	.teardown = socketpair_teardown,
+	.teardown = tp_chan_release,
 };

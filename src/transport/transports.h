@@ -40,6 +40,10 @@ extern const struct ipc_transport_ops ipc_tp_serial;
 /* Close *@fd if it is open and set it to -1. */
 void tp_close_fd(int *fd);
 
+/* Fill @ep as an endpoint of @ch reading @rfd, writing @wfd, with @priv. */
+void tp_ep_init(struct ipc_ep *ep, const struct ipc_chan *ch, int rfd, int wfd,
+		void *priv);
+
 /* The close() of every transport: rfd, wfd (once if equal), then priv. */
 void tp_ep_close(struct ipc_ep *ep);
 

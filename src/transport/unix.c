@@ -24,11 +24,6 @@ static int unix_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 	return tp_conn_open(ch, side, ep, SOCK_STREAM, unix_tune, false);
 }
 
-static void unix_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 const struct ipc_transport_ops ipc_tp_unix = {
 	.name = "unix",
 	.help = "AF_UNIX stream socket, listen/connect on a file",
@@ -40,5 +35,5 @@ const struct ipc_transport_ops ipc_tp_unix = {
 	.send = tp_sock_send,
 	.recv = tp_sock_recv,
 	.close = tp_ep_close,
-	.teardown = unix_teardown,
+	.teardown = tp_chan_release,
 };

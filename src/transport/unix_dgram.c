@@ -58,11 +58,6 @@ out:
 	return rc;
 }
 
-static void dgram_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 const struct ipc_transport_ops ipc_tp_unix_dgram = {
 	.name = "unix-dgram",
 	.help = "AF_UNIX datagram sockets bound to files, connected pairwise",
@@ -73,5 +68,5 @@ const struct ipc_transport_ops ipc_tp_unix_dgram = {
 	.send = tp_sock_send,
 	.recv = tp_msg_recv,
 	.close = tp_ep_close,
-	.teardown = dgram_teardown,
+	.teardown = tp_chan_release,
 };

@@ -31,11 +31,6 @@ static int seqpacket_open(struct ipc_chan *ch, enum ipc_side side,
 			    false);
 }
 
-static void seqpacket_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 /*
  * No IPC_TP_EMPTY_MSG: a 0-byte message arrives as a 0-byte recv, which
  * cannot be told apart from the end of the connection.
@@ -51,5 +46,5 @@ const struct ipc_transport_ops ipc_tp_unix_seqpacket = {
 	.send = tp_sock_send,
 	.recv = tp_msg_recv,
 	.close = tp_ep_close,
-	.teardown = seqpacket_teardown,
+	.teardown = tp_chan_release,
 };

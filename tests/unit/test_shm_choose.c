@@ -180,33 +180,33 @@ static void nothing_listed(void)
 	/* Only an instruction cache at level 2: not the one. */
 	snprintf(dir, sizeof(dir), "%s/icache", root);
 	cache(dir, 0, 0, "2", "Instruction", "2048K", "0");
-	is_int(base_cpu_cache_find(dir, 0, 2, &c), "==", -ENOENT,
+	is_int(ipc_cpu_cache_find(dir, 0, 2, &c), "==", -ENOENT,
 	       "an instruction cache is not the L2 of data");
 	cache(dir, 0, 1, "2", "Data", "2x", "0");
-	is_int(base_cpu_cache_find(dir, 0, 2, &c), "==", -EINVAL,
+	is_int(ipc_cpu_cache_find(dir, 0, 2, &c), "==", -EINVAL,
 	       "a size that does not parse");
 	ipc_shm_choose(dir, 0, 1, &ch);
 	is_uint(ch.bytes, "==", IPC_SHM_BYTES_DEFAULT,
 		"and the choice falls back to the default");
 	cache(dir, 1, 0, "2", "Unified", "512K", NULL);
-	is_int(base_cpu_cache_find(dir, 1, 2, &c), "==", 0,
+	is_int(ipc_cpu_cache_find(dir, 1, 2, &c), "==", 0,
 	       "no shared_cpu_list: found");
 	is_str(c.shared, "1", "taken as its own CPU alone");
 	is_uint(c.bytes, "==", 512u << 10, "512K");
-	is_int(base_cpu_cache_find(dir, -1, 2, &c), "==", -EINVAL,
+	is_int(ipc_cpu_cache_find(dir, -1, 2, &c), "==", -EINVAL,
 	       "a negative CPU");
 }
 
 static void lists(void)
 {
-	ok(base_cpu_list_has("0-3,8,10-11", 2), "2 in 0-3,8,10-11");
-	ok(base_cpu_list_has("0-3,8,10-11", 8), "8 in it");
-	ok(base_cpu_list_has("0-3,8,10-11", 11), "11 in it");
-	ok(!base_cpu_list_has("0-3,8,10-11", 9), "9 not");
-	ok(!base_cpu_list_has("0-3,8,10-11", 12), "12 not");
-	ok(!base_cpu_list_has("", 0), "the empty list holds nothing");
-	ok(!base_cpu_list_has("x", 0), "nor does garbage");
-	ok(!base_cpu_list_has("3-1", 2), "nor a backward range");
+	ok(ipc_cpu_list_has("0-3,8,10-11", 2), "2 in 0-3,8,10-11");
+	ok(ipc_cpu_list_has("0-3,8,10-11", 8), "8 in it");
+	ok(ipc_cpu_list_has("0-3,8,10-11", 11), "11 in it");
+	ok(!ipc_cpu_list_has("0-3,8,10-11", 9), "9 not");
+	ok(!ipc_cpu_list_has("0-3,8,10-11", 12), "12 not");
+	ok(!ipc_cpu_list_has("", 0), "the empty list holds nothing");
+	ok(!ipc_cpu_list_has("x", 0), "nor does garbage");
+	ok(!ipc_cpu_list_has("3-1", 2), "nor a backward range");
 }
 
 int main(void)
