@@ -7,15 +7,15 @@
  *   sender                                receiver
  *   data #s .. #s+k-1       ─ ─ ─ ─ ─ ─►  counts, notes reordering
  *   END(e)                  ─────────►    REPORT(e, received, reordered,
- *   data, END(e+1) ...      ─ ─ ─ ─ ─ ─►          jitter, window)
+ *   data, END(e+1) ...      ─ ─ ─ ─ ─ ─►          jitter, window, rcvbuf)
  *   (no REPORT: END(e+2) after 0.1, 0.2, 0.4 ... 5 ms, until --timeout)
  *                           ◄─────────
  *
  * Data messages are msg_size bytes with the sequence number in their first
  * min(size, 8) bytes; END and REPORT are control messages told apart by
- * their length (40 bytes, or 41 when data messages are 40 bytes long):
- * END's number, then four counters, little-endian: received, reordered,
- * the jitter so far (ns) and the window.  Every END has a number of its
+ * their length (48 bytes, or 49 when data messages are 48 bytes long):
+ * END's number, then five counters, little-endian: received, reordered,
+ * the jitter so far (ns), the window and the receiver's SO_RCVBUF.  Every END has a number of its
  * own, a repeated one too, so that a REPORT's counts are matched with
  * exactly the messages sent before the END it answers.  The receiver's
  * counters are cumulative, so a lost REPORT costs nothing but its sample:
@@ -25,7 +25,7 @@
  * the last END answered.  The receiver has taken everything before that
  * END off its queue, so its queue holds at most the window; the receiver
  * sets it from its SO_RCVBUF and the measured cost of one datagram there
- * (ipc_dgram_room), seven eighths of what fits, so the window itself never
+ * (ipc_dgram_room), five eighths of what fits, so the window itself never
  * makes the kernel drop a datagram.  With it the sender keeps sending while
  * a receiver that shares its CPU waits for its turn, instead of stopping
  * at every batch for the REPORT.  A batch larger than a quarter of the
@@ -58,7 +58,7 @@
 #include "stream_dgram.h"
 #include "transport/lib_internal.h"
 
-#define CTL_LEN 40
+#define CTL_LEN 48
 /*
  * Repeat END after 100 us without a REPORT, doubling up to 5 ms.  When the
  * sender outruns the receiver, END is often dropped with the data by the
@@ -101,6 +101,7 @@ struct dstate {
 	uint64_t acked;	    /* of these, up to the last END answered */
 	uint64_t window;    /* datagrams in flight allowed, 0: none ahead */
 	uint64_t in_flight; /* the most in flight so far */
+	uint64_t rcvbuf;    /* the receiver's SO_RCVBUF, 0: not told */
 	struct counts last; /* as of the last REPORT */
 	struct counts base; /* as of the phase's start */
 	struct ck ring[CK_RING];
@@ -209,6 +210,7 @@ static int take_report(struct ipc_pctx *c, struct dstate *st)
 	st->last.jitter_ns = get64(c->rbuf + 24);
 	w = get64(c->rbuf + 32);
 	st->window = w < WINDOW_MAX ? w : WINDOW_MAX;
+	st->rcvbuf = get64(c->rbuf + 40);
 	l->sent = st->last.sent - st->base.sent;
 	l->received = st->last.received - st->base.received;
 	l->reordered = st->last.reordered - st->base.reordered;
@@ -385,27 +387,34 @@ int st_dgram_client(struct ipc_pctx *c)
 	c->out.extra[ST_EXTRA_JITTER] = dgram_stamped(c->cs, len) && c->out.done
 						? (double)st.last.jitter_ns
 						: NAN;
+	c->out.extra[ST_EXTRA_WINDOW] = c->out.done ? (double)st.window : NAN;
+	c->out.extra[ST_EXTRA_RCVBUF] =
+		c->out.done && st.rcvbuf ? (double)st.rcvbuf : NAN;
 	return err;
 }
 
 /*
- * The window the receiver offers: what its queue holds, less an eighth
- * for what the measure cannot see, 0 when it does not know (ipc_dgram_room:
- * a peer not on loopback) or a relay sits in between, whose own buffer
+ * The window the receiver offers: five eighths of what its queue holds.
+ * A quarter goes to datagrams already read: the kernel gives their memory
+ * back only once a quarter of SO_RCVBUF is due (udp's forward_threshold),
+ * and until then counts it against the buffer; an eighth stays for
+ * repeated ENDs.  None (0) when the room is not known (ipc_dgram_room: a
+ * peer not on loopback) or a relay sits in between, whose own buffer
  * would take the overflow.  Raises SO_RCVBUF to RCVBUF_WANT unless the
  * user chose one (--rcvbuf).
  */
-static uint64_t rx_window(struct ipc_pctx *c, size_t len, size_t cl)
+static void rx_window(struct ipc_pctx *c, size_t len, size_t cl, uint8_t *rep)
 {
 	const bool chosen = c->ch && c->ch->opts.rcvbuf > 0;
 	struct ipc_dgram_room room;
 
 	if (c->io.ep->rfd < 0 ||
 	    ipc_dgram_room(c->io.ep->rfd, len, cl, chosen ? 0 : RCVBUF_WANT,
-			   &room) < 0 ||
-	    c->cs->link)
-		return 0;
-	return room.datagrams - room.datagrams / 8;
+			   &room) < 0)
+		return;
+	put64(rep + 40, (uint64_t)room.rcvbuf);
+	if (!c->cs->link)
+		put64(rep + 32, room.datagrams * 5 / 8);
 }
 
 /*
@@ -424,7 +433,7 @@ int st_dgram_server(struct ipc_pctx *c)
 	ssize_t n;
 	int err;
 
-	put64(rep + 32, rx_window(c, len, cl));
+	rx_window(c, len, cl, rep);
 	for (;;) {
 		n = c->io.eng->recv(&c->io, c->rbuf, c->buf_bytes);
 		if (n == -ETIMEDOUT || n == -EINTR)
