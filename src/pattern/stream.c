@@ -87,6 +87,8 @@ static int st_client(struct ipc_pctx *c)
 	err = msg_client_phases(c, st_loop);
 
 	c->out.extra[ST_EXTRA_JITTER] = NAN; /* over udp only */
+	c->out.extra[ST_EXTRA_WINDOW] = NAN;
+	c->out.extra[ST_EXTRA_RCVBUF] = NAN;
 	c->out.messages = c->out.done * c->cs->count;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
 	return err;
@@ -217,18 +219,31 @@ static const struct ipc_column st_cols[] = {
 	{0},
 };
 
-/* A paced udp stream's jitter (RFC 3550), as the receiver reported it. */
+/*
+ * Over udp: a paced stream's jitter (RFC 3550), as the receiver reported
+ * it; the window of datagrams the sender kept in flight and the
+ * receiver's buffer it came from (stream_dgram.c).
+ */
 static const struct ipc_extra st_extras[] = {
 	{.key = "jitter_ns", .fmt = IPC_FMT_NS, .flags = IPC_EXTRA_RUN},
+	{.key = "window",
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{.key = "receiver_rcvbuf",
+	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	{0},
 };
 
-/* The summary's jitter: the runs' mean, not their sum. */
+/* The summary's extras: the runs' mean, not their sum. */
 static void st_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
 {
 	(void)cs;
-	if (ps->runs)
-		ps->extra[ST_EXTRA_JITTER] /= (double)ps->runs;
+	if (!ps->runs)
+		return;
+	ps->extra[ST_EXTRA_JITTER] /= (double)ps->runs;
+	ps->extra[ST_EXTRA_WINDOW] /= (double)ps->runs;
+	ps->extra[ST_EXTRA_RCVBUF] /= (double)ps->runs;
 }
 
 static const struct ipc_column st_suite_cols[] = {

@@ -5,31 +5,49 @@
  * way iperf3 does, and the sender never waits without a deadline.
  *
  *   sender                                receiver
- *   data #s .. #s+COUNT-1   ─ ─ ─ ─ ─ ─►  counts, notes reordering
- *   END(b)                  ─────────►    REPORT(b, received, reordered)
- *   (no REPORT: END again after 0.1, 0.2, 0.4 ... 5 ms, until --timeout)
+ *   data #s .. #s+k-1       ─ ─ ─ ─ ─ ─►  counts, notes reordering
+ *   END(e)                  ─────────►    REPORT(e, received, reordered,
+ *   data, END(e+1) ...      ─ ─ ─ ─ ─ ─►          jitter, window, rcvbuf)
+ *   (no REPORT: END(e+2) after 0.1, 0.2, 0.4 ... 5 ms, until --timeout)
  *                           ◄─────────
  *
  * Data messages are msg_size bytes with the sequence number in their first
  * min(size, 8) bytes; END and REPORT are control messages told apart by
- * their length (32 bytes, or 33 when data messages are 32 bytes long):
- * batch number, then three counters, little-endian: received, reordered
- * and the jitter so far (ns).
+ * their length (48 bytes, or 49 when data messages are 48 bytes long):
+ * END's number, then five counters, little-endian: received, reordered,
+ * the jitter so far (ns), the window and the receiver's SO_RCVBUF.  Every END has a number of its
+ * own, a repeated one too, so that a REPORT's counts are matched with
+ * exactly the messages sent before the END it answers.  The receiver's
+ * counters are cumulative, so a lost REPORT costs nothing but its sample:
+ * the next one carries everything.
+ *
+ * The window: the datagrams (data and END) the sender may have sent past
+ * the last END answered.  The receiver has taken everything before that
+ * END off its queue, so its queue holds at most the window; the receiver
+ * sets it from its SO_RCVBUF and the measured cost of one datagram there
+ * (ipc_dgram_room), five eighths of what fits, so the window itself never
+ * makes the kernel drop a datagram.  With it the sender keeps sending while
+ * a receiver that shares its CPU waits for its turn, instead of stopping
+ * at every batch for the REPORT.  A batch larger than a quarter of the
+ * window is cut by more ENDs, so that REPORTs come while the window is
+ * still open.  Window 0 (the peer is not on loopback, an emulated link in
+ * between, or before the first REPORT): the sender waits for each batch's
+ * REPORT before the next batch, and a batch longer than the receiver's
+ * buffer may overflow it, which is then counted as loss.
  *
  * A paced sender (-b) also stamps each data message with its send time in
  * bytes 8 to 15 (messages of 16 bytes or more), and the receiver keeps
  * RFC 3550's jitter over them: J += (|D| - J) / 16, with D the change in
  * transit time (arrival - send) from one datagram to the next.  Both ends
  * read one clock (a local run), so transit times are comparable; only
- * their changes count.  The receiver's counters
- * are cumulative, so a lost REPORT costs nothing but its batch's sample: the
- * next one carries everything.  A REPORT for an earlier batch (the answer
- * to a repeated END) is recognized by its batch number and skipped.
+ * their changes count.
  *
- * One sample is one batch from its first send to its REPORT, retries
- * included; a batch that got no REPORT within --timeout gives no sample.
- * Rates count the messages the receiver counted (delivered), over the
- * sampled batches' time.
+ * One sample ends at the REPORT that answers a batch's last END; it starts
+ * at the batch's first send, or at the previous sample's end when that is
+ * later (a batch sent while the one before it was in flight), so samples
+ * do not overlap and their sum is the time the batches took.  A batch whose
+ * END got no REPORT within --timeout gives no sample.  Rates count the
+ * messages the receiver counted (delivered), over the sampled time.
  */
 #include <math.h>
 
@@ -38,8 +56,9 @@
 #include "msg.h"
 #include "pace.h"
 #include "stream_dgram.h"
+#include "transport/lib_internal.h"
 
-#define CTL_LEN 32
+#define CTL_LEN 48
 /*
  * Repeat END after 100 us without a REPORT, doubling up to 5 ms.  When the
  * sender outruns the receiver, END is often dropped with the data by the
@@ -48,17 +67,52 @@
  */
 #define RETRY_FIRST_NS 100000ull
 #define RETRY_MAX_NS 5000000ull
+/*
+ * The buffer the receiver asks for when the user chose none: 4 MiB holds
+ * 5000 small datagrams (832 bytes each), and the window made of it some
+ * 14 ms of a sender at full speed, longer than a busy neighbour keeps the
+ * receiver off its CPU; the default 425984 bytes make 1.5 ms, too short.
+ */
+#define RCVBUF_WANT (4 << 20)
+/*
+ * ENDs the sender keeps track of, and batches it may have sent before the
+ * oldest is answered: as many REPORTs may wait in the sender's own queue,
+ * which holds 256 of them by default.
+ */
+#define CK_RING 64
+#define BATCH_AHEAD 32
+/* A window from the peer is taken up to this many datagrams. */
+#define WINDOW_MAX (1ull << 24)
 
 /* What the sender knows from the receiver's last report. */
 struct counts {
 	uint64_t sent, received, reordered, jitter_ns;
 };
 
+/* What was sent before an END, that END included in @wire. */
+struct ck {
+	uint64_t data, wire;
+};
+
 struct dstate {
-	uint64_t batch;	    /* next batch number */
-	uint64_t sent;	    /* messages sent so far */
+	uint64_t ck;	    /* next END number */
+	uint64_t head;	    /* oldest END not answered yet */
+	uint64_t sent;	    /* data messages sent so far */
+	uint64_t wire;	    /* datagrams sent so far, ENDs included */
+	uint64_t acked;	    /* of these, up to the last END answered */
+	uint64_t window;    /* datagrams in flight allowed, 0: none ahead */
+	uint64_t in_flight; /* the most in flight so far */
+	uint64_t rcvbuf;    /* the receiver's SO_RCVBUF, 0: not told */
 	struct counts last; /* as of the last REPORT */
-	struct counts base; /* as of the measured phase's start */
+	struct counts base; /* as of the phase's start */
+	struct ck ring[CK_RING];
+	/* Batches sent and not reported: their last END, their first send. */
+	uint64_t bend[BATCH_AHEAD], bt0[BATCH_AHEAD];
+	uint64_t bhead, btail;
+	/* The phase's samples. */
+	uint64_t deadline, t_last, sum, ok;
+	bool stop;
+	int err; /* why it stopped, 0: the deadline */
 };
 
 /* Length of a control message next to data messages of @len bytes. */
@@ -89,115 +143,223 @@ static bool dgram_stamped(const struct ipc_case *cs, size_t len)
 	return cs->bitrate_bps && len >= 16;
 }
 
+/* Send the next END, noting what went before it. */
+static int send_end(struct ipc_pctx *c, struct dstate *st, size_t cl)
+{
+	uint8_t end[CTL_LEN + 1] = {0};
+	struct ck *e = &st->ring[st->ck % CK_RING];
+	int err;
+
+	put64(end, st->ck);
+	err = msg_send(c, end, cl);
+	if (err)
+		return msg_fail(c, err, "send the end of a batch");
+	st->wire++;
+	e->data = st->sent;
+	e->wire = st->wire;
+	st->ck++;
+	if (st->wire - st->acked > st->in_flight)
+		st->in_flight = st->wire - st->acked;
+	return 0;
+}
+
+/* The batches REPORT @x answered make one sample. */
+static void batches_done(struct ipc_pctx *c, struct dstate *st, uint64_t x)
+{
+	const struct ipc_loss *l = &c->out.loss;
+	uint64_t t0, t1;
+	int err = 0;
+
+	if (st->bhead == st->btail || st->bend[st->bhead % BATCH_AHEAD] > x)
+		return;
+	t1 = ipc_now_ns();
+	t0 = st->bt0[st->bhead % BATCH_AHEAD];
+	if (st->t_last > t0)
+		t0 = st->t_last;
+	while (st->bhead < st->btail && st->bend[st->bhead % BATCH_AHEAD] <= x)
+		st->bhead++;
+	st->t_last = t1;
+	st->ok++;
+	if (msg_sample_kept(c, t1 - t0, t1, st->deadline, &st->sum, &err)) {
+		st->stop = true;
+		st->err = err;
+	}
+	ival_tick(c, t1, st->ok, l->received, l->received * c->cs->msg_size,
+		  l->lost);
+}
+
+/* Take the REPORT in c->rbuf: 1 when it was new, 0 when old, or -errno. */
+static int take_report(struct ipc_pctx *c, struct dstate *st)
+{
+	const uint64_t x = get64(c->rbuf);
+	struct ipc_loss *l = &c->out.loss;
+	const struct ck *e;
+	uint64_t w;
+
+	if (x < st->head)
+		return 0; /* answers an END answered already */
+	if (x >= st->ck)
+		return msg_fail(
+			c, -EBADMSG,
+			"receive the receiver's report (from the future)");
+	e = &st->ring[x % CK_RING];
+	st->head = x + 1;
+	st->acked = e->wire;
+	st->last.sent = e->data;
+	st->last.received = get64(c->rbuf + 8);
+	st->last.reordered = get64(c->rbuf + 16);
+	st->last.jitter_ns = get64(c->rbuf + 24);
+	w = get64(c->rbuf + 32);
+	st->window = w < WINDOW_MAX ? w : WINDOW_MAX;
+	st->rcvbuf = get64(c->rbuf + 40);
+	l->sent = st->last.sent - st->base.sent;
+	l->received = st->last.received - st->base.received;
+	l->reordered = st->last.reordered - st->base.reordered;
+	l->lost = l->sent > l->received ? l->sent - l->received : 0;
+	if (c->ivals)
+		c->ivals->jitter_ns = st->last.jitter_ns;
+	batches_done(c, st, x);
+	return 1;
+}
+
 /*
- * Ask for batch @b's report until it comes or --timeout passed: 0 and the
- * counters in *out, 1 when none came, -errno on failure.
+ * Wait for one new REPORT, asking again with a new END while none comes,
+ * until --timeout: 0 when one came, 1 when none did (the ENDs in flight
+ * are then given up, their batches give no sample), or -errno.
  */
-static int await_report(struct ipc_pctx *c, size_t len, uint64_t b,
-			struct counts *out)
+static int await_report(struct ipc_pctx *c, struct dstate *st, size_t cl)
 {
 	const uint64_t timeout =
 		c->io.timeout_ns ? c->io.timeout_ns : 1000000000ull;
-	const size_t cl = ctl_len(len);
-	uint64_t first = ipc_now_ns(), now, step, retry = RETRY_FIRST_NS;
-	uint8_t end[CTL_LEN + 1] = {0};
+	uint64_t first = ipc_now_ns(), now, retry = RETRY_FIRST_NS;
 	int err;
 
-	put64(end, b);
 	for (;;) {
-		err = msg_send(c, end, cl);
-		if (err)
-			break;
 		now = ipc_now_ns();
-		step = now < first + timeout ? first + timeout - now : 1;
-		c->io.timeout_ns = step < retry ? step : retry;
-		retry = retry * 2 < RETRY_MAX_NS ? retry * 2 : RETRY_MAX_NS;
-		for (;;) {
-			err = msg_recv(c, c->rbuf, cl);
-			if (err || get64(c->rbuf) >= b)
-				break; /* older reports are answers to retries */
+		if (now >= first + timeout) {
+			st->head = st->ck;
+			st->acked = st->wire;
+			st->bhead = st->btail;
+			st->t_last = 0;
+			return 1;
+		}
+		c->io.timeout_ns = first + timeout - now < retry
+					   ? first + timeout - now
+					   : retry;
+		err = msg_recv(c, c->rbuf, cl);
+		c->io.timeout_ns = timeout;
+		if (!err) {
+			err = take_report(c, st);
+			if (err)
+				return err < 0 ? err : 0;
+			continue;
 		}
 		if (err != -ETIMEDOUT)
-			break;
-		if (ipc_now_ns() >= first + timeout) {
-			err = 1;
-			break;
+			return msg_fail(c, err,
+					"receive the receiver's report");
+		/* Ask again while that cannot overflow the receiver's queue. */
+		if (st->ck - st->head < CK_RING &&
+		    (!st->window ||
+		     st->wire - st->acked < st->window + st->window / 8)) {
+			err = send_end(c, st, cl);
+			if (err)
+				return err;
 		}
+		retry = retry * 2 < RETRY_MAX_NS ? retry * 2 : RETRY_MAX_NS;
 	}
-	c->io.timeout_ns = timeout;
-	if (err == 0) {
-		if (get64(c->rbuf) != b)
-			return -EBADMSG; /* a report from the future */
-		out->received = get64(c->rbuf + 8);
-		out->reordered = get64(c->rbuf + 16);
-		out->jitter_ns = get64(c->rbuf + 24);
+}
+
+/*
+ * Wait until @need more datagrams may be sent, a new batch when @batch:
+ * without a window, once every END is answered.
+ */
+static int make_room(struct ipc_pctx *c, struct dstate *st, uint64_t need,
+		     bool batch, size_t cl)
+{
+	int err;
+
+	for (;;) {
+		if (st->head == st->ck)
+			return 0;
+		if (st->window && st->wire + need - st->acked <= st->window &&
+		    st->ck - st->head < CK_RING - 1 &&
+		    (!batch || st->btail - st->bhead < BATCH_AHEAD))
+			return 0;
+		err = await_report(c, st, cl);
+		if (err < 0)
+			return err;
 	}
-	return err;
 }
 
 static int dgram_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		      uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const size_t cl = ctl_len(len);
 	const uint64_t count = c->cs->count;
 	struct dstate *st = c->pat_priv;
-	struct ipc_loss *l = &c->out.loss;
-	struct ipc_hist *h = c->hist;
 	const bool stamp = dgram_stamped(c->cs, len);
-	struct counts got;
-	uint64_t i, k, t0, t1, sum = 0, ok = 0;
+	uint64_t i, k, j, chunk;
 	struct pace pace;
 	int err = 0;
 
 	st->base = st->last;
+	st->deadline = deadline;
+	st->t_last = st->sum = st->ok = 0;
+	st->stop = false;
+	st->err = 0;
 	pace_init(&pace, c->cs->bitrate_bps, len);
-	for (i = 0; i < n; i++) {
-		t0 = ipc_now_ns();
-		for (k = 0; k < count; k++) {
-			err = pace_wait(c, &pace);
+	for (i = 0; i < n && !st->stop; i++) {
+		for (k = 0; k < count; k += chunk) {
+			chunk = count - k;
+			if (st->window / 4 > 1 && chunk > st->window / 4 - 1)
+				chunk = st->window / 4 - 1;
+			err = make_room(c, st, chunk + 1, k == 0, cl);
 			if (err)
 				goto out;
-			msg_stamp(c->sbuf, len, (*seq)++);
-			if (stamp)
-				put64(c->sbuf + 8, ipc_now_ns());
-			err = msg_send(c, c->sbuf, len);
-			if (err) {
-				msg_fail(c, err, "send message");
-				goto out;
+			if (k == 0) {
+				if (st->err) {
+					err = st->err;
+					goto out;
+				}
+				if (st->stop)
+					goto drain;
+				st->bt0[st->btail % BATCH_AHEAD] = ipc_now_ns();
 			}
-			st->sent++;
+			for (j = 0; j < chunk; j++) {
+				err = pace_wait(c, &pace);
+				if (err)
+					goto out;
+				msg_stamp(c->sbuf, len, (*seq)++);
+				if (stamp)
+					put64(c->sbuf + 8, ipc_now_ns());
+				err = msg_send(c, c->sbuf, len);
+				if (err) {
+					msg_fail(c, err, "send message");
+					goto out;
+				}
+				st->sent++;
+			}
+			st->wire += chunk;
+			err = send_end(c, st, cl);
+			if (err)
+				goto out;
 		}
-		err = await_report(c, len, st->batch++, &got);
-		t1 = ipc_now_ns();
-		if (err < 0) {
-			msg_fail(c, err, "receive the receiver's report");
-			break;
-		}
-		if (err == 0) {
-			got.sent = st->sent;
-			st->last = got;
-			ipc_hist_record(h, t1 - t0);
-			sum += t1 - t0;
-			ok++;
-			l->sent = got.sent - st->base.sent;
-			l->received = got.received - st->base.received;
-			l->reordered = got.reordered - st->base.reordered;
-			l->lost = l->sent > l->received ? l->sent - l->received
-							: 0;
-			if (c->ivals)
-				c->ivals->jitter_ns = got.jitter_ns;
-		}
-		err = 0;
-		ival_tick(c, t1, *done + ok, l->received,
-			  l->received * c->cs->msg_size, l->lost);
-		if (msg_sample_end(c, t1, deadline, &err)) {
-			i++;
-			break;
-		}
+		st->bend[st->btail++ % BATCH_AHEAD] = st->ck - 1;
 	}
+drain:
+	/* Every batch answered before the phase ends: the counts are exact. */
+	while (st->head < st->ck) {
+		err = await_report(c, st, cl);
+		if (err)
+			break;
+	}
+	err = err > 0 ? 0 : err;
+	if (!err)
+		err = st->err;
 out:
-	*done += ok;
-	*elapsed_ns += sum;
+	*done += st->ok;
+	*elapsed_ns += st->sum;
 	return err;
 }
 
@@ -226,7 +388,34 @@ int st_dgram_client(struct ipc_pctx *c)
 	c->out.extra[ST_EXTRA_JITTER] = dgram_stamped(c->cs, len) && c->out.done
 						? (double)st.last.jitter_ns
 						: NAN;
+	c->out.extra[ST_EXTRA_WINDOW] = c->out.done ? (double)st.window : NAN;
+	c->out.extra[ST_EXTRA_RCVBUF] =
+		c->out.done && st.rcvbuf ? (double)st.rcvbuf : NAN;
 	return err;
+}
+
+/*
+ * The window the receiver offers: five eighths of what its queue holds.
+ * A quarter goes to datagrams already read: the kernel gives their memory
+ * back only once a quarter of SO_RCVBUF is due (udp's forward_threshold),
+ * and until then counts it against the buffer; an eighth stays for
+ * repeated ENDs.  None (0) when the room is not known (ipc_dgram_room: a
+ * peer not on loopback) or a relay sits in between, whose own buffer
+ * would take the overflow.  Raises SO_RCVBUF to RCVBUF_WANT unless the
+ * user chose one (--rcvbuf).
+ */
+static void rx_window(struct ipc_pctx *c, size_t len, size_t cl, uint8_t *rep)
+{
+	const bool chosen = c->ch && c->ch->opts.rcvbuf > 0;
+	struct ipc_dgram_room room;
+
+	if (c->io.ep->rfd < 0 ||
+	    ipc_dgram_room(c->io.ep->rfd, len, cl, chosen ? 0 : RCVBUF_WANT,
+			   &room) < 0)
+		return;
+	put64(rep + 40, (uint64_t)room.rcvbuf);
+	if (!c->cs->link)
+		put64(rep + 32, room.datagrams * 5 / 8);
 }
 
 /*
@@ -245,6 +434,7 @@ int st_dgram_server(struct ipc_pctx *c)
 	ssize_t n;
 	int err;
 
+	rx_window(c, len, cl, rep);
 	for (;;) {
 		n = c->io.eng->recv(&c->io, c->rbuf, c->buf_bytes);
 		if (n == -ETIMEDOUT || n == -EINTR)

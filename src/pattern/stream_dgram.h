@@ -10,8 +10,14 @@
 
 #include "ipcperf/pattern.h"
 
-/* Where stream's extras keep the jitter of a paced udp stream (ns). */
+/*
+ * Where stream's extras keep, over udp: the jitter of a paced stream (ns),
+ * the window the receiver offered (datagrams, 0: the sender waited for
+ * every batch) and the receiver's SO_RCVBUF (bytes).
+ */
 #define ST_EXTRA_JITTER 0
+#define ST_EXTRA_WINDOW 1
+#define ST_EXTRA_RCVBUF 2
 
 /* Largest message either side sends for data messages of @wire bytes. */
 size_t st_dgram_max_msg(size_t wire);

@@ -47,6 +47,24 @@ int ipc_fd_set_nonblock(int fd, bool on);
 int ipc_sock_apply_opts(int fd, const struct ipc_tp_opts *opts, bool is_tcp,
 			bool lossy);
 
+/* The receive queue of a udp socket, as ipc_dgram_room found it. */
+struct ipc_dgram_room {
+	int rcvbuf;	 /* SO_RCVBUF afterwards, bytes as the kernel counts */
+	int wanted;	 /* what was asked for, 0: it was large enough */
+	unsigned charge; /* bytes one datagram costs in it, 0: not known */
+	uint64_t datagrams; /* how many fit, 0: not known (peer not on
+			       loopback) */
+};
+
+/*
+ * Raise SO_RCVBUF of the connected udp socket @fd to @want bytes (0: leave
+ * it; never lowered; rmem_max may cap it, then room->rcvbuf < @want), and
+ * measure how many datagrams of @len bytes, or control datagrams of @ctl
+ * bytes, its queue holds.  0 or -errno.
+ */
+int ipc_dgram_room(int fd, size_t len, size_t ctl, int want,
+		   struct ipc_dgram_room *room);
+
 /* What ipc_shm_choose read of two CPUs and chose for the shm ring. */
 struct ipc_shm_choice {
 	size_t bytes;	 /* bytes of each ring */

@@ -20,6 +20,29 @@ run stream -t pipe,unix,udp --size 0 --count 50 -n 2 -r 1 -f json
 is_rc 0 "stream of size 0"
 jqt "size 0: no payload bytes counted" 'all(.results[].runs[]; .bytes == 0 and .messages == 100)'
 
+# Over udp the sender runs ahead of the receiver by a window its buffer
+# holds: batches of 1000 datagrams of 200 bytes are five times what a
+# 200000-byte buffer holds (each costs more than its payload there), so a
+# sender that ignored the buffer would overflow it; none may be lost.
+run stream -t udp,udp6 -e blocking,epoll --size 200 --count 1000 -n 5 -w 1 -r 2 \
+	--rcvbuf 100000 -f json
+is_rc 0 "udp stream with a small receive buffer"
+jqt "small buffer: the receiver's buffer as asked (doubled)" \
+	'all(.results[].runs[]; .receiver_rcvbuf == 200000)'
+jqt "small buffer: a window smaller than a batch, under the buffer" \
+	'all(.results[].runs[]; .window > 1 and .window < 1000 and .window * 200 < .receiver_rcvbuf)'
+jqt "small buffer: every datagram arrived" \
+	'all(.results[].runs[]; .loss.sent == 5000 and .loss.lost == 0 and .messages == 5000)'
+# Asked for 4 MiB, doubled rmem_max at most, never lowered.
+want=$(jq -n "[([4194304, 2 * $(cat /proc/sys/net/core/rmem_max)] | min), $(cat /proc/sys/net/core/rmem_default)] | max")
+run stream -t udp --size 14 --count 100 -n 3 -r 1 -f json
+jqt "default buffer: the receiver raised it to $want" \
+	"all(.results[].runs[]; .receiver_rcvbuf == $want and .window > 100)"
+run stream -t pipe --size 14 --count 100 -n 3 -r 1 -f json
+jqt "no window over a transport that loses nothing" \
+	'all(.results[].runs[]; has("window") | not)'
+no_leftovers "udp stream window"
+
 run bulk -t all --total 10000 --size 333 -n 4 -w 1 -r 1 -f json
 is_rc 0 "bulk on every transport"
 jqt "every bulk result ok" 'all(.results[]; .status == "ok")'
