@@ -49,9 +49,9 @@ static const struct cli_opt zc_opts[] = {
 	 "on tcp and tcp6, vmsplice on pipe and fifo, sendfile from a memfd "
 	 "on other byte streams [off]",
 	 set_zerocopy},
-	{"zerocopy-via", 0, "WAY", CMD_STREAM,
-	 "--zerocopy this way: msg (MSG_ZEROCOPY), sendfile, vmsplice [by "
-	 "transport]",
+	{"zerocopy-via", 0, "msg|sendfile|vmsplice", CMD_STREAM,
+	 "--zerocopy this way: MSG_ZEROCOPY, sendfile(2) from a memfd, "
+	 "vmsplice(2) [by transport]",
 	 set_zerocopy_via},
 	{"under-load", 0, "N", CMD_RR,
 	 "also measure each case while N streams fill the same transport "
