@@ -23,6 +23,8 @@ run rr -t tcp -n 200 -r 1 --under-load 4 --placement thread -w 0
 is_rc 0 "peer in a thread, no warm-up asked, 4 streams"
 ok "$(grep -q 'load streams' "$out" && grep -q 'load rate' "$out"; echo $?)" \
 	"the table shows the streams and their rate"
+ok "$(grep -Eq 'load=4.*: pooled p50 .* against .* without the load \([+-][0-9]+%\), p99 .*; the streams moved' "$out"; echo $?)" \
+	"a line under the table sets the latency beside the unloaded case's"
 
 for v in 0 65 100000 abc -1; do
 	run rr -t tcp -n 10 --under-load "$v"

@@ -48,6 +48,8 @@ run stream -t tcp --size 64k --count 20 -n 2 -r 1 -Z
 is_rc 0 "the table"
 ok "$(grep -q 'zc sends' "$out" && grep -Eq '^tcp .* msg ' "$out"; echo $?)" \
 	"the table names the way and counts the sends"
+ok "$(grep -Eq 'zerocopy=msg.*: sender CPU .* per message against .* copying \([+-][0-9]+%\); the kernel copied [0-9]+ of [0-9]+ completed sends' "$out"; echo $?)" \
+	"a line under the table sets the sender's CPU beside the copying case's"
 
 run stream -t pipe --zerocopy-via msg -n 1
 is_rc 2 "MSG_ZEROCOPY over a pipe refused"
