@@ -46,12 +46,13 @@ static int set_under_load(struct cli_config *c, const char *a)
 static const struct cli_opt zc_opts[] = {
 	{"zerocopy", 'Z', NULL, CMD_STREAM,
 	 "also measure each case with sends that copy nothing: MSG_ZEROCOPY "
-	 "on tcp and tcp6, vmsplice on pipe and fifo, sendfile from a memfd "
-	 "on other byte streams [off]",
+	 "on tcp and tcp6 (io_uring SENDMSG_ZC with -e io_uring), vmsplice "
+	 "on pipe and fifo, sendfile from a memfd on other byte streams "
+	 "[off]",
 	 set_zerocopy},
-	{"zerocopy-via", 0, "msg|sendfile|vmsplice", CMD_STREAM,
+	{"zerocopy-via", 0, "msg|sendfile|vmsplice|uring", CMD_STREAM,
 	 "--zerocopy this way: MSG_ZEROCOPY, sendfile(2) from a memfd, "
-	 "vmsplice(2) [by transport]",
+	 "vmsplice(2), io_uring SENDMSG_ZC [by transport and engine]",
 	 set_zerocopy_via},
 	{"under-load", 0, "N", CMD_RR,
 	 "also measure each case while N streams fill the same transport "

@@ -18,6 +18,8 @@
  *   vmsplice: on a pipe, the header by write(2), the rest by vmsplice(2),
  *     which puts the pattern's pages into the pipe; the reader copies
  *     once.  No completion is reported: the pages are not written anyway.
+ *   uring: as msg, through io_uring's SENDMSG_ZC on a ring of its own
+ *     (zc_ring.c); the notifications come on its completion queue.
  *
  * Nothing here allocates once the phases run; the slots are in struct zc,
  * set up before the warm-up.
@@ -40,6 +42,7 @@
 #include "msg.h"
 #include "pattern/lib_internal.h"
 #include "zc.h"
+#include "zc_ring.h"
 
 #ifndef SO_ZEROCOPY
 #define SO_ZEROCOPY 60
@@ -64,8 +67,9 @@ const char *const ipc_zc_names[] = {"off",	"msg",	 "sendfile",
 
 struct zc {
 	enum ipc_zerocopy way;
-	int fd;	   /* the client's send descriptor */
-	int memfd; /* sendfile: the pattern, -1: none */
+	int fd;		      /* the client's send descriptor */
+	int memfd;	      /* sendfile: the pattern, -1: none */
+	struct zc_ring *ring; /* uring */
 	bool sock;
 	const uint8_t *body; /* the pattern, never written during the run */
 	uint32_t next_id;    /* the kernel's number of the next zero-copy
@@ -97,10 +101,8 @@ int ipc_zc_check(const struct ipc_case *cs, char *why, size_t why_len)
 		ok = caps & IPC_TP_PIPE;
 		break;
 	case IPC_ZC_URING:
-		snprintf(why, why_len,
-			 "--zerocopy uring (io_uring SEND_ZC) is not built "
-			 "yet; msg, sendfile and vmsplice are");
-		return -EINVAL;
+		ok = (caps & IPC_TP_NET) && (caps & IPC_TP_STREAM);
+		break;
 	default:
 		return 0;
 	}
@@ -112,10 +114,21 @@ int ipc_zc_check(const struct ipc_case *cs, char *why, size_t why_len)
 			 way, tp);
 		return -EINVAL;
 	}
+	if (cs->zerocopy == IPC_ZC_URING) {
+		if (strcmp(eng, "io_uring")) {
+			snprintf(why, why_len,
+				 "--zerocopy uring sends on a ring: use -e "
+				 "io_uring, not %s",
+				 eng);
+			return -EINVAL;
+		}
+		return zc_ring_probe(why, why_len) ? -EINVAL : 0;
+	}
 	if (strcmp(eng, "blocking")) {
 		snprintf(why, why_len,
 			 "--zerocopy %s sends with blocking calls of its own, "
-			 "not through engine %s: use -e blocking",
+			 "not through engine %s: use -e blocking (or -e "
+			 "io_uring for uring)",
 			 way, eng);
 		return -EINVAL;
 	}
@@ -136,6 +149,11 @@ static void zc_completed(struct zc *z, uint32_t lo, uint32_t hi, bool copied)
 		if (id == hi)
 			break;
 	}
+}
+
+static void zc_done(void *arg, uint32_t id, bool copied)
+{
+	zc_completed(arg, id, id, copied);
 }
 
 /* Read one notification off the error queue: 1, 0 when none, -errno. */
@@ -175,9 +193,18 @@ static int zc_reap(struct zc *z, struct ipc_pctx *c, bool wait)
 	int n, got = 0;
 
 	for (;;) {
-		n = zc_read_one(z);
-		if (n < 0)
-			return n;
+		uint64_t before = z->in_flight;
+
+		if (z->way == IPC_ZC_URING) {
+			n = zc_ring_reap(z->ring, wait && !got, zc_done, z);
+			if (n && n != -ETIME && n != -EINTR)
+				return n;
+			n = z->in_flight != before;
+		} else {
+			n = zc_read_one(z);
+			if (n < 0)
+				return n;
+		}
 		got += n;
 		if (n)
 			continue;
@@ -190,7 +217,8 @@ static int zc_reap(struct zc *z, struct ipc_pctx *c, bool wait)
 		else if (ipc_now_ns() > until)
 			return -ETIMEDOUT;
 		/* events 0: POLLERR alone says the error queue has some. */
-		if (poll(&pf, 1, 100) < 0 && errno != EINTR)
+		if (z->way != IPC_ZC_URING && poll(&pf, 1, 100) < 0 &&
+		    errno != EINTR)
 			return -errno;
 	}
 }
@@ -201,7 +229,7 @@ static int zc_retry(struct zc *z, struct ipc_pctx *c, int e)
 	if (e == EINTR)
 		return ipc_cancelled(c->io.cancel) ? -ECANCELED : 0;
 	/* The kernel's memory for notifications is spent: take some. */
-	if (e == ENOBUFS && z->way == IPC_ZC_MSG && z->in_flight)
+	if (e == ENOBUFS && z->way != IPC_ZC_SENDFILE && z->in_flight)
 		return zc_reap(z, c, true);
 	return -e;
 }
@@ -236,6 +264,7 @@ static int zc_send_msg(struct zc *z, struct ipc_pctx *c, size_t len,
 	struct iovec iov[2];
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
 	size_t sent = 0;
+	bool notif = true;
 	ssize_t n;
 	int err;
 
@@ -252,15 +281,23 @@ static int zc_send_msg(struct zc *z, struct ipc_pctx *c, size_t len,
 			iov[0].iov_base = h;
 			iov[0].iov_len = hl;
 		}
-		n = sendmsg(z->fd, &m, MSG_ZEROCOPY | MSG_NOSIGNAL);
+		if (z->way == IPC_ZC_URING) {
+			n = zc_ring_sendmsg(z->ring, z->fd, &m, z->next_id,
+					    &notif, zc_done, z);
+			/* Not tried again: a failed send may still hold h. */
+			if (n < 0)
+				return (int)n;
+		} else {
+			n = sendmsg(z->fd, &m, MSG_ZEROCOPY | MSG_NOSIGNAL);
+		}
 		if (n < 0) {
 			err = zc_retry(z, c, errno);
 			if (err)
 				return err;
 			continue;
 		}
-		z->busy[z->next_id++ % ZC_SLOTS] = true;
-		z->in_flight++;
+		z->busy[z->next_id++ % ZC_SLOTS] = notif;
+		z->in_flight += notif;
 		z->sends += z->counting;
 		sent += (size_t)n;
 		if (sent < hl) {
@@ -314,7 +351,7 @@ static int zc_send_pages(struct zc *z, struct ipc_pctx *c, size_t len,
 
 int zc_send(struct zc *z, struct ipc_pctx *c, size_t len, uint64_t seq)
 {
-	if (z->way == IPC_ZC_MSG)
+	if (z->way == IPC_ZC_MSG || z->way == IPC_ZC_URING)
 		return zc_send_msg(z, c, len, seq);
 	return zc_send_pages(z, c, len, seq);
 }
@@ -364,6 +401,12 @@ static int zc_open(struct zc *z, struct ipc_pctx *c)
 	if (z->way == IPC_ZC_MSG &&
 	    setsockopt(z->fd, SOL_SOCKET, SO_ZEROCOPY, &on, sizeof(on)) < 0)
 		return msg_fail(c, -errno, "turn SO_ZEROCOPY on");
+	if (z->way == IPC_ZC_URING) {
+		int err = zc_ring_open(&z->ring);
+
+		if (err)
+			return msg_fail(c, err, "make the io_uring");
+	}
 	if (z->way == IPC_ZC_VMSPLICE && !S_ISFIFO(st.st_mode))
 		return msg_fail(c, -EOPNOTSUPP, "vmsplice into a non-pipe");
 	if (z->way == IPC_ZC_SENDFILE) {
@@ -380,6 +423,8 @@ int zc_client(struct ipc_pctx *c,
 			  uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns))
 {
 	struct zc *z = calloc(1, sizeof(*z));
+	const bool notified = c->cs->zerocopy == IPC_ZC_MSG ||
+			      c->cs->zerocopy == IPC_ZC_URING;
 	int err, e2 = 0;
 
 	if (!z)
@@ -389,17 +434,16 @@ int zc_client(struct ipc_pctx *c,
 	if (!err)
 		err = msg_client_phases_ready(c, loop, zc_ready);
 	/* The counts are whole once the kernel let go of every send. */
-	while (z->way == IPC_ZC_MSG && z->in_flight && !e2)
+	while (z->in_flight && !e2)
 		e2 = zc_reap(z, c, true);
 	if (e2 && !err)
 		err = msg_fail(c, e2,
 			       "wait for the last zero-copy completions");
 	c->out.extra[ST_EXTRA_ZC_SENDS] = (double)z->sends;
-	c->out.extra[ST_EXTRA_ZC_DONE] =
-		z->way == IPC_ZC_MSG ? (double)z->done : NAN;
-	c->out.extra[ST_EXTRA_ZC_COPIED] =
-		z->way == IPC_ZC_MSG ? (double)z->copied : NAN;
+	c->out.extra[ST_EXTRA_ZC_DONE] = notified ? (double)z->done : NAN;
+	c->out.extra[ST_EXTRA_ZC_COPIED] = notified ? (double)z->copied : NAN;
 	c->pat_priv = NULL;
+	zc_ring_close(z->ring);
 	if (z->memfd >= 0)
 		close(z->memfd);
 	free(z);

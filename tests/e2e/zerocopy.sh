@@ -67,9 +67,21 @@ run stream -t tcp --zerocopy-via 'fo"o' -n 1
 is_rc 2 "an unknown way refused"
 ok "$(head -n 1 "$err" | grep -q -- "--zerocopy-via: unknown way 'fo\"o'"; echo $?)" \
 	"... naming it"
-run stream -t tcp --zerocopy-via uring -e io_uring -n 1
-is_rc 2 "io_uring SEND_ZC: not built, said so"
-ok "$(head -n 1 "$err" | grep -q "not built yet"; echo $?)" "... in one line"
+if "$IPCPERF" list | grep -Eq '^  io_uring +ok'; then
+	run stream -t tcp,tcp6 -e io_uring --size 5,64k,100000 --count 50 -n 4 -r 1 -Z -f json
+	is_rc 0 "io_uring SENDMSG_ZC over tcp and tcp6"
+	jqt "-Z with -e io_uring takes uring, every payload intact" \
+		'[.results[] | select(.zerocopy == "uring")] | length == 6 and all(.[]; .status == "ok")'
+	jqt "its notifications counted, one a send" \
+		'all(.results[] | select(.zerocopy == "uring") | .runs[]; .zc_completed == .zc_sends and .zc_sends >= .messages and .zc_copied <= .zc_completed)'
+	run stream -t tcp --zerocopy-via uring -n 1
+	is_rc 2 "uring through the blocking engine refused"
+	ok "$(head -n 1 "$err" | grep -q "use -e io_uring"; echo $?)" "... saying which engine"
+	run stream -t pipe -e io_uring -Z -n 1
+	is_rc 2 "uring over a pipe refused"
+else
+	diag "io_uring engine not available here: its checks left out"
+fi
 run rr -t tcp -Z -n 1
 is_rc 2 "-Z on rr refused"
 run stream -t tcp -Z --remote 127.0.0.1:9 -n 1
