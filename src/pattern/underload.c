@@ -13,11 +13,11 @@
  * load ran.  Their threads' CPU is not in rr's cost, which stays the
  * round trips' own thread's.
  */
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "underload.h"
 
@@ -45,6 +45,7 @@ struct ul {
 	int stop; /* atomic: the streams end */
 	pthread_t acceptor;
 	bool accepting;
+	struct ipc_cancel halt; /* ends the acceptor's wait in accept */
 	uint64_t t0_ns, bytes0; /* the measured part's start, bytes then */
 	struct ul_flow *fl;
 	uint8_t *bufs;
@@ -234,7 +235,7 @@ static int ul_ready(struct ipc_pctx *c)
 		err = tp->open(c->ch, IPC_CLIENT, &f->ep);
 		if (err)
 			return ul_fail(c, err, "connect", u->opened, u->n);
-		err = -pthread_create(&f->th, NULL, ul_send_main, f);
+		err = ipc_thread_start(&f->th, ul_send_main, f);
 		if (err) {
 			f->ep.ops->close(&f->ep);
 			return ul_fail(c, err, "start the thread", u->opened,
@@ -282,27 +283,27 @@ int ul_client(struct ipc_pctx *c, msg_loop_fn loop)
 	return err;
 }
 
-/* Take the streams' connections as they come, until all or the stop. */
+/*
+ * Take the streams' connections as they come, until all of them or the
+ * halt (a client that ended before it connected them all): a firing
+ * interrupts the accept it blocks in.
+ */
 static void *ul_accept_main(void *arg)
 {
 	struct ul *u = arg;
 	struct ipc_pctx *c = u->c;
-	struct pollfd pf = {.fd = c->ch->fd[0], .events = POLLIN};
+	int w = ipc_cancel_watch(&u->halt);
 	struct ul_flow *f;
 	int err;
 
-	while (u->opened < u->n &&
-	       !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE)) {
-		/* A listener that shows nothing leaves the stop looked at. */
-		if (poll(&pf, 1, 100) <= 0)
-			continue;
+	while (u->opened < u->n && !ipc_cancelled(&u->halt)) {
 		f = &u->fl[u->opened];
 		f->ep.cancel = c->io.cancel;
 		err = c->cs->tp->open(c->ch, IPC_SERVER, &f->ep);
 		if (err == -EINTR || err == -ECONNABORTED)
 			continue;
 		if (!err)
-			err = -pthread_create(&f->th, NULL, ul_recv_main, f);
+			err = ipc_thread_start(&f->th, ul_recv_main, f);
 		if (err && f->ep.rfd >= 0)
 			f->ep.ops->close(&f->ep);
 		if (err) {
@@ -314,8 +315,9 @@ static void *ul_accept_main(void *arg)
 			break;
 		}
 		f->running = true;
-		__atomic_store_n(&u->opened, u->opened + 1, __ATOMIC_RELEASE);
+		u->opened++;
 	}
+	ipc_cancel_unwatch(&u->halt, w);
 	return NULL;
 }
 
@@ -331,8 +333,11 @@ int ul_serve_start(struct ipc_pctx *c, struct ul **out)
 		ul_free(u);
 		return msg_fail(c, -EBADF, "find the listener of the streams");
 	}
-	err = -pthread_create(&u->acceptor, NULL, ul_accept_main, u);
+	err = ipc_cancel_init(&u->halt);
+	if (!err)
+		err = ipc_thread_start(&u->acceptor, ul_accept_main, u);
 	if (err) {
+		ipc_cancel_fini(&u->halt);
 		ul_free(u);
 		return msg_fail(c, err, "start the streams' acceptor");
 	}
@@ -349,9 +354,10 @@ int ul_serve_end(struct ipc_pctx *c, struct ul *u, int err)
 
 	if (!u)
 		return err;
-	__atomic_store_n(&u->stop, 1, __ATOMIC_RELEASE);
+	ipc_cancel_fire(&u->halt);
 	if (u->accepting)
 		pthread_join(u->acceptor, NULL);
+	ipc_cancel_fini(&u->halt);
 	e2 = ul_join(u, &what, &which);
 	if (e2 && !err)
 		err = ul_fail(c, e2, what, which, u->n);

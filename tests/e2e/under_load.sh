@@ -5,12 +5,12 @@
 # latency, and what cannot carry streams beside is refused in one line.
 . "$(dirname "$0")/lib.bash"
 
-run rr -t tcp,tcp6,unix -n 300 -r 2 --under-load 2 -f json
+run rr -t tcp,tcp6,unix -d 200ms -r 2 --under-load 2 -f json
 is_rc 0 "rr over tcp, tcp6 and unix under 2 streams"
 jqt "each transport twice: without and with the load" \
 	'[.results[] | .under_load // 0] | sort == [0, 0, 0, 2, 2, 2]'
 jqt "both have their latency" \
-	'all(.results[]; .status == "ok" and .summary.latency_ns.p50 > 0 and .summary.iterations == 600)'
+	'all(.results[]; .status == "ok" and .summary.latency_ns.p50 > 0 and .summary.iterations > 0)'
 jqt "the loaded runs moved bytes beside the round trips" \
 	'all(.results[] | select(.under_load == 2) | .runs[]; .load_bytes > 0 and .load_bytes_per_s > 0)'
 jqt "the summary's load rate is the runs' mean" \
