@@ -134,7 +134,9 @@ endif
 # refuses a folder it does not know the place of.
 LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 ifneq ($(HAVE_URING),1)
-LIB_SRC := $(filter-out src/engine/io_uring.c,$(LIB_SRC))
+LIB_SRC := $(filter-out src/engine/io_uring.c src/pattern/zc_ring.c,$(LIB_SRC))
+else
+LIB_SRC := $(filter-out src/pattern/zc_ring_none.c,$(LIB_SRC))
 endif
 LIB_SRC := $(filter-out src/explain/%.bpf.c,$(LIB_SRC))
 ifeq ($(HAVE_BPF),1)

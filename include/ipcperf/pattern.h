@@ -70,6 +70,10 @@ struct ipc_case {
 	uint64_t rate;	      /* load: requests/s in total, 0: closed loop */
 	uint64_t bitrate_bps; /* stream: the sender paced at this many
 				 bits/s (-b), 0: as fast as it goes */
+	uint32_t zerocopy;    /* stream: how the client sends without
+				 copying (enum ipc_zerocopy), 0: it copies */
+	uint64_t under_load;  /* rr: streams that saturate the same
+				 transport while it measures, 0: none */
 	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
@@ -84,6 +88,23 @@ struct ipc_case {
 			       "HOST:PORT" (IPC_PEER_ELSEWHERE, run.h) */
 	const void *peer_arg; /* the peer kind's own settings (remote: struct
 				 ipc_remote_opts), NULL: none */
+};
+
+/*
+ * How a stream client sends without copying its payload into the kernel
+ * (--zerocopy).  MSG: send with MSG_ZEROCOPY (tcp, tcp6), the kernel
+ * reports on the error queue when it let go of the pages and whether it
+ * copied them after all.  SENDFILE: the payload lives in a memfd and
+ * sendfile(2) hands its pages over.  VMSPLICE: vmsplice(2) maps the
+ * payload's pages into a pipe.  URING: io_uring's SEND_ZC (engine
+ * io_uring), with a notification per send as MSG's.
+ */
+enum ipc_zerocopy {
+	IPC_ZC_OFF = 0,
+	IPC_ZC_MSG,
+	IPC_ZC_SENDFILE,
+	IPC_ZC_VMSPLICE,
+	IPC_ZC_URING,
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */

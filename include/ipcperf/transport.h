@@ -49,6 +49,8 @@ extern "C" {
  * and the runner must watch the peer itself.
  */
 #define IPC_TP_PEER_END (1u << 9)
+/* The endpoints are pipes: what vmsplice(2) and splice(2) take. */
+#define IPC_TP_PIPE (1u << 10)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {

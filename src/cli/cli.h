@@ -77,6 +77,9 @@ struct cli_config {
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	uint64_t bitrate_bps; /* stream: -b, bits/s, 0: not paced */
 	uint64_t time_ns;     /* --time: the whole command's time, 0: none */
+	unsigned zerocopy;    /* stream --zerocopy: its way (enum
+				 ipc_zerocopy), or one by transport; 0: none */
+	uint64_t under_load;  /* rr --under-load: streams beside, 0: none */
 	/* ipcperf compare (opt_compare.c) */
 	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
 	char **cmp_files;	  /* A's files, then B's (allocated) */
@@ -205,9 +208,18 @@ extern const struct cli_optgroup cli_opts_core;
 extern const struct cli_optgroup cli_opts_transport; /* opt_transport.c */
 extern const struct cli_optgroup cli_opts_load;
 extern const struct cli_optgroup cli_opts_testing;
-extern const struct cli_optgroup cli_opts_trust;   /* opt_trust.c */
-extern const struct cli_optgroup cli_opts_compare; /* opt_compare.c */
-extern const struct cli_optgroup cli_opts_http;	   /* opt_http.c */
+extern const struct cli_optgroup cli_opts_trust;    /* opt_trust.c */
+extern const struct cli_optgroup cli_opts_compare;  /* opt_compare.c */
+extern const struct cli_optgroup cli_opts_http;	    /* opt_http.c */
+extern const struct cli_optgroup cli_opts_zerocopy; /* opt_zerocopy.c */
+
+/*
+ * --zerocopy and --under-load: make @cs (a copy of a planned case) the
+ * case with the option.  0 when neither applies to @cs's pattern; 1 when
+ * it can run so; -1 when it cannot, with one sentence in @why.
+ */
+int cli_with(const struct cli_config *c, struct ipc_case *cs, char *why,
+	     size_t why_len);
 
 /* `ipcperf http --serve ADDR:PORT`: serve until stopped; 0 or 1. */
 int cli_http_serve(const struct cli_config *c);

@@ -365,8 +365,9 @@ static const struct cli_optgroup *const cli_optgroups[] = {
 	&cli_opts_server,
 	&cli_opts_info,
 	&cli_opts_matrix,
-	&cli_opts_explain, /* opt_explain.c */
-	&cli_opts_tput,	   /* opt_tput.c */
+	&cli_opts_explain,  /* opt_explain.c */
+	&cli_opts_tput,	    /* opt_tput.c */
+	&cli_opts_zerocopy, /* opt_zerocopy.c */
 	NULL,
 };
 

@@ -284,6 +284,32 @@ static int sweep(const struct cli_config *cfg, const struct ipc_param *p,
 	return err;
 }
 
+/*
+ * Each case as it is, then with --zerocopy or --under-load (cli_with), so
+ * that the report sets what the option changes beside it.  A transport
+ * named with -t that cannot take the option is bad usage; one that came
+ * with -t all is left out, both ways.
+ */
+static int sweep_with(const struct cli_config *cfg, struct ipc_case *cs,
+		      struct cli_plan *plan)
+{
+	struct ipc_case with = *cs;
+	char what[128], why[192];
+	int err, can = cli_with(cfg, &with, why, sizeof(why));
+
+	if (!can)
+		return sweep(cfg, cs->pat->params, cs, plan);
+	if (can < 0 && (cfg->set & SET_TP))
+		return usage_error(NULL, "%s", why);
+	if (can < 0) {
+		snprintf(what, sizeof(what), "%s %s", cs->pat->name,
+			 cs->tp->name);
+		return add_skip(plan, what, why);
+	}
+	err = sweep(cfg, cs->pat->params, cs, plan);
+	return err ? err : sweep(cfg, with.pat->params, &with, plan);
+}
+
 /* Is a stub of --target elsewhere (gdb://), not ipcperf's own? */
 static bool stubs_elsewhere(const struct cli_config *cfg)
 {
@@ -338,7 +364,7 @@ static int expand(const struct cli_config *cfg,
 			cs.target = t->own ? NULL : t->hostport;
 		}
 		if (!(pat->flags & IPC_PAT_TRACE)) {
-			err = sweep(cfg, pat->params, &cs, p);
+			err = sweep_with(cfg, &cs, p);
 			continue;
 		}
 		for (size_t i = 0; !err && i < cfg->ntraces; i++) {
@@ -429,6 +455,10 @@ int cli_plan_build(const struct cli_config *cfg, struct cli_plan *p)
 				else
 					err = expand_links(cfg, pats[a], tp,
 							   eng, p);
+				if (err == EXIT_USAGE) {
+					cli_plan_free(p);
+					return err;
+				}
 				if (err)
 					goto oom;
 			}

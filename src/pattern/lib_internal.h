@@ -34,6 +34,22 @@ extern const struct ipc_pattern_ops ipc_pattern_http;
 extern const struct ipc_pattern_ops ipc_pattern_rr_stub;
 
 /*
+ * Can stream's client send as @cs->zerocopy says over @cs's transport and
+ * engine?  0 (also for IPC_ZC_OFF), or -EINVAL with one sentence in @why
+ * naming what cannot.
+ */
+int ipc_zc_check(const struct ipc_case *cs, char *why, size_t why_len);
+
+/*
+ * Can rr measure with @cs->under_load streams beside it over @cs's
+ * transport?  0 (also for none), or -EINVAL with one sentence in @why.
+ */
+int ipc_under_load_check(const struct ipc_case *cs, char *why, size_t why_len);
+
+/* The most streams rr --under-load starts beside its round trips. */
+#define IPC_UNDER_LOAD_MAX 64
+
+/*
  * Reading and writing a case's parameters through their descriptions.
  * _u64 is the value of a number (0 when the case has no trace for an
  * IPC_IN_TRACE one); _str the text of a string (NULL when absent);

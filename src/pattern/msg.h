@@ -306,4 +306,13 @@ typedef int (*msg_loop_fn)(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
  */
 int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop);
 
+/*
+ * The same, calling @ready (if not NULL) between the two phases, out of
+ * the measured time: what must start once the warm-up went through (the
+ * load beside rr --under-load) or be counted from there on (zero-copy
+ * completions).  Its error ends the run before the measured phase.
+ */
+int msg_client_phases_ready(struct ipc_pctx *c, msg_loop_fn loop,
+			    int (*ready)(struct ipc_pctx *c));
+
 #endif

@@ -202,12 +202,20 @@ int msg_fail(struct ipc_pctx *c, int err, const char *doing)
 
 int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop)
 {
+	return msg_client_phases_ready(c, loop, NULL);
+}
+
+int msg_client_phases_ready(struct ipc_pctx *c, msg_loop_fn loop,
+			    int (*ready)(struct ipc_pctx *c))
+{
 	uint64_t seq = 0, warm_ns = 0, start, end;
 	int err;
 
 	err = loop(c, c->warmup, UINT64_MAX, &seq, &c->out.warmup_done,
 		   &warm_ns);
 	ipc_hist_reset(c->hist);
+	if (!err && ready)
+		err = ready(c);
 	if (err)
 		return err;
 	/* Loss is counted over the measured iterations only. */

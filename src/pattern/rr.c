@@ -16,12 +16,15 @@
  * RR_GIVE_UP requests in a row later) ends the run with an error, instead
  * of waiting out every timeout of a long run.
  */
+#include <math.h>
+
 #include "fault.h"
 #include "msg.h"
 #include "framed.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
 #include "interval.h"
+#include "underload.h"
 
 #define RR_GIVE_UP_FIRST 10
 #define RR_GIVE_UP 100
@@ -211,6 +214,8 @@ static int rr_client(struct ipc_pctx *c)
 {
 	int err;
 
+	c->out.extra[RR_EXTRA_LOAD_BYTES] = NAN; /* --under-load only */
+	c->out.extra[RR_EXTRA_LOAD_BPS] = NAN;
 	if (rr_is_framed(c->cs))
 		return rr_framed_client(c); /* chosen once, outside the loop */
 	if (c->tp_caps & IPC_TP_LOSSY) {
@@ -221,7 +226,8 @@ static int rr_client(struct ipc_pctx *c)
 			c->out.done * (c->cs->req_size + c->cs->resp_size);
 		return err;
 	}
-	err = msg_client_phases(c, rr_loop);
+	err = c->cs->under_load ? ul_client(c, rr_loop)
+				: msg_client_phases(c, rr_loop);
 
 	c->out.messages = c->out.done;
 	c->out.bytes = c->out.done * (c->cs->req_size + c->cs->resp_size);
@@ -234,17 +240,12 @@ static int rr_client(struct ipc_pctx *c)
  * (the full number nearest to the one it expected) and echoes it in the
  * response; --peer-drop leaves some unanswered on purpose.
  */
-static int rr_server(struct ipc_pctx *c)
+static int rr_serve(struct ipc_pctx *c, size_t req, size_t resp, bool lossy,
+		    unsigned qb)
 {
-	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
-	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
-	const bool lossy = c->tp_caps & IPC_TP_LOSSY;
-	const unsigned qb = req < 8 ? (unsigned)req : 8;
 	uint64_t seq = 0, i;
 	int err;
 
-	if (rr_is_framed(c->cs))
-		return rr_framed_server(c);
 	for (i = 0;; i++, seq++) {
 		err = msg_next(c, c->rbuf, req);
 		if (err > 0)
@@ -272,7 +273,67 @@ static int rr_server(struct ipc_pctx *c)
 	}
 }
 
-static const struct ipc_param rr_params[] = {PARAM_REQ, PARAM_RESP, {0}};
+/*
+ * With --under-load the streams' connections are taken and checked beside
+ * the loop, in threads of their own (underload.c).
+ */
+static int rr_server(struct ipc_pctx *c)
+{
+	const size_t req = msg_wire(c->cs->req_size, c->tp_caps);
+	const size_t resp = msg_wire(c->cs->resp_size, c->tp_caps);
+	const bool lossy = c->tp_caps & IPC_TP_LOSSY;
+	const unsigned qb = req < 8 ? (unsigned)req : 8;
+	struct ul *load = NULL;
+	int err;
+
+	if (rr_is_framed(c->cs))
+		return rr_framed_server(c);
+	if (c->cs->under_load) {
+		err = ul_serve_start(c, &load);
+		if (err)
+			return err;
+		err = rr_serve(c, req, resp, lossy, qb);
+		return ul_serve_end(c, load, err);
+	}
+	return rr_serve(c, req, resp, lossy, qb);
+}
+
+static int rr_check(const struct ipc_case *cs, enum ipc_placement placement,
+		    char *why, size_t why_len)
+{
+	(void)placement;
+	return ipc_under_load_check(cs, why, why_len);
+}
+
+static const struct ipc_param rr_params[] = {
+	PARAM_REQ,
+	PARAM_RESP,
+	{.key = "under_load",
+	 .word = "load",
+	 .head = "load streams",
+	 .type = IPC_VT_U64,
+	 .off = offsetof(struct ipc_case, under_load),
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{0},
+};
+
+/* What the streams of --under-load moved while the round trips ran. */
+static const struct ipc_extra rr_extras[] = {
+	{.key = "load_bytes",
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{.key = "load_bytes_per_s", .fmt = IPC_FMT_BPS, .flags = IPC_EXTRA_RUN},
+	{0},
+};
+
+/* The streams' rate over a result: the runs' mean, not their sum. */
+static void rr_summarize(const struct ipc_case *cs, struct ipc_psum *ps)
+{
+	(void)cs;
+	if (ps->runs)
+		ps->extra[RR_EXTRA_LOAD_BPS] /= (double)ps->runs;
+}
 
 static const struct ipc_column rr_cols[] = {
 	COLS_PERCENTILES,
@@ -286,6 +347,10 @@ static const struct ipc_column rr_cols[] = {
 	{.head = "late",
 	 .src = IPC_SRC_LATE,
 	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "load rate",
+	 .src = IPC_SRC_EXTRA + RR_EXTRA_LOAD_BPS,
+	 .fmt = IPC_FMT_BPS,
 	 .flags = IPC_COL_IF_ANY},
 	{0},
 };
@@ -326,7 +391,10 @@ const struct ipc_pattern_ops ipc_pattern_rr = {
 	.rate = &ipc_metric_msgs_per_s,
 	.params = rr_params,
 	.cols = rr_cols,
+	.extras = rr_extras,
+	.summarize = rr_summarize,
 	.suite = &rr_suite,
+	.check = rr_check,
 	.buf_bytes = rr_buf_bytes,
 	.max_msg = rr_max_msg,
 	.client = rr_client,

@@ -16,6 +16,7 @@
 #include "pattern/lib_internal.h"
 #include "interval.h"
 #include "pace.h"
+#include "zc.h"
 
 static size_t st_max_msg(const struct ipc_case *cs)
 {
@@ -36,6 +37,7 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const uint64_t count = c->cs->count;
 	struct ipc_hist *h = c->hist;
+	struct zc *zc = c->pat_priv; /* --zerocopy, NULL: copied sends */
 	uint64_t i, k, t0, t1, sum = 0;
 	struct pace pace;
 	uint8_t *msg;
@@ -48,9 +50,13 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			err = pace_wait(c, &pace);
 			if (err)
 				goto out;
-			msg = msg_stamp_shifted(c, len, *seq);
-			err = msg_send(c, msg, len);
-			msg_unstamp(msg, len, (*seq)++);
+			if (zc) {
+				err = zc_send(zc, c, len, (*seq)++);
+			} else {
+				msg = msg_stamp_shifted(c, len, *seq);
+				err = msg_send(c, msg, len);
+				msg_unstamp(msg, len, (*seq)++);
+			}
 			if (err)
 				goto fail_send;
 		}
@@ -82,9 +88,13 @@ static int st_client(struct ipc_pctx *c)
 {
 	int err;
 
+	c->out.extra[ST_EXTRA_ZC_SENDS] = NAN; /* zc_client's counts */
+	c->out.extra[ST_EXTRA_ZC_DONE] = NAN;
+	c->out.extra[ST_EXTRA_ZC_COPIED] = NAN;
 	if (c->tp_caps & IPC_TP_LOSSY)
 		return st_dgram_client(c);
-	err = msg_client_phases(c, st_loop);
+	err = c->cs->zerocopy ? zc_client(c, st_loop)
+			      : msg_client_phases(c, st_loop);
 
 	c->out.extra[ST_EXTRA_JITTER] = NAN; /* over udp only */
 	c->out.extra[ST_EXTRA_WINDOW] = NAN;
@@ -125,7 +135,7 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 			 "stream sends batches of at least 1 message");
 		return -EINVAL;
 	}
-	return 0;
+	return ipc_zc_check(cs, why, why_len);
 }
 
 /*
@@ -193,6 +203,15 @@ static const struct ipc_param st_params[] = {
 	 .off = offsetof(struct ipc_case, bitrate_bps),
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{.key = "zerocopy",
+	 .word = "zerocopy",
+	 .head = "zerocopy",
+	 .option = "zerocopy",
+	 .type = IPC_VT_U32,
+	 .off = offsetof(struct ipc_case, zerocopy),
+	 .fmt = IPC_FMT_NAME,
+	 .names = ipc_zc_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
 	{0},
 };
 
@@ -216,13 +235,22 @@ static const struct ipc_column st_cols[] = {
 	 .src = IPC_SRC_EXTRA + ST_EXTRA_JITTER,
 	 .fmt = IPC_FMT_NS,
 	 .flags = IPC_COL_IF_ANY},
+	{.head = "zc sends",
+	 .src = IPC_SRC_EXTRA + ST_EXTRA_ZC_SENDS,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
+	{.head = "zc copied",
+	 .src = IPC_SRC_EXTRA + ST_EXTRA_ZC_COPIED,
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_COL_IF_ANY},
 	{0},
 };
 
 /*
  * Over udp: a paced stream's jitter (RFC 3550), as the receiver reported
  * it; the window of datagrams the sender kept in flight and the
- * receiver's buffer it came from (stream_dgram.c).
+ * receiver's buffer it came from (stream_dgram.c).  --zerocopy's sends
+ * and the kernel's completions (zc.h).
  */
 static const struct ipc_extra st_extras[] = {
 	{.key = "jitter_ns", .fmt = IPC_FMT_NS, .flags = IPC_EXTRA_RUN},
@@ -231,6 +259,15 @@ static const struct ipc_extra st_extras[] = {
 	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	{.key = "receiver_rcvbuf",
 	 .fmt = IPC_FMT_BYTES,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{.key = "zc_sends",
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{.key = "zc_completed",
+	 .fmt = IPC_FMT_COUNT,
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	{.key = "zc_copied",
+	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	{0},
 };

@@ -262,6 +262,13 @@ void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
 		   size_t n);
 
 /* Each case's first reply unlike its trace's (replay --target), if any. */
+/*
+ * For each row of a case an option ran twice (--zerocopy, --under-load),
+ * a line setting it beside the row without the option (table_twin.c).
+ */
+void tab_twin_notes(struct tab_out *out, const struct trow *const *rows,
+		    size_t n);
+
 void tab_mismatch_notes(struct tab_out *out, const struct trow *const *rows,
 			size_t n);
 

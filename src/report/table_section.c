@@ -149,6 +149,7 @@ int table_section_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			tab_cost_note(out, meta, &tt,
 				      pat->cost_per ? pat->cost_per
 						    : "message");
+		tab_twin_notes(out, rows, n);
 		tab_wake_note(out, rows, n);
 		tab_flag_notes(out, rows, n, tt.flags);
 		tab_mismatch_notes(out, rows, n);

@@ -76,7 +76,8 @@ out:
 const struct ipc_transport_ops ipc_tp_fifo = {
 	.name = "fifo",
 	.help = "two named pipes (FIFOs), one per direction",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_PEER_END,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_PEER_END |
+		IPC_TP_PIPE,
 	.max_msg = tp_stream_max_msg,
 	.setup = fifo_setup,
 	.open = fifo_open,

@@ -67,7 +67,8 @@ out:
 const struct ipc_transport_ops ipc_tp_pipe = {
 	.name = "pipe",
 	.help = "two anonymous pipes, one per direction",
-	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_PEER_END,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_RW | IPC_TP_PEER_END |
+		IPC_TP_PIPE,
 	.max_msg = tp_stream_max_msg,
 	.setup = pipe_setup,
 	.open = pipe_open,
