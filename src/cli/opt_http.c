@@ -329,6 +329,10 @@ static int http_validate(struct cli_config *c)
 	if (c->serve_only && c->http.insecure)
 		return usage_error(NULL, "--insecure is the client's: --serve "
 					 "measures nothing");
+	if (c->serve_only && (c->http.http2 || c->http.streams))
+		return usage_error(NULL,
+				   "--http2 and -m are the client's: the "
+				   "built-in target speaks HTTP/1.1 only");
 	if (c->serve_only) {
 		c->serve.engine = c->set & SET_ENGINE ? c->engines : NULL;
 		if (c->serve.engine &&
@@ -350,6 +354,12 @@ static int http_validate(struct cli_config *c)
 				   c->http.streams);
 	if (!c->http.streams)
 		c->http.streams = 1;
+	if (c->http.http2 && !c->http_url)
+		return usage_error(
+			"give the URL of a server that speaks "
+			"HTTP/2",
+			"--http2: the built-in target speaks HTTP/1.1 "
+			"only");
 	if (c->http.http2 && c->http.pipeline > 1)
 		return usage_error("HTTP/2 sends requests at once as streams: "
 				   "give -m N",

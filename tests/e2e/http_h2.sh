@@ -96,10 +96,21 @@ if [ -x /usr/bin/time ]; then
 fi
 
 # ---- TLS: h2 only when the server chooses it -------------------------------
-run http --http2 --tls --pin none --runs 1 -n 100 -c 2 -f json
+rm -f "$T/serve.out"
+"$IPCPERF" http --serve 127.0.0.1:0 --tls >"$T/serve.out" 2>&1 &
+srv_pid=$!
+for i in $(seq 50); do
+	url=$(sed -n 's|^serving \(https://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
+	[ -n "$url" ] && break
+	sleep 0.1
+done
+h2 "$url" --insecure -n 100
 is_rc 1 "https to a server that speaks only HTTP/1.1: exit 1"
 jqt "... every request failed as alpn, none sent" \
 	'.results[0] | .status == "error" and (.error | test("all 100 requests failed \\(100 alpn\\)"))'
+kill -INT "$srv_pid"
+ends_within "$srv_pid" 5 "... the server ends"
+check "... and answered no request" grep -q "^served 0 requests" "$T/serve.out"
 
 # ---- nginx ---------------------------------------------------------------
 if command -v nginx >/dev/null && command -v openssl >/dev/null &&
@@ -151,8 +162,12 @@ run http http://127.0.0.1:1/ --http2 -m 0
 is_rc 2 "-m 0: refused"
 run http http://127.0.0.1:1/ --http2 --pipeline 2
 is_rc 2 "--http2 with --pipeline: refused"
-run http --http2 -m 2 --rate 100
+run http http://127.0.0.1:1/ --http2 -m 2 --rate 100
 is_rc 2 "--http2 -m 2 with --rate: refused"
+run http --http2
+is_rc 2 "--http2 without a URL: refused (the built-in target speaks HTTP/1.1)"
+run http --serve 127.0.0.1:0 --http2
+is_rc 2 "--serve --http2: refused"
 
 no_leftovers "http --http2"
 done_testing
