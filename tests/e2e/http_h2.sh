@@ -77,7 +77,8 @@ jqt "... every request failed as h2" \
 unbad
 
 # A SETTINGS flood on every connection: what the client keeps is bounded.
-if [ -x /usr/bin/time ]; then
+# (Under SAN=1 the sanitizer's quarantine keeps what was freed: no bound.)
+if [ -x /usr/bin/time ] && [ "${SAN:-}" != 1 ]; then
 	bad ok
 	/usr/bin/time -f %M -o "$T/rss.ok" "$IPCPERF" http --http2 "http://127.0.0.1:$port/" \
 		--pin none --runs 1 -n 400 -c 20 -f json >"$out" 2>"$err"
@@ -129,7 +130,7 @@ if command -v nginx >/dev/null && command -v openssl >/dev/null &&
 		echo "server { listen 127.0.0.1:$((p0 + 2)); }"
 		echo "server { listen 127.0.0.1:$((p0 + 3)) ssl; }"
 	}
-	nginx_start servers
+	nginx_start servers 4
 	h2 "http://127.0.0.1:$p0/fast" -c 10 -n 2000
 	is_rc 0 "nginx, h2c"
 	jqt "... every request whole: 2000 bodies of 16294 bytes" \
