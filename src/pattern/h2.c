@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * One client HTTP/2 connection over nghttp2's session, fed and drained
  * through memory (h2.h).  A connection holds a fixed set of stream slots,

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * http: HTTP/1.1 load, on load's many-flow client (its threads, closed and
- * open loops, histograms).  An exchange is a batch of --pipeline requests,
- * all written at once, and its responses, read through the parser; each
- * response is one sample, from the start of the batch (the first byte of
- * the requests written; the due time in an open loop; the connect with
- * --no-keepalive) to the last byte of that response read.
+ * http: HTTP/1.1 (or HTTP/2) load, on load's many-flow client (its
+ * threads, closed and open loops, histograms).  An exchange is a batch of
+ * --pipeline requests, all written at once, and its responses, read
+ * through the parser; each response is one sample, from the start of the
+ * batch (the first byte of the requests written; the due time in an open
+ * loop; the connect with --no-keepalive) to the last byte of that
+ * response read.
  *
  * Failures are data, counted by reason as ab counts them, and the flow
  * goes on on a new connection:
