@@ -77,7 +77,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # elsewhere (/usr/local).
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 
-PKGS := jansson libsodium openssl
+PKGS := jansson libsodium openssl libnghttp2
 HAVE_URING := $(shell pkg-config --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_URING),1)
 PKGS += liburing
@@ -97,7 +97,7 @@ PKGS += libbpf
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	echo -ljansson -lsodium -lssl -lcrypto)
+	echo -ljansson -lsodium -lssl -lcrypto -lnghttp2)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef

@@ -21,12 +21,14 @@ step=${1:-build}
 case $step in
 build)   need="gcc:cmd:gcc make:cmd:make pkg-config:cmd:pkg-config
 	libjansson-dev:pc:jansson libsodium-dev:pc:libsodium
-	libhttp-parser-dev:hdr:http_parser.h libssl-dev:pc:openssl"
+	libhttp-parser-dev:hdr:http_parser.h libssl-dev:pc:openssl
+	libnghttp2-dev:pc:libnghttp2"
 	 want="liburing-dev:pc:liburing libbpf-dev:pc:libbpf
 	bpftool:file:/usr/sbin/bpftool clang:cmd:clang" ;;
 test)    need="jq:cmd:jq procps:cmd:pgrep psmisc:cmd:fuser"
 	 want="gdbserver:cmd:gdbserver curl:cmd:curl apache2-utils:cmd:ab
-	wrk:cmd:wrk gdb:cmd:gdb zsh:cmd:zsh openssl:cmd:openssl nginx-light:cmd:nginx" ;;
+	wrk:cmd:wrk gdb:cmd:gdb zsh:cmd:zsh openssl:cmd:openssl nginx-light:cmd:nginx
+	nghttp2-client:cmd:h2load" ;;
 valgrind) need="valgrind:cmd:valgrind"; want="" ;;
 bench)   need="sockperf:cmd:sockperf iperf3:cmd:iperf3"; want="" ;;
 lint)    need="cppcheck:cmd:cppcheck clang-format:cmd:clang-format"

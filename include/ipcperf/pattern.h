@@ -595,6 +595,10 @@ struct ipc_http_cfg {
 	char cacert[256];     /* trusted CAs (PEM), "": the system's */
 	char cert[256];	      /* built-in target: its certificate and key */
 	char key[256];	      /* (PEM), "": one made for the run */
+	bool http2;	      /* HTTP/2: h2c with prior knowledge on http://,
+				 h2 by ALPN on https:// */
+	uint32_t streams;     /* HTTP/2: streams opened at once per
+				 connection, 0 counts as 1 */
 };
 
 /*

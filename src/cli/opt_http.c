@@ -24,6 +24,7 @@
 #define REQ_TIMEOUT_DEFAULT 30000000000ull /* ab's -s default, 30 s */
 #define CONNS_MAX 1000000u
 #define PIPELINE_MAX 1024u
+#define STREAMS_MAX 1024u
 #define HEADERS_MAX 64
 
 static int set_serve(struct cli_config *c, const char *a)
@@ -153,6 +154,24 @@ static int set_pipeline(struct cli_config *c, const char *a)
 		return usage_error("give a depth from 1 to 1024",
 				   "--pipeline: %s", cli_err);
 	c->http.pipeline = (uint32_t)n;
+	return 0;
+}
+
+static int set_http2(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->http.http2 = true;
+	return 0;
+}
+
+static int set_streams(struct cli_config *c, const char *a)
+{
+	uint64_t n;
+
+	if (cli_units(IPC_UNIT_COUNT, a, 1, STREAMS_MAX, &n))
+		return usage_error("give a number of streams from 1 to 1024",
+				   "--max-concurrent-streams: %s", cli_err);
+	c->http.streams = (uint32_t)n;
 	return 0;
 }
 
@@ -310,6 +329,10 @@ static int http_validate(struct cli_config *c)
 	if (c->serve_only && c->http.insecure)
 		return usage_error(NULL, "--insecure is the client's: --serve "
 					 "measures nothing");
+	if (c->serve_only && (c->http.http2 || c->http.streams))
+		return usage_error(NULL,
+				   "--http2 and -m are the client's: the "
+				   "built-in target speaks HTTP/1.1 only");
 	if (c->serve_only) {
 		c->serve.engine = c->set & SET_ENGINE ? c->engines : NULL;
 		if (c->serve.engine &&
@@ -324,6 +347,24 @@ static int http_validate(struct cli_config *c)
 		strcpy(c->http.method, "GET");
 	if (!c->http.pipeline)
 		c->http.pipeline = 1;
+	if (c->http.streams && !c->http.http2)
+		return usage_error("streams are HTTP/2's: add --http2",
+				   "--max-concurrent-streams %u without "
+				   "--http2",
+				   c->http.streams);
+	if (!c->http.streams)
+		c->http.streams = 1;
+	if (c->http.http2 && !c->http_url)
+		return usage_error(
+			"give the URL of a server that speaks "
+			"HTTP/2",
+			"--http2: the built-in target speaks HTTP/1.1 "
+			"only");
+	if (c->http.http2 && c->http.pipeline > 1)
+		return usage_error("HTTP/2 sends requests at once as streams: "
+				   "give -m N",
+				   "--pipeline %u with --http2",
+				   c->http.pipeline);
 	if (!(c->set & SET_NO_KA))
 		c->http.keepalive = true;
 	if (!(c->set & SET_REQ_TIMEOUT))
@@ -418,6 +459,15 @@ static const struct cli_opt http_opts[] = {
 	 "requests written at once on each connection before their "
 	 "responses are read [1]",
 	 set_pipeline},
+	{"http2", 0, NULL, CMD_HTTP,
+	 "HTTP/2: h2c with prior knowledge on http://, h2 chosen by ALPN on "
+	 "https:// (a server that chooses another fails as \"alpn\") "
+	 "[HTTP/1.1]",
+	 set_http2},
+	{"max-concurrent-streams", 'm', "N", CMD_HTTP,
+	 "--http2: requests opened at once as streams on each connection, as "
+	 "h2load's -m; the next N go when all N are answered [1]",
+	 set_streams},
 	{"max-conns", 0, "N", CMD_HTTP,
 	 "the built-in target's open connections at most; a new one pushes "
 	 "out the one idle longest, or waits when none is idle [10000]",

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * http: HTTP/1.1 load, on load's many-flow client (its threads, closed and
- * open loops, histograms).  An exchange is a batch of --pipeline requests,
- * all written at once, and its responses, read through the parser; each
- * response is one sample, from the start of the batch (the first byte of
- * the requests written; the due time in an open loop; the connect with
- * --no-keepalive) to the last byte of that response read.
+ * http: HTTP/1.1 (or HTTP/2) load, on load's many-flow client (its
+ * threads, closed and open loops, histograms).  An exchange is a batch of
+ * --pipeline requests, all written at once, and its responses, read
+ * through the parser; each response is one sample, from the start of the
+ * batch (the first byte of the requests written; the due time in an open
+ * loop; the connect with --no-keepalive) to the last byte of that
+ * response read.
  *
  * Failures are data, counted by reason as ab counts them, and the flow
  * goes on on a new connection:
@@ -26,6 +27,14 @@
  *             not verify: that ends the run, as it would end a browser's
  *             visit), an alert, or bytes that are not TLS (a plain HTTP
  *             server behind an https:// URL)
+ *   reset     HTTP/2: the server reset the stream (RST_STREAM)
+ *   goaway    HTTP/2: the server sent GOAWAY (or closed after it) before
+ *             the response was whole
+ *   h2        HTTP/2: the server broke the protocol (a frame larger than
+ *             allowed, a SETTINGS flood, bytes that are not HTTP/2, such
+ *             as an HTTP/1.1 server's answer to h2c)
+ *   alpn      https with --http2: the server chose another protocol than
+ *             h2, so no request was sent
  *
  * Over TLS the handshake is timed apart, from its first byte written to
  * its end, into its own histogram; a request's sample then starts when
@@ -33,6 +42,11 @@
  * last connection and resumes it on the next.  OpenSSL works on memory
  * buffers here: the engine moves the encrypted bytes as it moves plain
  * ones, so every engine drives TLS.
+ *
+ * With --http2 a connection is one nghttp2 session (pattern/h2.c), its
+ * frames moved as the HTTP/1.1 bytes are (through TLS's buffers on
+ * https): an exchange is -m requests opened at once as streams, each
+ * stream's response one sample from the exchange's start.
  *
  * A response saying Connection: close (or an HTTP/1.0 one without
  * keep-alive) ends its connection: the next request opens a new one, and
@@ -48,6 +62,7 @@
 #include <unistd.h>
 
 #include "describe.h"
+#include "h2.h"
 #include "load.h"
 #include "msg.h"
 #include "tls.h"
@@ -84,6 +99,10 @@ enum {
 	X_RESUMED,
 	X_HS_P50,
 	X_HS_P99,
+	X_F_RESET,
+	X_F_GOAWAY,
+	X_F_H2,
+	X_F_ALPN,
 	X_COUNT
 };
 
@@ -94,6 +113,7 @@ struct hcount {
 	uint64_t first_len;  /* the first whole 2xx body's length, +1 */
 	struct ipc_hist *hs; /* TLS: handshakes, ns */
 	uint8_t *pbuf;	     /* TLS: decrypted bytes, PBUF */
+	uint8_t *hbuf;	     /* HTTP/2 over TLS: frames to encrypt, PIECE */
 	char session[160];   /* TLS: the first session, in words */
 };
 
@@ -109,10 +129,11 @@ struct hflow {
 	void *sess;    /* the last connection's session, to resume */
 	uint8_t *cbuf; /* encrypted bytes being sent, CBUF */
 	uint32_t clen, coff;
-	bool send_on;	/* a send of cbuf is posted */
-	bool hs_done;	/* the handshake is over */
-	uint64_t hs_t0; /* when it began */
-	size_t pt_off;	/* request bytes given to TLS */
+	bool send_on;	    /* a send of cbuf is posted */
+	bool hs_done;	    /* the handshake is over */
+	uint64_t hs_t0;	    /* when it began */
+	size_t pt_off;	    /* request bytes given to TLS */
+	struct h2_conn *h2; /* HTTP/2, else NULL */
 };
 
 /* The client's state, shared by its threads (read-only during the run). */
@@ -127,8 +148,11 @@ struct hclient {
 	uint64_t connects;  /* connections opened, all threads (atomic) */
 	SSL_CTX *tls;	    /* https, else NULL */
 	struct tls_client_opts tlo;
-	uint8_t *cbufs; /* TLS: every flow's cbuf */
-	size_t cbuf;	/* ... its bytes */
+	uint8_t *cbufs;	      /* TLS, HTTP/2: every flow's cbuf */
+	size_t cbuf;	      /* ... its bytes */
+	struct h2_req *h2req; /* HTTP/2: what every stream asks */
+	uint32_t batch;	      /* requests per exchange: --pipeline's, or
+				 HTTP/2's streams */
 };
 
 static struct hclient *hc_of(struct lthread *th)
@@ -143,9 +167,19 @@ static struct hcount *cnt_of(struct lthread *th)
 
 /* ---- connections ---------------------------------------------------- */
 
-/* A new TLS connection on flow @h (plain HTTP: nothing).  0 or -ENOMEM. */
-static int tls_begin(struct hclient *hc, struct hflow *h)
+static void h2_end(void *arg, const struct h2_res *r);
+
+/*
+ * A new connection on flow @h: its HTTP/2 session and its TLS, for those
+ * that have them.  0 or -ENOMEM.
+ */
+static int conn_begin(struct hclient *hc, struct hflow *h)
 {
+	if (hc->h2req) {
+		h->h2 = h2_new(hc->h2req, hc->batch, h2_end);
+		if (!h->h2)
+			return -ENOMEM;
+	}
 	if (!hc->tls)
 		return 0;
 	h->ssl = tls_client_new(hc->tls, &hc->tlo, h->sess);
@@ -173,7 +207,7 @@ static int open_flow(const struct ld_proto *p, struct ipc_pctx *c,
 		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 		hc->hf[x->g].conn = true;
 		ipc_http_parser_init(&hc->hf[x->g].p, false);
-		err = tls_begin(hc, &hc->hf[x->g]);
+		err = conn_begin(hc, &hc->hf[x->g]);
 	}
 	return err;
 }
@@ -198,9 +232,11 @@ static void drop(struct lthread *th, uint32_t f)
 
 	if (!h->conn)
 		return;
-	if (h->ssl ? h->send_on : x->sent < hc_of(th)->req_len)
+	if (h->ssl || h->h2 ? h->send_on : x->sent < hc_of(th)->req_len)
 		e->fs_cancel(th->fs, f, IPC_FOP_SEND);
 	h->send_on = false;
+	h2_free(h->h2);
+	h->h2 = NULL;
 	if (h->ssl) {
 		tls_client_free(h->ssl, &h->sess);
 		h->ssl = NULL;
@@ -220,6 +256,7 @@ static void drop(struct lthread *th, uint32_t f)
 /* ---- one exchange --------------------------------------------------- */
 
 static int tls_pump(struct lthread *th, uint32_t f, bool rec, bool *fin);
+static int h2_pump(struct lthread *th, uint32_t f, bool rec, bool *fin);
 
 static int start(struct lthread *th, uint32_t f, uint64_t t0)
 {
@@ -240,13 +277,16 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 			return msg_fail(&th->pc, err, "reconnect");
 		h->conn = true;
 		ipc_http_parser_init(&h->p, false);
-		if (tls_begin(hc, h))
+		if (conn_begin(hc, h))
 			return msg_fail(&th->pc, -ENOMEM, "reconnect");
 		cnt_of(th)->x[X_RECONNECTS]++;
 		__atomic_fetch_add(&hc->connects, 1, __ATOMIC_RELAXED);
 	}
-	h->pending = hc->cfg->pipeline;
+	h->pending = hc->batch;
 	h->closing = false;
+	for (uint32_t i = 0; h->h2 && i < hc->batch; i++)
+		if (h2_submit(h->h2))
+			return msg_fail(&th->pc, -ENOMEM, "open a stream");
 	ipc_http_expect_head(&h->p, hc->head);
 	err = e->fs_recv(th->fs, f, x->rbuf, hc->rbuf);
 	h->recv_on = !err;
@@ -260,7 +300,13 @@ static int start(struct lthread *th, uint32_t f, uint64_t t0)
 			h->hs_t0 = ipc_now_ns();
 			tls_handshake(h->ssl); /* its first flight */
 		}
-		return tls_pump(th, f, false, &fin);
+		return h->h2 ? h2_pump(th, f, false, &fin)
+			     : tls_pump(th, f, false, &fin);
+	}
+	if (h->h2) {
+		bool fin = false;
+
+		return h2_pump(th, f, false, &fin);
 	}
 	err = e->fs_send(th->fs, f, hc->req, hc->req_len);
 	return err ? msg_fail(&th->pc, err, "start a request") : 0;
@@ -293,13 +339,36 @@ static void fail(struct lthread *th, uint32_t f, bool rec, int why, bool *fin)
 	finish(th, f, fin);
 }
 
+/* A whole response of @status and @body bytes, measured: count it. */
+static void tally(struct lthread *th, unsigned status, uint64_t body,
+		  bool keep_alive)
+{
+	struct hcount *n = cnt_of(th);
+
+	n->x[X_BODY] += (double)body;
+	if (keep_alive)
+		n->x[X_KEEPALIVE]++;
+	if (status < 200 || status > 299) {
+		n->x[X_NON2XX]++;
+		n->x[X_FAILED]++;
+		if (status >= 300 && status < 600)
+			n->x[X_S3XX + status / 100 - 3]++;
+		return;
+	}
+	if (!n->first_len)
+		n->first_len = body + 1;
+	else if (!hc_of(th)->head && body + 1 != n->first_len) {
+		n->x[X_F_LENGTH]++;
+		n->x[X_FAILED]++;
+	}
+}
+
 /* A whole response on flow @f: count it, time it. */
 static void response(struct lthread *th, uint32_t f, bool rec)
 {
 	struct cflow *x = &th->fl[f];
 	struct hflow *h = x->priv;
 	const struct ipc_http_msg *m = &h->p.msg;
-	struct hcount *n = cnt_of(th);
 
 	h->pending--;
 	if (!m->keep_alive)
@@ -307,23 +376,8 @@ static void response(struct lthread *th, uint32_t f, bool rec)
 	ld_record(th, x, rec, ipc_now_ns());
 	if (!rec)
 		return;
-	n->wire += m->wire_bytes;
-	n->x[X_BODY] += (double)m->body_bytes;
-	if (m->keep_alive)
-		n->x[X_KEEPALIVE]++;
-	if (m->status < 200 || m->status > 299) {
-		n->x[X_NON2XX]++;
-		n->x[X_FAILED]++;
-		if (m->status >= 300 && m->status < 600)
-			n->x[X_S3XX + m->status / 100 - 3]++;
-		return;
-	}
-	if (!n->first_len)
-		n->first_len = m->body_bytes + 1;
-	else if (!hc_of(th)->head && m->body_bytes + 1 != n->first_len) {
-		n->x[X_F_LENGTH]++;
-		n->x[X_FAILED]++;
-	}
+	cnt_of(th)->wire += m->wire_bytes;
+	tally(th, m->status, m->body_bytes, m->keep_alive);
 }
 
 /*
@@ -582,6 +636,258 @@ static int tls_sent(struct lthread *th, uint32_t f, ssize_t res, bool rec,
 	return tls_pump(th, f, rec, fin);
 }
 
+/* ---- HTTP/2 --------------------------------------------------------- */
+
+/*
+ * An exchange is --max-concurrent-streams requests, opened at once on
+ * the flow's connection; each stream's response is one sample, from the
+ * exchange's start.  The streams' ends come from inside h2_feed and
+ * h2_take, which only count them: what follows (the exchange over, the
+ * connection dropped) is h2_settle's, once nghttp2 has returned.
+ */
+
+/* Who is being fed, for h2_end. */
+struct h2ctx {
+	struct lthread *th;
+	uint32_t f;
+	bool rec;
+};
+
+static int h2_kind(enum h2_end e, int other)
+{
+	switch (e) {
+	case H2_RESET:
+		return X_F_RESET;
+	case H2_GOAWAY:
+		return X_F_GOAWAY;
+	case H2_BROKEN:
+		return X_F_H2;
+	default:
+		return other;
+	}
+}
+
+static void h2_end(void *arg, const struct h2_res *r)
+{
+	const struct h2ctx *k = arg;
+	struct cflow *x = &k->th->fl[k->f];
+	struct hflow *h = x->priv;
+	struct hcount *n = cnt_of(k->th);
+
+	if (!h->pending)
+		return;
+	h->pending--;
+	if (r->end != H2_OK) {
+		if (k->rec) {
+			n->x[h2_kind(r->end, X_F_H2)]++;
+			n->x[X_FAILED]++;
+		}
+		return;
+	}
+	ld_record(k->th, x, k->rec, ipc_now_ns());
+	if (k->rec)
+		tally(k->th, r->status, r->body, hc_of(k->th)->cfg->keepalive);
+}
+
+/*
+ * Send what the session has (through TLS on https, once the handshake is
+ * over), while no send is posted.
+ */
+static int h2_pump(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct hclient *hc = hc_of(th);
+	struct hflow *h = th->fl[f].priv;
+	struct h2ctx k = {th, f, rec};
+	uint8_t *hb = cnt_of(th)->hbuf;
+
+	while (h->conn && !h->send_on) {
+		long n;
+		int err;
+
+		if (!h->ssl) {
+			n = h2_take(h->h2, h->cbuf, hc->cbuf, &k);
+		} else {
+			n = (long)tls_take(h->ssl, h->cbuf, hc->cbuf);
+			if (!n && h->hs_done) {
+				long m = h2_take(h->h2, hb, PIECE, &k);
+
+				if (m > 0 &&
+				    tls_write(h->ssl, hb, (size_t)m) != m) {
+					fail(th, f, rec, X_F_TLS, fin);
+					return 0;
+				}
+				if (m > 0)
+					continue;
+			}
+		}
+		if (n <= 0)
+			return 0; /* nothing to send, or broken: h2_settle */
+		h->clen = (uint32_t)n;
+		h->coff = 0;
+		err = e->fs_send(th->fs, f, h->cbuf, (size_t)n);
+		h->send_on = !err;
+		if (err)
+			return msg_fail(&th->pc, err, "send");
+	}
+	return 0;
+}
+
+/*
+ * After the session ran: a connection that is over fails what is still
+ * pending; an exchange whose streams all ended is over.
+ */
+static void h2_settle(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+
+	if (*fin || !h->conn)
+		return;
+	if (!x->busy) {
+		/* A send that ended between exchanges. */
+		if (h2_over(h->h2))
+			drop(th, f);
+		return;
+	}
+	if (h2_over(h->h2)) {
+		fail(th, f, rec, h2_kind(h2_why(h->h2), X_F_READ), fin);
+		return;
+	}
+	if (h->pending)
+		return;
+	/* Our reset of a stream can end the exchange with a receive posted. */
+	if (h->recv_on)
+		e->fs_cancel(th->fs, f, IPC_FOP_RECV);
+	h->recv_on = false;
+	/* --no-keepalive: a connection per exchange, as HTTP/1.1's. */
+	if (!hc_of(th)->cfg->keepalive)
+		h->closing = true;
+	finish(th, f, fin);
+}
+
+/* The end of flow @f's stream. */
+static void h2_eof(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	struct hflow *h = th->fl[f].priv;
+
+	fail(th, f, rec,
+	     h->ssl && !h->hs_done ? X_F_TLS : h2_kind(h2_why(h->h2), X_F_READ),
+	     fin);
+}
+
+/*
+ * Flow @f's handshake is over: it must have chosen h2, else nothing is
+ * sent.  0 when it did.
+ */
+static int h2_alpn(struct lthread *th, uint32_t f, bool rec, bool *fin)
+{
+	struct hflow *h = th->fl[f].priv;
+
+	if (tls_alpn_h2(h->ssl))
+		return 0;
+	fail(th, f, rec, X_F_ALPN, fin);
+	return -1;
+}
+
+/* @len bytes came on flow @f: decrypted if TLS, fed to the session. */
+static int h2_got(struct lthread *th, uint32_t f, size_t len, bool rec,
+		  bool *fin)
+{
+	struct cflow *x = &th->fl[f];
+	struct hflow *h = x->priv;
+	struct hcount *n = cnt_of(th);
+	struct h2ctx k = {th, f, rec};
+	int err;
+
+	if (!h->ssl) {
+		if (rec)
+			n->wire += len;
+		h2_feed(h->h2, x->rbuf, len, &k);
+	} else {
+		if (tls_put(h->ssl, x->rbuf, len))
+			return msg_fail(&th->pc, -ENOMEM, "receive");
+		if (!h->hs_done) {
+			int r = tls_handshake(h->ssl);
+
+			if (r < 0)
+				return hs_failed(th, f, rec, fin);
+			if (r == 1) {
+				hs_end(th, f, rec);
+				if (h2_alpn(th, f, rec, fin))
+					return 0;
+			}
+		}
+		while (h->hs_done) {
+			long m = tls_read(h->ssl, n->pbuf, PBUF);
+
+			if (m == 0)
+				break;
+			if (m == TLS_CLOSED) {
+				h2_eof(th, f, rec, fin);
+				return 0;
+			}
+			if (m < 0) {
+				fail(th, f, rec, X_F_TLS, fin);
+				return 0;
+			}
+			if (rec)
+				n->wire += (uint64_t)m;
+			if (h2_feed(h->h2, n->pbuf, (size_t)m, &k))
+				break;
+		}
+	}
+	err = h2_pump(th, f, rec, fin);
+	if (err || *fin)
+		return err;
+	h2_settle(th, f, rec, fin);
+	return *fin ? 0 : more(th, f);
+}
+
+static int h2_done(struct lthread *th, const struct ipc_fdone *d, bool rec,
+		   bool *fin)
+{
+	const struct ipc_engine_ops *e = th->pc.io.eng;
+	struct cflow *x = &th->fl[d->flow];
+	struct hflow *h = x->priv;
+	int err;
+
+	if (d->op == IPC_FOP_SEND) {
+		h->send_on = false;
+		if (d->res < 0) {
+			if (x->busy)
+				fail(th, d->flow, rec, X_F_WRITE, fin);
+			else
+				drop(th, d->flow);
+			return 0;
+		}
+		h->coff += (uint32_t)d->res;
+		if (h->coff < h->clen) {
+			err = e->fs_send(th->fs, d->flow, h->cbuf + h->coff,
+					 h->clen - h->coff);
+			h->send_on = !err;
+			return err ? msg_fail(&th->pc, err, "send") : 0;
+		}
+		err = h2_pump(th, d->flow, rec, fin);
+		if (!err)
+			h2_settle(th, d->flow, rec, fin);
+		return err;
+	}
+	h->recv_on = false;
+	if (!x->busy)
+		return 0; /* cancelled too late (h2_settle): nothing waits */
+	if (d->res < 0) {
+		fail(th, d->flow, rec, X_F_READ, fin);
+		return 0;
+	}
+	if (!d->res) {
+		h2_eof(th, d->flow, rec, fin);
+		return 0;
+	}
+	return h2_got(th, d->flow, (size_t)d->res, rec, fin);
+}
+
 /* Flow @f's exchange ran out of time: what is pending fails, it closes. */
 static void expire(struct lthread *th, uint32_t f, bool rec, bool *fin)
 {
@@ -606,6 +912,8 @@ static int done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	int err;
 
 	*fin = false;
+	if (h->h2)
+		return h2_done(th, d, rec, fin);
 	if (d->op == IPC_FOP_SEND && h->ssl)
 		return tls_sent(th, d->flow, d->res, rec, fin);
 	if (d->op == IPC_FOP_SEND) {
@@ -748,28 +1056,51 @@ static int tls_setup(struct hclient *hc, struct ipc_pctx *c, unsigned nth)
 		.cacert = cfg->cacert[0] ? cfg->cacert : NULL,
 		/* The built-in target's own certificate is made per run. */
 		.insecure = cfg->insecure || !cfg->url[0],
-		.version = cfg->tls_version};
+		.version = cfg->tls_version,
+		.h2 = cfg->http2};
 	hc->tls = tls_client_ctx(&hc->tlo, why, sizeof(why));
 	if (!hc->tls) {
 		snprintf(c->out.what, sizeof(c->out.what), "%s", why);
 		c->out.err = -EINVAL;
 		return -EINVAL;
 	}
-	hc->cbuf = hc->rbuf < CBUF ? hc->rbuf : CBUF;
-	hc->cbufs = malloc(c->cs->flows * hc->cbuf);
-	if (!hc->cbufs)
-		return msg_fail(c, -ENOMEM, "allocate the flows");
 	for (unsigned i = 0; i < nth; i++) {
 		hc->cnt[i].hs = ipc_hist_new();
 		hc->cnt[i].pbuf = malloc(PBUF);
-		if (!hc->cnt[i].hs || !hc->cnt[i].pbuf)
+		hc->cnt[i].hbuf = cfg->http2 ? malloc(PIECE) : NULL;
+		if (!hc->cnt[i].hs || !hc->cnt[i].pbuf ||
+		    (cfg->http2 && !hc->cnt[i].hbuf))
 			return msg_fail(c, -ENOMEM, "allocate the flows");
 	}
 	return 0;
 }
 
+/*
+ * What TLS and HTTP/2 need beyond HTTP/1.1's: each flow's buffer of
+ * bytes being sent, and the request every stream asks.  0 or -errno.
+ */
+static int send_setup(struct hclient *hc, struct ipc_pctx *c)
+{
+	const struct ipc_http_cfg *cfg = hc->cfg;
+
+	hc->cbuf = hc->rbuf < CBUF ? hc->rbuf : CBUF;
+	hc->cbufs = malloc(c->cs->flows * hc->cbuf);
+	if (!hc->cbufs)
+		return msg_fail(c, -ENOMEM, "allocate the flows");
+	if (!cfg->http2)
+		return 0;
+	hc->h2req = h2_req_new(cfg->method, cfg->tls ? "https" : "http",
+			       cfg->authority, cfg->path, cfg->headers,
+			       cfg->nheaders, cfg->body);
+	return hc->h2req ? 0 : msg_fail(c, -ENOMEM, "build the request");
+}
+
 static void tls_teardown(struct hclient *hc, uint64_t flows, unsigned nth)
 {
+	for (uint64_t i = 0; hc->hf && i < flows; i++)
+		h2_free(hc->hf[i].h2);
+	h2_req_free(hc->h2req);
+	free(hc->cbufs);
 	if (!hc->tls)
 		return;
 	for (uint64_t i = 0; hc->hf && i < flows; i++) {
@@ -779,8 +1110,8 @@ static void tls_teardown(struct hclient *hc, uint64_t flows, unsigned nth)
 	for (unsigned i = 0; hc->cnt && i < nth; i++) {
 		ipc_hist_free(hc->cnt[i].hs);
 		free(hc->cnt[i].pbuf);
+		free(hc->cnt[i].hbuf);
 	}
-	free(hc->cbufs);
 	tls_ctx_free(hc->tls);
 }
 
@@ -814,14 +1145,21 @@ static int http_client(struct ipc_pctx *c)
 		if (err)
 			goto out;
 	}
+	if (cfg->tls || cfg->http2) {
+		err = send_setup(&hc, c);
+		if (err)
+			goto out;
+	}
 	err = build(&hc, c);
 	if (err)
 		goto out;
-	/* An exchange is a batch of --pipeline requests. */
-	if (cfg->pipeline > 1) {
-		pc.iterations =
-			(c->iterations + cfg->pipeline - 1) / cfg->pipeline;
-		pc.warmup = (c->warmup + cfg->pipeline - 1) / cfg->pipeline;
+	/* An exchange is a batch of --pipeline requests, or of streams. */
+	hc.batch = !cfg->http2	  ? cfg->pipeline
+		   : cfg->streams ? cfg->streams
+				  : 1;
+	if (hc.batch > 1) {
+		pc.iterations = (c->iterations + hc.batch - 1) / hc.batch;
+		pc.warmup = (c->warmup + hc.batch - 1) / hc.batch;
 	}
 	err = ld_run(&pc, &p);
 	c->out = pc.out;
@@ -905,11 +1243,20 @@ static int http_check(const struct ipc_case *cs, enum ipc_placement where,
 		snprintf(why, why_len, "http runs over tcp or tcp6");
 		return -EINVAL;
 	}
-	if (cfg->pipeline > 1 && cs->rate) {
+	if ((cfg->pipeline > 1 || (cfg->http2 && cfg->streams > 1)) &&
+	    cs->rate) {
 		snprintf(why, why_len,
 			 "--rate times each request from when it is due; "
-			 "with --pipeline a batch would share one due time "
-			 "(give one of them)");
+			 "with --%s a batch would share one due time "
+			 "(give one of them)",
+			 cfg->pipeline > 1 ? "pipeline"
+					   : "max-concurrent-streams");
+		return -EINVAL;
+	}
+	if (cfg->http2 && cfg->pipeline > 1) {
+		snprintf(why, why_len,
+			 "HTTP/2 sends its requests at once as streams "
+			 "(-m), not as a pipeline");
 		return -EINVAL;
 	}
 	return 0;
@@ -930,6 +1277,7 @@ static size_t http_max_msg(const struct ipc_case *cs)
 static const char *const keepalive_names[] = {"no", "yes", NULL};
 static const char *const chunked_names[] = {"length", "chunked", NULL};
 static const char *const tls_names[] = {"no", "yes", NULL};
+static const char *const http2_names[] = {"no", "yes", NULL};
 /* The field is "insecure": its no is the certificate verified. */
 static const char *const verify_names[] = {"yes", "no", NULL};
 
@@ -958,6 +1306,22 @@ static const struct ipc_param http_params[] = {
 	 .off = CFG(tls),
 	 .fmt = IPC_FMT_NAME,
 	 .names = tls_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{.key = "http2",
+	 .word = "http2",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_BOOL,
+	 .off = CFG(http2),
+	 .fmt = IPC_FMT_NAME,
+	 .names = http2_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	{.key = "streams",
+	 .word = "streams",
+	 .in = IPC_IN_CFG,
+	 .type = IPC_VT_U32,
+	 .off = CFG(streams),
+	 .fmt = IPC_FMT_COUNT,
+	 .dflt = 1,
 	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
 	{.key = "verify",
 	 .word = "verify",
@@ -1100,21 +1464,25 @@ static const struct ipc_extra http_extras[] = {
 	[X_HS_P99] = {.key = "tls_handshake_p99_ns",
 		      .fmt = IPC_FMT_NS,
 		      .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	[X_F_RESET] = EXTRA("failed_reset"),
+	[X_F_GOAWAY] = EXTRA("failed_goaway"),
+	[X_F_H2] = EXTRA("failed_h2"),
+	[X_F_ALPN] = EXTRA("failed_alpn"),
 	[X_COUNT] = {0},
 };
 
 const struct ipc_pattern_ops ipc_pattern_http = {
 	.name = "http",
-	.help = "HTTP/1.1 load on a URL or the built-in target: requests/s, "
-		"latency, failures by reason",
+	.help = "HTTP/1.1 or HTTP/2 load on a URL or the built-in target: "
+		"requests/s, latency, failures by reason",
 	.flags = IPC_PAT_OWN_EP | IPC_PAT_ANY_CLIENT,
 	.sample = "request",
 	.samples = "requests over all connections",
 	.cost_per = "request",
 	.cost_abbr = "req",
-	.title = "HTTP/1.1; latency per request from the first byte written "
-		 "(closed loop) or its due time (open loop) to the last "
-		 "byte of its response",
+	.title = "HTTP/1.1 (HTTP/2 with http2=yes); latency per request "
+		 "from the first byte written (closed loop) or its due time "
+		 "(open loop) to the last byte of its response",
 	.metric = &ipc_metric_p50,
 	.rate = &ipc_metric_msgs_per_s,
 	.params = http_params,

@@ -18,6 +18,7 @@
 
 /* ALPN's list on the wire: a length byte before each name. */
 static const unsigned char alpn_h1[] = "\x08http/1.1";
+static const unsigned char alpn_h2[] = "\x02h2\x08http/1.1";
 
 static void err_text(char *buf, size_t len)
 {
@@ -62,7 +63,8 @@ SSL_CTX *tls_client_ctx(const struct tls_client_opts *o, char *why,
 	 */
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT |
 						    SSL_SESS_CACHE_NO_INTERNAL);
-	if (SSL_CTX_set_alpn_protos(ctx, alpn_h1, sizeof(alpn_h1) - 1))
+	if (o->h2 ? SSL_CTX_set_alpn_protos(ctx, alpn_h2, sizeof(alpn_h2) - 1)
+		  : SSL_CTX_set_alpn_protos(ctx, alpn_h1, sizeof(alpn_h1) - 1))
 		goto fail;
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
 	if (o->insecure) {
@@ -199,6 +201,15 @@ long tls_read(SSL *ssl, void *buf, size_t cap)
 	default:
 		return -1;
 	}
+}
+
+bool tls_alpn_h2(const SSL *ssl)
+{
+	const unsigned char *a = NULL;
+	unsigned alen = 0;
+
+	SSL_get0_alpn_selected(ssl, &a, &alen);
+	return alen == 2 && !memcmp(a, "h2", 2);
 }
 
 bool tls_resumed(const SSL *ssl)

@@ -21,10 +21,12 @@ struct tls_client_opts {
 	const char *cacert; /* a PEM file of trusted CAs, NULL: the system's */
 	bool insecure;	    /* do not verify the server's certificate */
 	unsigned version;   /* 12 or 13: only that version; 0: either */
+	bool h2;	    /* offer h2 before http/1.1 by ALPN */
 };
 
 /*
- * A client context: TLS 1.2 or 1.3, ALPN "http/1.1", sessions kept for
+ * A client context: TLS 1.2 or 1.3, ALPN "http/1.1" (or "h2" then
+ * "http/1.1" with o->h2), sessions kept for
  * resumption (tls_session_*).  NULL with one sentence in @why.
  */
 SSL_CTX *tls_client_ctx(const struct tls_client_opts *o, char *why,
@@ -75,6 +77,9 @@ long tls_write(SSL *ssl, const void *buf, size_t len);
  */
 #define TLS_CLOSED (-2)
 long tls_read(SSL *ssl, void *buf, size_t cap);
+
+/* Did the server choose h2 by ALPN? */
+bool tls_alpn_h2(const SSL *ssl);
 
 /* Was @ssl's session resumed? */
 bool tls_resumed(const SSL *ssl);

@@ -152,9 +152,9 @@ CXX
 	san=""
 	[ "${SAN:-}" = 1 ] && san="-fsanitize=address,undefined"
 	c++ -std=c++11 $san -I"$root/include" -D_GNU_SOURCE -o "$T/use" "$T/use.cc" \
-		"$lib" $(pkg-config --libs jansson libsodium openssl $(for p in liburing libbpf; do
+		"$lib" $(pkg-config --libs jansson libsodium openssl libnghttp2 $(for p in liburing libbpf; do
 			pkg-config --exists $p 2>/dev/null && echo $p; done) 2>/dev/null ||
-			echo -ljansson -lsodium -lssl -lcrypto) -lhttp_parser -lm -pthread >"$T/cxx.err" 2>&1 &&
+			echo -ljansson -lsodium -lssl -lcrypto -lnghttp2) -lhttp_parser -lm -pthread >"$T/cxx.err" 2>&1 &&
 		"$T/use"
 	ok $? "a C++ program includes ipcperf.h, links and calls the library"
 	head -n 5 "$T/cxx.err" | sed 's/^/# /'

@@ -7,6 +7,7 @@
 # (tests/servers/tls_bad.c), bad input, and nginx when it is installed.
 # Nothing hangs, nothing is left behind.
 . "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/nginx.bash"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 BAD=$root/${BUILD:-build}/tests/servers/tls_bad
@@ -152,36 +153,14 @@ is_rc 2 "--serve with a key not of its certificate: refused"
 
 # ---- nginx --------------------------------------------------------------
 if command -v nginx >/dev/null && nginx -V 2>&1 | grep -q with-http_ssl_module; then
-	mkdir -p "$T/www" "$T/ngx"
+	mkdir -p "$T/www"
 	head -c 16294 /dev/zero | tr '\0' x >"$T/www/fast"
-	for try in 1 2 3 4 5; do
-		nport=$((20000 + RANDOM % 20000))
-		cat >"$T/ngx/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $T/ngx/nginx.pid;
-error_log $T/ngx/error.log;
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $T/ngx/body;
-	server {
-		listen 127.0.0.1:$nport ssl;
-		ssl_certificate $T/good.pem;
-		ssl_certificate_key $T/good.key;
-		root $T/www;
+	servers() {
+		echo "server { listen 127.0.0.1:$p0 ssl; root $T/www;"
+		echo "	ssl_certificate $T/good.pem; ssl_certificate_key $T/good.key; }"
 	}
-}
-EOF
-		nginx -p "$T/ngx" -c "$T/ngx/nginx.conf" 2>"$T/ngx/start.err" &
-		ngx_pid=$!
-		for i in $(seq 30); do
-			curl -sk -o /dev/null "https://127.0.0.1:$nport/fast" 2>/dev/null && break
-			sleep 0.1
-		done
-		kill -0 "$ngx_pid" 2>/dev/null && break
-	done
+	nginx_start servers
+	nport=$p0
 	fetch "https://127.0.0.1:$nport/fast" --cacert "$T/good.pem" -c 10 -n 2000
 	is_rc 0 "nginx over TLS, verified with --cacert"
 	jqt "... every request whole: 2000 bodies of 16294 bytes" \
@@ -189,9 +168,8 @@ EOF
 	fetch "https://127.0.0.1:$nport/fast" --cacert "$T/good.pem" --no-keepalive
 	is_rc 0 "nginx, a connection per request"
 	jqt "... sessions resumed" '.results[0].summary.tls_resumed > 0'
-	kill "$ngx_pid"
-	wait "$ngx_pid" 2>/dev/null
-	rm -rf "$T/ngx" "$T/www"
+	nginx_stop
+	rm -rf "$T/www"
 else
 	echo "# nginx with ssl is not installed: its part is skipped"
 fi

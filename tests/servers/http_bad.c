@@ -56,17 +56,7 @@ static char body[BODY];
 
 static int put(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return test_server_put(fd, buf, len);
 }
 
 static int say(int fd, const char *text)
@@ -233,7 +223,6 @@ static void *conn(void *p)
 int main(int argc, char **argv)
 {
 	char *eq;
-	const int one = 1;
 	int lfd;
 
 	if (argc < 2) {
@@ -254,21 +243,5 @@ int main(int argc, char **argv)
 	lfd = test_server_listen("http_bad");
 	if (lfd < 0)
 		return 1;
-	for (;;) {
-		pthread_t t;
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-
-		if (fd < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		/* Heads and bodies go in separate writes: no Nagle wait. */
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (pthread_create(&t, NULL, conn, (void *)(intptr_t)fd)) {
-			close(fd);
-			continue;
-		}
-		pthread_detach(t);
-	}
+	return test_server_run(lfd, conn);
 }

@@ -2,13 +2,18 @@
 /*
  * What every misbehaving test server starts with: a tcp socket on a free
  * loopback port, its number printed for the test that reads it, and an
- * alarm so that a server a test forgot ends by itself.
+ * alarm so that a server a test forgot ends by itself; then its loop,
+ * a thread per connection, and the write they all answer with.
  */
 #ifndef IPCPERF_TESTS_SERVERS_LISTEN_H
 #define IPCPERF_TESTS_SERVERS_LISTEN_H
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -37,6 +42,50 @@ static inline int test_server_listen(const char *who)
 	fflush(stdout);
 	alarm(120);
 	return lfd;
+}
+
+/* Write all of @buf to @fd: 0, or -1 when the client went away. */
+static inline int test_server_put(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Accept on @lfd for ever, each connection (its descriptor as the
+ * argument) in a thread of its own running @conn.  Returns 1 when accept
+ * fails for another reason than a signal.
+ */
+static inline int test_server_run(int lfd, void *(*conn)(void *))
+{
+	const int one = 1;
+
+	for (;;) {
+		pthread_t t;
+		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		/* Heads and bodies go in separate writes: no Nagle wait. */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (pthread_create(&t, NULL, conn, (void *)(intptr_t)fd)) {
+			close(fd);
+			continue;
+		}
+		pthread_detach(t);
+	}
 }
 
 #endif

@@ -110,7 +110,6 @@ static void *conn(void *p)
 
 int main(int argc, char **argv)
 {
-	const int one = 1;
 	int lfd;
 
 	if (argc < 4) {
@@ -133,17 +132,5 @@ int main(int argc, char **argv)
 	lfd = test_server_listen("tls_bad");
 	if (lfd < 0)
 		return 1;
-	for (;;) {
-		pthread_t t;
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-
-		if (fd < 0)
-			continue;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (pthread_create(&t, NULL, conn, (void *)(intptr_t)fd)) {
-			close(fd);
-			continue;
-		}
-		pthread_detach(t);
-	}
+	return test_server_run(lfd, conn);
 }

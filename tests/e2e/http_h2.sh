@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: MIT
+# ipcperf http --http2: h2c with prior knowledge and h2 by ALPN, streams
+# per connection (-m), against a misbehaving HTTP/2 server
+# (tests/servers/h2_bad.c: GOAWAY and RST_STREAM mid-response, a SETTINGS
+# flood, a HEADERS frame larger than allowed, an HTTP/1.1 answer to h2c),
+# a TLS server that does not choose h2, nginx (h2c and h2 over TLS, with a
+# certificate made here) when it is installed, and bad input.  Each fault
+# ends as failed requests of its kind; nothing hangs, memory stays
+# bounded, nothing is left behind.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/nginx.bash"
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+BAD=$root/${BUILD:-build}/tests/servers/h2_bad
+[ -x "$BAD" ] || { echo "1..0 # skip $BAD is not built (make check builds it)"; exit 77; }
+ln -s "$BAD" "$T/$TAG-h2-bad"
+
+bad_pid=
+# bad MODE [N]: start the server; sets port.
+bad() {
+	local i
+	rm -f "$T/bad.out"
+	"$T/$TAG-h2-bad" "$@" >"$T/bad.out" 2>&1 &
+	bad_pid=$!
+	for i in $(seq 50); do
+		port=$(sed -n 's/^port //p' "$T/bad.out" 2>/dev/null)
+		[ -n "$port" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+unbad() { kill "$bad_pid"; wait "$bad_pid" 2>/dev/null; }
+
+# h2 URL ARGS...: a short --http2 measurement as JSON into $out, rc set;
+# a run that takes a minute has hung.
+h2() {
+	local u=$1
+	shift
+	timeout 60 "$IPCPERF" http --http2 "$u" --pin none --runs 1 -n 200 -c 2 \
+		--request-timeout 5s -f json "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# ---- a good server, then each fault ---------------------------------------
+bad ok
+h2 "http://127.0.0.1:$port/"
+is_rc 0 "h2c, prior knowledge: measured"
+jqt "... every request whole: 200 bodies of 1000 bytes, http2 said" \
+	'.results[0] | .status == "ok" and .http2 == "yes" and .summary.failed == 0 and .summary.messages == 200 and .summary.body_bytes == 200000'
+h2 "http://127.0.0.1:$port/" -m 8 -c 3
+is_rc 0 "-m 8: eight streams at once on each connection"
+jqt "... every request whole, the streams said" \
+	'.results[0] | .streams == 8 and .summary.failed == 0 and .summary.messages == 200 and .summary.body_bytes == 200000 and .summary.reconnects == 0'
+h2 "http://127.0.0.1:$port/" -m 4 --method POST --body 40000
+is_rc 0 "a POST body of 40000 bytes on each stream"
+jqt "... answered, every one" '.results[0].summary | .failed == 0 and .messages == 200'
+unbad
+
+for m in goaway:goaway reset:reset settings:h2 bighead:h2; do
+	bad "${m%:*}" 10
+	h2 "http://127.0.0.1:$port/"
+	ok $((rc > 1)) "h2_bad ${m%:*}: ends (exit $rc)"
+	jqt "... a tenth of the requests failed as ${m#*:}, the others whole" \
+		".results[0].summary | .failed_${m#*:} >= 15 and .failed == .failed_${m#*:} and .messages + .failed == 200 and .body_bytes == .messages * 1000"
+	h2 "http://127.0.0.1:$port/" -m 4
+	ok $((rc > 1)) "... with -m 4: ends (exit $rc)"
+	jqt "... failed as ${m#*:} only" \
+		".results[0].summary | .failed_${m#*:} > 0 and .failed == .failed_${m#*:} and .messages + .failed == 200"
+	unbad
+done
+
+bad http1
+h2 "http://127.0.0.1:$port/"
+is_rc 1 "an HTTP/1.1 server answering h2c: exit 1"
+jqt "... every request failed as h2" \
+	'.results[0] | .status == "error" and (.error | test("all 200 requests failed \\(200 h2\\)"))'
+unbad
+
+# A SETTINGS flood on every connection: what the client keeps is bounded.
+# (Under SAN=1 the sanitizer's quarantine keeps what was freed: no bound.)
+if [ -x /usr/bin/time ] && [ "${SAN:-}" != 1 ]; then
+	bad ok
+	/usr/bin/time -f %M -o "$T/rss.ok" "$IPCPERF" http --http2 "http://127.0.0.1:$port/" \
+		--pin none --runs 1 -n 400 -c 20 -f json >"$out" 2>"$err"
+	unbad
+	bad settings 1
+	/usr/bin/time -f %M -o "$T/rss.flood" timeout 60 "$IPCPERF" http --http2 \
+		"http://127.0.0.1:$port/" --pin none --runs 1 -n 400 -c 20 -f json >"$out" 2>"$err"
+	unbad
+	rss_ok=$(tail -n 1 "$T/rss.ok")
+	rss_flood=$(tail -n 1 "$T/rss.flood")
+	# Kept without a bound, 20 floods of 120000 acknowledgements would
+	# hold hundreds of megabytes.
+	ok $((rss_flood > rss_ok + 50000)) "a SETTINGS flood on 20 connections: ${rss_flood} KB at most, ${rss_ok} KB without it"
+	jqt "... every request failed as h2" \
+		'.results[0] | .status == "error" and (.error | test("\\(400 h2\\)"))'
+fi
+
+# ---- TLS: h2 only when the server chooses it -------------------------------
+rm -f "$T/serve.out"
+"$IPCPERF" http --serve 127.0.0.1:0 --tls >"$T/serve.out" 2>&1 &
+srv_pid=$!
+for i in $(seq 50); do
+	url=$(sed -n 's|^serving \(https://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
+	[ -n "$url" ] && break
+	sleep 0.1
+done
+h2 "$url" --insecure -n 100
+is_rc 1 "https to a server that speaks only HTTP/1.1: exit 1"
+jqt "... every request failed as alpn, none sent" \
+	'.results[0] | .status == "error" and (.error | test("all 100 requests failed \\(100 alpn\\)"))'
+kill -INT "$srv_pid"
+ends_within "$srv_pid" 5 "... the server ends"
+check "... and answered no request" grep -q "^served 0 requests" "$T/serve.out"
+
+# ---- nginx ---------------------------------------------------------------
+if command -v nginx >/dev/null && command -v openssl >/dev/null &&
+	nginx -V 2>&1 | grep -q with-http_v2_module; then
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-days 1 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+		-keyout "$T/good.key" -out "$T/good.pem" 2>/dev/null
+	mkdir -p "$T/www"
+	head -c 16294 /dev/zero | tr '\0' x >"$T/www/fast"
+	# h2c, h2 over TLS, then the same without http2.
+	servers() {
+		echo "ssl_certificate $T/good.pem; ssl_certificate_key $T/good.key;"
+		echo "root $T/www;"
+		echo "server { listen 127.0.0.1:$p0 http2; }"
+		echo "server { listen 127.0.0.1:$((p0 + 1)) ssl http2; }"
+		echo "server { listen 127.0.0.1:$((p0 + 2)); }"
+		echo "server { listen 127.0.0.1:$((p0 + 3)) ssl; }"
+	}
+	nginx_start servers 4
+	h2 "http://127.0.0.1:$p0/fast" -c 10 -n 2000
+	is_rc 0 "nginx, h2c"
+	jqt "... every request whole: 2000 bodies of 16294 bytes" \
+		'.results[0].summary | .failed == 0 and .messages == 2000 and .body_bytes == 2000 * 16294'
+	h2 "https://127.0.0.1:$((p0 + 1))/fast" --cacert "$T/good.pem" -c 10 -n 2000 -m 4
+	is_rc 0 "nginx, h2 over TLS with -m 4, verified with --cacert"
+	jqt "... every request whole, and the session says h2" \
+		'.results[0] | (.tls_session | test(" h2$")) and .summary.failed == 0 and .summary.messages == 2000 and .summary.body_bytes == 2000 * 16294'
+	h2 "https://127.0.0.1:$((p0 + 1))/fast" --cacert "$T/good.pem" --no-keepalive
+	is_rc 0 "nginx, h2 over TLS, a connection per request"
+	jqt "... sessions resumed, every request whole" \
+		'.results[0].summary | .tls_resumed > 0 and .failed == 0 and .body_bytes == 200 * 16294'
+	h2 "http://127.0.0.1:$((p0 + 2))/fast"
+	is_rc 1 "nginx without http2: h2c fails, exit 1"
+	jqt "... as h2" '.results[0].error | test("\\(200 h2\\)")'
+	h2 "https://127.0.0.1:$((p0 + 3))/fast" --cacert "$T/good.pem"
+	is_rc 1 "nginx over TLS without http2: exit 1"
+	jqt "... as alpn" '.results[0].error | test("\\(200 alpn\\)")'
+	nginx_stop
+	rm -rf "$T/www"
+else
+	echo "# nginx with http2 is not installed: its part is skipped"
+fi
+
+# ---- bad input ----------------------------------------------------------
+run http http://127.0.0.1:1/ -m 4
+is_rc 2 "-m without --http2: refused"
+check "... naming it" grep -q -- "--max-concurrent-streams 4 without --http2" "$err"
+run http http://127.0.0.1:1/ --http2 -m 0
+is_rc 2 "-m 0: refused"
+run http http://127.0.0.1:1/ --http2 --pipeline 2
+is_rc 2 "--http2 with --pipeline: refused"
+run http http://127.0.0.1:1/ --http2 -m 2 --rate 100
+is_rc 2 "--http2 -m 2 with --rate: refused"
+run http --http2
+is_rc 2 "--http2 without a URL: refused (the built-in target speaks HTTP/1.1)"
+run http --serve 127.0.0.1:0 --http2
+is_rc 2 "--serve --http2: refused"
+
+no_leftovers "http --http2"
+done_testing
