@@ -72,6 +72,9 @@ struct ipc_comparison;
  * @results) or that compare and a merge can work on.  Everything the
  * records point to (host, options, strings, links, traces, transports
  * and engines this build does not have) belongs to the document.
+ * A record's histogram holds only the buckets up to its largest sample's:
+ * read it with the ipc_hist_ functions or merge it into one of
+ * ipc_hist_new, never record into it.
  *
  * A document written before some field was added reads without it, as
  * the writer would have left it out; a field that is there but of the

@@ -31,6 +31,7 @@ struct rd {
 	size_t err_len;
 	int rc; /* the first failure, 0 until then */
 	struct ipc_doc_store *st;
+	struct ipc_hist *hist; /* jr_hist's, every bucket; freed at the end */
 };
 
 /*
@@ -87,7 +88,9 @@ void jr_extras(struct rd *r, json_t *o, const char *at,
 
 /*
  * The summary's histogram from @summary (which may lack one: documents
- * written before it had one) into res->hist, checked against its totals;
+ * written before it had one) into res->hist, checked against its totals
+ * in r->hist and copied with only the buckets in use (ipc_hist_compact:
+ * read only);
  * the sum of squares comes from the summary's mean and sd, so read the
  * summary first.  jh_hist_obj is the writer's side: a new object, or
  * NULL when out of memory.

@@ -114,17 +114,16 @@ static void sumsq_from(struct ipc_hist *h, const struct ipc_lat *lat)
 		sq >= 3.4e38L ? ~(unsigned __int128)0 : (unsigned __int128)sq;
 }
 
-void jr_hist(struct rd *r, json_t *summary, const char *at,
-	     struct ipc_result *res)
+static void read_hist(struct rd *r, json_t *summary, const char *at,
+		      struct ipc_result *res, struct ipc_hist *h)
 {
 	json_t *o = jr_obj(r, summary, at, KEY_HIST, false);
-	struct ipc_hist *h = res->hist;
 	uint64_t total = 0, sub = 0, top = 0;
 	const char *scheme, *text, *why;
 	char sat[96];
 	size_t bad_at = 0;
 
-	if (!o || !h)
+	if (!o)
 		return;
 	jr_at(sat, sizeof(sat), at, KEY_HIST);
 	scheme = jr_str(r, o, sat, KEY_HIST_SCHEME);
@@ -168,6 +167,28 @@ void jr_hist(struct rd *r, json_t *summary, const char *at,
 		return;
 	}
 	sumsq_from(h, &res->summary.lat);
+}
+
+/*
+ * Read into the reader's one whole histogram, then copied with only the
+ * buckets in use: a read result is never recorded into, and all 4736
+ * buckets would be most of its memory.
+ */
+void jr_hist(struct rd *r, json_t *summary, const char *at,
+	     struct ipc_result *res)
+{
+	if (!r->hist)
+		r->hist = ipc_hist_new();
+	if (!r->hist) {
+		jr_keep(r, NULL);
+		return;
+	}
+	ipc_hist_reset(r->hist);
+	read_hist(r, summary, at, res, r->hist);
+	ipc_hist_free(res->hist);
+	res->hist = ipc_hist_compact(r->hist);
+	if (!res->hist)
+		jr_keep(r, NULL);
 }
 
 /*

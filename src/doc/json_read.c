@@ -351,9 +351,14 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 	/*
 	 * A document holds replay's exchanges as a summary, never their
 	 * histogram: an empty one would be half of a read result's memory.
+	 * jr_hist gives the result a histogram of the buckets in use; freed
+	 * now, the whole ones go back to the top of the heap rather than
+	 * leave holes between the results.
 	 */
 	ipc_hist_free(res->xhist);
 	res->xhist = NULL;
+	ipc_hist_free(res->hist);
+	res->hist = NULL;
 	st = jr_str(r, o, at, KEY_STATUS);
 	k = st ? jr_name_index(r, at, KEY_STATUS, js_status_names, st) : -1;
 	if (!st)
@@ -558,6 +563,7 @@ static int finish(struct rd *r, json_t *root, json_error_t *jerr,
 		read_doc(r, root, doc);
 	}
 	json_decref(root);
+	ipc_hist_free(r->hist);
 	if (r->rc) {
 		ipc_doc_free(doc);
 		return r->rc;

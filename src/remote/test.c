@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <linux/sockios.h>
 #include <linux/tcp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -363,11 +365,66 @@ static bool data_moved(const struct tst *ts)
 }
 
 /*
+ * When the data socket last handed a datagram to the serving thread, as
+ * the kernel stamped its arrival (SIOCGSTAMP; the first call turns the
+ * stamps on): 0 when none has been read yet, UINT64_MAX when it cannot
+ * be asked.
+ */
+static uint64_t last_read_us(int fd)
+{
+	struct timeval tv;
+
+	if (ioctl(fd, SIOCGSTAMP, &tv))
+		return errno == ENOENT ? 0 : UINT64_MAX;
+	return (uint64_t)tv.tv_sec * 1000000ull + (uint64_t)tv.tv_usec;
+}
+
+/*
+ * UDP: the client sends all through a run (requests, data, a stream's
+ * END again and again), so a window without one datagram is a client
+ * gone idle: the control timeout, or twice the test's own --timeout
+ * when that is longer (a client waits that long for a lost reply before
+ * it sends again).  A client can always keep its slot by sending a
+ * trickle; this ends one that stopped.  Datagrams are read by the
+ * serving thread, never here: the socket's stamp of the last one read,
+ * asked once per window, tells whether any came, and the run is not
+ * woken for it.  0 when a control message is in, -ENODATA when a whole
+ * window passed without a datagram, else as rm_wait (-ETIMEDOUT at
+ * --max-test).
+ */
+static int wait_udp_ctl(struct tst *ts)
+{
+	uint64_t win = ts->conf->control_timeout_ns, until, at;
+	uint64_t seen = last_read_us(ts->data_fd);
+	int rc = -ETIMEDOUT;
+
+	if (ts->ro.timeout_ns > win / 2)
+		win = ts->ro.timeout_ns > UINT64_MAX / 2
+			      ? UINT64_MAX
+			      : 2 * ts->ro.timeout_ns;
+	while (rc == -ETIMEDOUT) {
+		until = ipc_now_ns() + win;
+		if (until > ts->end_ns || until < win)
+			until = ts->end_ns;
+		rc = rm_wait(ts->ctx->ctl_fd, POLLIN, until, ts->ctx->stop_fd);
+		if (rc == -ETIMEDOUT && until >= ts->end_ns)
+			break;
+		/* A socket that cannot say keeps the test's own limit. */
+		at = last_read_us(ts->data_fd);
+		if (rc == -ETIMEDOUT && at == seen && at != UINT64_MAX)
+			rc = -ENODATA;
+		seen = at;
+	}
+	return rc;
+}
+
+/*
  * The run's end.  A tcp client has a control timeout from "ready" to
  * connect and to start (after that the test's own limit): one that never
  * connects, or connects and then sends and reads nothing, a client that
  * only wanted to hold a test slot, does not keep it longer.  -EHOSTDOWN
- * when it did not connect, -ENODATA when its connection stayed idle.
+ * when it did not connect, -ENODATA when its connection stayed idle (a
+ * udp client: when it sent nothing for a control timeout, at any time).
  */
 static int wait_run_end(struct tst *ts, struct serve_job *job,
 			struct ipc_rmsg *m, char *why, size_t why_len)
@@ -375,8 +432,14 @@ static int wait_run_end(struct tst *ts, struct serve_job *job,
 	uint64_t first = ctl_deadline(ts, false);
 	int rc;
 
-	/* Waiting only: nothing of a message is read before its recv. */
-	if (ts->type == SOCK_STREAM && first < ts->end_ns) {
+	/*
+	 * Waiting only: nothing of a message is read before its recv, which
+	 * also tells a stop and --max-test apart.
+	 */
+	if (ts->type == SOCK_DGRAM) {
+		if (wait_udp_ctl(ts) == -ENODATA)
+			return -ENODATA;
+	} else if (first < ts->end_ns) {
 		rc = rm_wait(ts->ctx->ctl_fd, POLLIN, first, ts->ctx->stop_fd);
 		if (rc == -ETIMEDOUT &&
 		    !__atomic_load_n(&job->taken, __ATOMIC_RELAXED))
@@ -486,6 +549,12 @@ static int one_run(struct tst *ts, uint64_t run)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,
 			    "run %llu: no data connection with the test's "
 			    "cookie within the control timeout",
+			    (unsigned long long)run);
+	if (rc == -ENODATA && ts->type == SOCK_DGRAM)
+		return fail(ts, IPC_RERR_TIMEOUT, 1,
+			    "run %llu: no datagram from the client for the "
+			    "control timeout (or twice its --timeout): an idle "
+			    "client does not hold a test slot",
 			    (unsigned long long)run);
 	if (rc == -ENODATA)
 		return fail(ts, IPC_RERR_TIMEOUT, 1,

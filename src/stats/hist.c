@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,16 @@
 
 #define HALF (1u << (IPC_HIST_SUB_BITS - 1)) /* 128 buckets per octave */
 #define LAST ((size_t)IPC_HIST_BUCKETS - 1)
+
+/*
+ * One past the highest bucket that can hold a sample: no sample is above
+ * max.  What reads the buckets stops there, so that a histogram cut down
+ * by ipc_hist_compact reads as the whole one did.
+ */
+static size_t used_end(const struct ipc_hist *h)
+{
+	return h->total ? ipc_hist_index(h->max) + 1 : 0;
+}
 
 struct ipc_hist *ipc_hist_new(void)
 {
@@ -37,11 +48,24 @@ void ipc_hist_reset(struct ipc_hist *h)
 	h->min = UINT64_MAX;
 }
 
+struct ipc_hist *ipc_hist_compact(const struct ipc_hist *h)
+{
+	size_t n = used_end(h);
+	/* Never below the first bucket, so that counts[0] always exists. */
+	size_t len = offsetof(struct ipc_hist, counts) +
+		     (n ? n : 1) * sizeof(h->counts[0]);
+	struct ipc_hist *c = malloc(len);
+
+	if (c)
+		memcpy(c, h, len);
+	return c;
+}
+
 void ipc_hist_merge(struct ipc_hist *dst, const struct ipc_hist *src)
 {
-	size_t i;
+	size_t i, end = used_end(src);
 
-	for (i = 0; i < IPC_HIST_BUCKETS; i++)
+	for (i = 0; i < end; i++)
 		dst->counts[i] += src->counts[i];
 	dst->total += src->total;
 	dst->sum += src->sum;
@@ -127,7 +151,7 @@ static uint64_t nearest_rank(uint64_t total, double q)
 uint64_t ipc_hist_value_at(const struct ipc_hist *h, double q)
 {
 	uint64_t rank, seen = 0, v;
-	size_t i;
+	size_t i, end = used_end(h);
 
 	if (!h->total)
 		return 0;
@@ -142,7 +166,8 @@ uint64_t ipc_hist_value_at(const struct ipc_hist *h, double q)
 		return h->min;
 	if (rank == h->total)
 		return h->max;
-	for (i = 0; i < LAST; i++) {
+	/* The highest bucket in use holds the rank if no lower one does. */
+	for (i = 0; i + 1 < end; i++) {
 		if (seen + h->counts[i] >= rank)
 			break;
 		seen += h->counts[i];
@@ -223,12 +248,12 @@ void ipc_hist_summary(const struct ipc_hist *h, struct ipc_lat *out)
  */
 size_t ipc_hist_buckets_format(const struct ipc_hist *h, char *buf, size_t len)
 {
-	size_t at = 0, i;
+	size_t at = 0, i, end = used_end(h);
 	int n;
 
 	if (len)
 		buf[0] = '\0';
-	for (i = 0; i < IPC_HIST_BUCKETS; i++) {
+	for (i = 0; i < end; i++) {
 		if (!h->counts[i])
 			continue;
 		n = snprintf(at < len ? buf + at : NULL,

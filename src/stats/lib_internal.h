@@ -25,6 +25,15 @@ uint64_t ipc_hist_bucket_high(size_t i);
 size_t ipc_hist_buckets_format(const struct ipc_hist *h, char *buf, size_t len);
 
 /*
+ * A copy of @h with only the buckets up to its max's, which hold every
+ * sample (a result read back from a document needs a few hundred of the
+ * 4736), or NULL when out of memory.  It reads and formats as @h does,
+ * can be merged into another histogram and is freed with ipc_hist_free;
+ * it must never be recorded, reset, parsed or merged into.
+ */
+struct ipc_hist *ipc_hist_compact(const struct ipc_hist *h);
+
+/*
  * Read @text as ipc_hist_buckets_format writes it into @h's counts and
  * total (replaced; min, max, sum, sumsq and overflow are left alone: the
  * caller sets them).  Returns 0, or -EINVAL when the text is not that:

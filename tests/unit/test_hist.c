@@ -374,6 +374,60 @@ static void test_merge(void)
 	ipc_hist_free(e);
 }
 
+/*
+ * The copy of the buckets in use reads, formats and merges as the whole
+ * histogram does (under ASan, a read past its last bucket would stop
+ * here), and is smaller: @top is the largest sample.
+ */
+static void check_compact(const char *what, uint64_t top, size_t n)
+{
+	struct ipc_hist *h = ipc_hist_new(), *c, *m1 = ipc_hist_new();
+	struct ipc_hist *m2 = ipc_hist_new();
+	struct ipc_lat lh, lc;
+	char th[1 << 16], tc[1 << 16];
+	bool same = true;
+	size_t i;
+
+	rng_state = 11;
+	for (i = 0; h && i < n; i++)
+		ipc_hist_record(h, 1000 + rng_next() % top);
+	if (h && n)
+		ipc_hist_record(h, top);
+	c = h ? ipc_hist_compact(h) : NULL;
+	if (!ok(c && m1 && m2, "compact %s: allocated", what))
+		goto out;
+	ok(malloc_usable_size(c) < sizeof(*h) ||
+		   ipc_hist_index(top) + 1 >= IPC_HIST_BUCKETS,
+	   "compact %s: %zu bytes against %zu", what, malloc_usable_size(c),
+	   sizeof(*h));
+	for (i = 0; i <= 1000; i++)
+		same &= ipc_hist_value_at(c, i / 1000.0) ==
+			ipc_hist_value_at(h, i / 1000.0);
+	ok(same, "compact %s: every quantile as the whole one", what);
+	ipc_hist_summary(h, &lh);
+	ipc_hist_summary(c, &lc);
+	ok(!memcmp(&lh, &lc, sizeof(lh)), "compact %s: the same summary", what);
+	ipc_hist_buckets_format(h, th, sizeof(th));
+	ipc_hist_buckets_format(c, tc, sizeof(tc));
+	is_str(tc, th, "compact %s: the same buckets as text", what);
+	ipc_hist_merge(m1, h);
+	ipc_hist_merge(m2, c);
+	ok(!memcmp(m1, m2, sizeof(*m1)), "compact %s: merges the same", what);
+out:
+	ipc_hist_free(h);
+	ipc_hist_free(c);
+	ipc_hist_free(m1);
+	ipc_hist_free(m2);
+}
+
+static void test_compact(void)
+{
+	check_compact("empty", 0, 0);
+	check_compact("around 10 us", 10000, 5000);
+	check_compact("up to 5 ms", 5000000, 5000);
+	check_compact("an overflow", TOP + 5, 200);
+}
+
 /* What must not crash: free of NULL. */
 static void free_null(void)
 {
@@ -456,6 +510,7 @@ int main(void)
 	test_overflow();
 	test_moments();
 	test_merge();
+	test_compact();
 	test_reset_and_empty();
 	test_no_alloc();
 	return done_testing();

@@ -708,8 +708,9 @@ out:
 
 /*
  * A document read back costs a small multiple of its size: 300 results
- * held after the read take less than 4 times the text (an empty exchange
- * histogram per result alone was 38 KB, more than the text of one).
+ * held after the read take less than twice the text (a whole histogram
+ * per result, 38 KB of buckets, took it to 2.8 times; an empty exchange
+ * histogram as well, to 4.9).
  * Counted by malloc's own tally (not kept under the sanitizers, whose
  * allocator has none: skipped there).
  */
@@ -748,7 +749,7 @@ static void test_memory(void)
 		"memory: it reads"))
 		diag("%s", err);
 	held = mallinfo2().uordblks - before;
-	ok(held < 4 * len, "memory: %zu bytes held for %zu of text (%.1fx)",
+	ok(held < 2 * len, "memory: %zu bytes held for %zu of text (%.1fx)",
 	   held, len, (double)held / (double)len);
 	ipc_doc_free(doc);
 	free(text);

@@ -1002,12 +1002,24 @@ static void attack_cookie(struct server *s, const char *tp)
  * server connects its socket to the client, must not reach the served
  * loop (they would be taken for the client's requests).
  */
+/* A udp socket connected to the data port of the test @acc announced. */
+static int udp_to(const struct ipc_rmsg *acc)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	sin.sin_port = htons((uint16_t)acc->data_port);
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	if (fd >= 0)
+		connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	return fd;
+}
+
 static void attack_udp_queue(struct server *s)
 {
 	struct ipc_rtest t = plain_test("udp");
 	struct ipc_rclient *c = NULL;
 	struct ipc_rmsg acc, m = {0};
-	struct sockaddr_in sin = {.sin_family = AF_INET};
 	uint8_t echo[64];
 	int cfd, me, them, rc = -1;
 	const char *what = "strangers' datagrams queued behind the cookie";
@@ -1017,12 +1029,8 @@ static void attack_udp_queue(struct server *s)
 		return;
 	}
 	cfd = ipc_rclient_fd(c);
-	sin.sin_port = htons((uint16_t)acc.data_port);
-	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
-	me = socket(AF_INET, SOCK_DGRAM, 0);
-	them = socket(AF_INET, SOCK_DGRAM, 0);
-	connect(me, (struct sockaddr *)&sin, sizeof(sin));
-	connect(them, (struct sockaddr *)&sin, sizeof(sin));
+	me = udp_to(&acc);
+	them = udp_to(&acc);
 	/* All queued before the run is announced: the order is certain. */
 	send_raw(me, acc.cookie, sizeof(acc.cookie));
 	for (int i = 0; i < 10; i++)
@@ -1126,6 +1134,63 @@ static void attack_data_idle(struct server *s)
 	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
 	if (dfd >= 0)
 		close(dfd);
+	ipc_rclient_free(c);
+	after(s, what);
+}
+
+/*
+ * A udp client that sends for a while and then stops holds its slot for
+ * a control timeout after its last datagram, not until --max-test; while
+ * it sends (longer than a control timeout in all), it keeps it.
+ */
+static void attack_udp_idle(struct server *s)
+{
+	struct ipc_rtest t = plain_test("udp");
+	struct ipc_rclient *c = NULL;
+	struct ipc_rmsg acc, m = {0};
+	struct pollfd p;
+	uint8_t buf[64];
+	const char *what = "a udp client that stops sending";
+	uint64_t t0;
+	int cfd, me, r = -1, early = 0;
+
+	t.verify = false;
+	t.timeout_ns = 200000000; /* the window: the control timeout */
+	if (open_test(s, &t, &c, &acc)) {
+		ok(0, "%s: a test: %s", what, why);
+		return;
+	}
+	cfd = ipc_rclient_fd(c);
+	me = udp_to(&acc);
+	send_raw(me, acc.cookie, sizeof(acc.cookie));
+	m.type = IPC_RM_RUN;
+	m.run = 0;
+	p = (struct pollfd){me, POLLIN, 0};
+	if (ipc_rwire_send(cfd, &m, UINT64_MAX, -1) == 0 &&
+	    poll(&p, 1, 3000) == 1 && recv(me, buf, sizeof(buf), 0) > 0)
+		r = answer(cfd, &m, 3000);
+	ok(r == 1 && m.type == IPC_RM_READY, "%s: ready", what);
+	/* One request every 200 ms for 2.6 control timeouts. */
+	t0 = now_ms();
+	for (int i = 0; i < 13 * CTL_TIMEOUT_S && !early; i++) {
+		send_raw(me, "q", 1);
+		sleep_ms(100);
+		while (recv(me, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+		p = (struct pollfd){cfd, POLLIN, 0};
+		early = poll(&p, 1, 100) == 1;
+	}
+	ok(!early, "%s: not ended while it sent, for %.1f s", what,
+	   (now_ms() - t0) / 1e3);
+	t0 = now_ms();
+	r = answer(cfd, &m, (CTL_TIMEOUT_S + 3) * 1000);
+	ok(r == 1 && m.type == IPC_RM_ERROR && m.code == IPC_RERR_TIMEOUT &&
+		   strstr(m.message, "no datagram"),
+	   "%s: ended %.1f s after its last datagram (control timeout %d "
+	   "s): %s",
+	   what, (now_ms() - t0) / 1e3, CTL_TIMEOUT_S,
+	   r == 1 && m.type == IPC_RM_ERROR ? m.message : "no answer");
+	close(me);
 	ipc_rclient_free(c);
 	after(s, what);
 }
@@ -1717,6 +1782,7 @@ int main(int argc, char **argv)
 	attack_udp_queue(&s);
 	attack_run_idle(&s);
 	attack_data_idle(&s);
+	attack_udp_idle(&s);
 	attack_slowloris(&s);
 	attack_idle(&s, 10000);
 	attack_churn(&s);
