@@ -77,6 +77,8 @@ struct cli_config {
 	uint64_t rate;	  /* load: --rate, requests/s in total, 0: closed */
 	uint64_t bitrate_bps; /* stream: -b, bits/s, 0: not paced */
 	uint64_t time_ns;     /* --time: the whole command's time, 0: none */
+	uint64_t parallel;    /* stream, bulk: -P, streams at once, 0: one */
+	unsigned direction;   /* stream: -R, --bidir (enum ipc_direction) */
 	/* ipcperf compare (opt_compare.c) */
 	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
 	char **cmp_files;	  /* A's files, then B's (allocated) */

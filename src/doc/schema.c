@@ -198,6 +198,7 @@ static const struct jfield flows[] = {
 	F(rate_min, JK_REAL),
 	F(rate_median, JK_REAL),
 	F(rate_max, JK_REAL),
+	FIELD(struct ipc_flows, "jain", jain, JK_REAL, JF_OPT),
 };
 #undef F
 TABLE(js_flows, flows);
