@@ -49,6 +49,11 @@ extern "C" {
  * and the runner must watch the peer itself.
  */
 #define IPC_TP_PEER_END (1u << 9)
+/*
+ * Its channel is a fixed device the user named (serial's --device), not
+ * one the run makes: one channel at a time, so no parallel streams.
+ */
+#define IPC_TP_ONE_CHAN (1u << 10)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {

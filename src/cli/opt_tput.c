@@ -88,14 +88,19 @@ static int set_parallel(struct cli_config *c, const char *a)
 	if (cli_units(IPC_UNIT_COUNT, a, 1, UINT64_MAX, &c->parallel))
 		return usage_error("give a number of streams, 1 or more",
 				   "--parallel: %s", cli_err);
+	if (c->parallel > most && most == PAR_MAX)
+		return usage_error("give fewer streams",
+				   "--parallel %llu: at most %d streams "
+				   "(iperf3's limit too)",
+				   (unsigned long long)c->parallel, PAR_MAX);
 	if (c->parallel > most)
 		return usage_error(
 			"give fewer streams, or raise ulimit -n",
-			"--parallel %llu: at most %llu streams here (%d at "
-			"most; each takes about %d of this process's %llu "
-			"descriptors)",
+			"--parallel %llu: at most %llu streams here: each "
+			"takes about %d of this process's %llu descriptors "
+			"(ulimit -n)",
 			(unsigned long long)c->parallel,
-			(unsigned long long)most, PAR_MAX, PAR_FDS,
+			(unsigned long long)most, PAR_FDS,
 			(unsigned long long)nofile);
 	return 0;
 }
