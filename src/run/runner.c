@@ -751,8 +751,7 @@ struct ipc_case_state {
  * One of a run's parallel streams (-P, --bidir): its own case (its
  * direction), buffers, channel, peer and thread.  It has a stop of its
  * own, since only a few threads can watch one stop: the case's thread
- * passes the run's stop on to every stream, and a stream that ends
- * early (its peer died, it stalled) to all the others.
+ * passes the run's stop on to every stream.
  */
 struct stream_slot {
 	struct ipc_case cs;
@@ -834,34 +833,29 @@ fail:
 }
 
 /*
- * Wait until every started stream ended; the run's stop, or one stream
- * ending early, fires every stream's.
+ * Wait until every started stream ended, passing the run's stop on to
+ * each.  A stream that fails does not stop the others: what they
+ * measure stands, and the run is partial.  (A stream's own stop is also
+ * fired by its peer's watcher once its run is over, too late to tell
+ * from a failure here.)
  */
 static void streams_wait(struct ipc_case_state *st, size_t started, int done_fd)
 {
-	struct pollfd pfd[started + 2];
-	size_t ended = 0, n = started + 2;
+	struct pollfd pfd[2] = {{.fd = done_fd, .events = POLLIN},
+				{.fd = ipc_cancel_fd(run_client_stop(st->run)),
+				 .events = POLLIN}};
+	size_t ended = 0;
 	bool fired = false;
 	uint64_t v;
 
-	pfd[0] = (struct pollfd){.fd = done_fd, .events = POLLIN};
-	pfd[1] = (struct pollfd){.fd = ipc_cancel_fd(run_client_stop(st->run)),
-				 .events = POLLIN};
-	for (size_t i = 0; i < started; i++)
-		pfd[i + 2] =
-			(struct pollfd){.fd = ipc_cancel_fd(&st->slots[i].stop),
-					.events = POLLIN};
 	while (ended < started) {
-		if (!fired && poll(pfd, n, -1) < 0 && errno != EINTR) {
+		if (poll(pfd, fired ? 1 : 2, -1) < 0 && errno != EINTR)
 			pfd[1].revents = POLLIN; /* cannot wait: stop them */
-			pfd[0].revents = POLLIN; /* and read blocking */
+		if (!fired && pfd[1].revents) {
+			for (size_t k = 0; k < started; k++)
+				ipc_cancel_fire(&st->slots[k].stop);
+			fired = true;
 		}
-		for (size_t i = 1; !fired && i < n; i++)
-			if (pfd[i].revents) {
-				for (size_t k = 0; k < started; k++)
-					ipc_cancel_fire(&st->slots[k].stop);
-				fired = true;
-			}
 		/* Once all are told to stop, only their ends are awaited. */
 		if ((fired || pfd[0].revents) &&
 		    read(done_fd, &v, sizeof(v)) == sizeof(v))
