@@ -167,6 +167,11 @@ static int tput_validate(struct cli_config *c)
 				   c->direction == IPC_DIR_BIDIR ? "bidir"
 								 : "reverse",
 				   c->remote_target);
+	/* Its observer watches one client thread and one peer. */
+	if ((c->parallel > 1 || c->direction == IPC_DIR_BIDIR) && c->ro.explain)
+		return usage_error("explain one stream at a time",
+				   "--explain with %s: one stream at a time",
+				   c->parallel > 1 ? "--parallel" : "--bidir");
 	if (c->direction && c->bitrate_bps)
 		return usage_error("pace a stream that the client sends",
 				   "--bitrate with --%s: the peer's sender "
