@@ -74,6 +74,9 @@ struct ipc_case {
 				 copying (enum ipc_zerocopy), 0: it copies */
 	uint64_t under_load;  /* rr: streams that saturate the same
 				 transport while it measures, 0: none */
+	uint64_t streams;     /* stream, bulk: streams at once (-P), each on
+				 its own channel; 0 or 1: one */
+	unsigned direction;   /* stream: enum ipc_direction */
 	const struct ipc_framing_ops *framing; /* rr: frames, NULL: raw */
 	bool framing_noack;		       /* gdb-rsp without '+' acks */
 	const struct ipc_link *link;	       /* emulated link, NULL: none */
@@ -105,6 +108,18 @@ enum ipc_zerocopy {
 	IPC_ZC_SENDFILE,
 	IPC_ZC_VMSPLICE,
 	IPC_ZC_URING,
+};
+
+/*
+ * Which way a stream's messages go.  SEND: the client sends and the peer
+ * receives; REVERSE: the peer sends (iperf3's -R); BIDIR: both at once,
+ * each direction a stream of its own (the runner makes the odd-numbered
+ * streams REVERSE).
+ */
+enum ipc_direction {
+	IPC_DIR_SEND = 0,
+	IPC_DIR_REVERSE = 1,
+	IPC_DIR_BIDIR = 2,
 };
 
 /* Where the peer runs (a pattern's needs can depend on it). */
@@ -153,14 +168,17 @@ struct ipc_loss {
 };
 
 /*
- * Fairness between the flows of a load run: each flow's replies per
- * second over the run, summarized.
+ * Fairness between the flows of a load run (each flow's replies per
+ * second over the run) or the streams of a parallel stream or bulk run
+ * (each stream's payload bytes per second), summarized.  Jain's index is
+ * (sum x)^2 / (n sum x^2): 1 when all are equal, 1/n when one took all.
  */
 struct ipc_flows {
 	uint64_t flows;	     /* flows in the run, 0: not a many-flow pattern */
-	double rate_min;     /* the slowest flow, replies/s */
+	double rate_min;     /* the slowest flow, replies/s (streams: B/s) */
 	double rate_median;  /* the median flow */
 	double rate_max;     /* the fastest flow */
+	double jain;	     /* Jain's fairness index of the rates */
 	uint64_t lag_max_ns; /* open loop: latest a send left after its
 				intended time (the generator's own lag) */
 };
@@ -212,6 +230,7 @@ enum ipc_fmt {
 			      "open" at that rate */
 	IPC_FMT_LOSS,	   /* a count of lost ones: "38 (9.5%)" of sent */
 	IPC_FMT_OVER,	   /* percent above another figure: "+3.2%" */
+	IPC_FMT_RATIO,	   /* a fraction of 1: "0.998" */
 };
 
 /* The C type of a value where it lives. */
@@ -295,8 +314,9 @@ enum ipc_src {
 	IPC_SRC_FLOW_MIN,    /* fairness: the slowest flow, replies/s */
 	IPC_SRC_FLOW_MEDIAN,
 	IPC_SRC_FLOW_MAX,
-	IPC_SRC_LAG,  /* open loop: the generator's own lag, ns */
-	IPC_SRC_XP50, /* replay: per-exchange latency, ns */
+	IPC_SRC_FAIRNESS, /* Jain's index over the flows or streams */
+	IPC_SRC_LAG,	  /* open loop: the generator's own lag, ns */
+	IPC_SRC_XP50,	  /* replay: per-exchange latency, ns */
 	IPC_SRC_XP99,
 	IPC_SRC_COUNT, /* samples counted (http: complete requests) */
 	IPC_SRC_EXTRA, /* IPC_SRC_EXTRA + k: the pattern's extras[k] */
@@ -432,6 +452,8 @@ struct ipc_interval {
 	uint64_t lost;	    /* lossy transports: messages lost in it */
 	uint64_t jitter_ns; /* paced udp stream: RFC 3550 jitter at its end */
 	uint32_t run;	    /* in a result: the run it belongs to, 0-based */
+	uint32_t stream;    /* told while a run of parallel streams runs:
+			       its stream, 1-based; 0: the whole run */
 };
 
 /*

@@ -142,6 +142,25 @@ struct ipc_run_stats {
 			 set by the diagnosis; false in a summary */
 };
 
+/*
+ * One stream of a run of parallel streams (-P, --bidir): what it moved
+ * on its own channel.  The run's figures are the sums of its streams'
+ * (rates too: they ran at the same time).
+ */
+struct ipc_stream {
+	uint32_t run;	     /* the run it belongs to, 0-based */
+	uint32_t index;	     /* its number in the run, 0-based */
+	unsigned direction;  /* IPC_DIR_SEND or IPC_DIR_REVERSE */
+	bool failed;	     /* it ended with an error (the run is partial) */
+	uint64_t iterations; /* its batches or transfers */
+	uint64_t messages;
+	uint64_t bytes;
+	uint64_t elapsed_ns; /* the time its measured iterations took */
+	double msgs_per_s;
+	double bytes_per_s;
+	uint64_t lost; /* lossy transports: messages lost */
+};
+
 /* Why a case's runs ended. */
 enum ipc_stop {
 	IPC_STOP_NONE = 0,     /* not ended (yet) */
@@ -255,6 +274,10 @@ struct ipc_result {
 				       each naming its run */
 	size_t nivals;
 	size_t ivals_cap;
+	struct ipc_stream *streams; /* -P, --bidir: every run's streams in
+				       order, each naming its run */
+	size_t nstreams;
+	size_t streams_cap;
 };
 
 /*

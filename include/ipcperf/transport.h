@@ -51,6 +51,11 @@ extern "C" {
 #define IPC_TP_PEER_END (1u << 9)
 /* The endpoints are pipes: what vmsplice(2) and splice(2) take. */
 #define IPC_TP_PIPE (1u << 10)
+/*
+ * Its channel is a fixed device the user named (serial's --device), not
+ * one the run makes: one channel at a time, so no parallel streams.
+ */
+#define IPC_TP_ONE_CHAN (1u << 11)
 
 /* The side of a channel an endpoint belongs to. */
 enum ipc_side {

@@ -80,6 +80,8 @@ struct cli_config {
 	unsigned zerocopy;    /* stream --zerocopy: its way (enum
 				 ipc_zerocopy), or one by transport; 0: none */
 	uint64_t under_load;  /* rr --under-load: streams beside, 0: none */
+	uint64_t parallel;    /* stream, bulk: -P, streams at once, 0: one */
+	unsigned direction;   /* stream: -R, --bidir (enum ipc_direction) */
 	/* ipcperf compare (opt_compare.c) */
 	char **cmp_argv;	  /* argv with "--" made cli_cmp_sep */
 	char **cmp_files;	  /* A's files, then B's (allocated) */

@@ -116,13 +116,17 @@ static void on_interval(void *arg, const struct ipc_case *cs, unsigned run,
 	struct measuring *m = arg;
 	double s = (double)(iv->end_ns - iv->start_ns) / 1e9;
 	char what[128], bps[32], rate[32], p50[32], p99[32], lost[48] = "";
+	char stream[24] = "";
 
 	progress_clear(&m->prog);
 	if (cs->tp && (cs->tp->caps & IPC_TP_LOSSY))
 		snprintf(lost, sizeof(lost), "  lost %llu",
 			 (unsigned long long)iv->lost);
-	fprintf(stderr, "%s run %u %6.2f-%.2f s %12s %12s  p50 %s  p99 %s%s\n",
-		ipc_case_describe(cs, what, sizeof(what)), run + 1,
+	if (iv->stream)
+		snprintf(stream, sizeof(stream), " stream %u", iv->stream);
+	fprintf(stderr,
+		"%s run %u%s %6.2f-%.2f s %12s %12s  p50 %s  p99 %s%s\n",
+		ipc_case_describe(cs, what, sizeof(what)), run + 1, stream,
 		(double)iv->start_ns / 1e9, (double)iv->end_ns / 1e9,
 		ipc_fmt_bps(s > 0 ? (double)iv->bytes / s : 0, bps,
 			    sizeof(bps)),

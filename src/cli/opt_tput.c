@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Throughput the way iperf3 users ask for it: a paced sender (-b), and a
- * time limit for the whole command (--time) that its cases share.
+ * Throughput the way iperf3 users ask for it: parallel streams (-P) and
+ * their direction (-R, --bidir), a paced sender (-b), and a time limit
+ * for the whole command (--time) that its cases share.
  */
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 #include "run/lib_internal.h"
@@ -55,7 +57,90 @@ static int set_time(struct cli_config *c, const char *a)
 	return 0;
 }
 
+/*
+ * Parallel streams and their direction.  Each stream is a channel and a
+ * peer of its own: about PAR_FDS descriptors of this process (its socket
+ * or ring, the peer's pidfd and stop, the watchdog's), so the
+ * descriptor limit bounds them, and PAR_MAX (iperf3's limit as well)
+ * bounds the threads.
+ */
+#define PAR_MAX 128
+#define PAR_FDS 8
+#define PAR_FDS_SPARE 64 /* the rest of the program's */
+
+/* The most streams this process's descriptor limit allows, PAR_MAX at most. */
+static uint64_t par_limit(uint64_t *nofile)
+{
+	struct rlimit rl;
+	uint64_t n;
+
+	*nofile = getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY
+			  ? UINT64_MAX
+			  : (uint64_t)rl.rlim_cur;
+	n = *nofile > PAR_FDS_SPARE ? (*nofile - PAR_FDS_SPARE) / PAR_FDS : 0;
+	return n < PAR_MAX ? n : PAR_MAX;
+}
+
+static int set_parallel(struct cli_config *c, const char *a)
+{
+	uint64_t nofile, most = par_limit(&nofile);
+
+	if (cli_units(IPC_UNIT_COUNT, a, 1, UINT64_MAX, &c->parallel))
+		return usage_error("give a number of streams, 1 or more",
+				   "--parallel: %s", cli_err);
+	if (c->parallel > most && most == PAR_MAX)
+		return usage_error("give fewer streams",
+				   "--parallel %llu: at most %d streams "
+				   "(iperf3's limit too)",
+				   (unsigned long long)c->parallel, PAR_MAX);
+	if (c->parallel > most)
+		return usage_error(
+			"give fewer streams, or raise ulimit -n",
+			"--parallel %llu: at most %llu streams here: each "
+			"takes about %d of this process's %llu descriptors "
+			"(ulimit -n)",
+			(unsigned long long)c->parallel,
+			(unsigned long long)most, PAR_FDS,
+			(unsigned long long)nofile);
+	return 0;
+}
+
+/* -R and --bidir: one direction, given once. */
+static int set_dir(struct cli_config *c, unsigned dir)
+{
+	if (c->direction && c->direction != dir)
+		return usage_error("give one of them",
+				   "conflicting options: --reverse and "
+				   "--bidir");
+	c->direction = dir;
+	return 0;
+}
+
+static int set_reverse(struct cli_config *c, const char *a)
+{
+	(void)a;
+	return set_dir(c, IPC_DIR_REVERSE);
+}
+
+static int set_bidir(struct cli_config *c, const char *a)
+{
+	(void)a;
+	return set_dir(c, IPC_DIR_BIDIR);
+}
+
 static const struct cli_opt tput_opts[] = {
+	{"parallel", 'P', "N", CMD_STREAM | CMD_BULK,
+	 "N streams at once, each on a channel and peer of its own: their "
+	 "sum, slowest, fastest and fairness (Jain's index) [1]",
+	 set_parallel},
+	{"reverse", 'R', NULL, CMD_STREAM,
+	 "the peer sends and the client receives and checks, as iperf3 -R "
+	 "[the client sends]",
+	 set_reverse},
+	{"bidir", 0, NULL, CMD_STREAM,
+	 "both directions at once, each a stream of its own (twice -P "
+	 "streams), each reported [one way]",
+	 set_bidir},
 	{"bitrate", 'b', "RATE", CMD_STREAM,
 	 "pace the sender at RATE bits/s (k, M, G as iperf3: 1000-based); "
 	 "over udp the receiver keeps RFC 3550 jitter [as fast as it goes]",
@@ -75,6 +160,24 @@ static int tput_validate(struct cli_config *c)
 				   "--bitrate with --remote %s: not carried "
 				   "to a remote server yet",
 				   c->remote_target);
+	if (c->direction && c->remote_target[0])
+		return usage_error("measure -R and --bidir locally",
+				   "--%s with --remote %s: the direction is "
+				   "not carried to a remote server yet",
+				   c->direction == IPC_DIR_BIDIR ? "bidir"
+								 : "reverse",
+				   c->remote_target);
+	/* Its observer watches one client thread and one peer. */
+	if ((c->parallel > 1 || c->direction == IPC_DIR_BIDIR) && c->ro.explain)
+		return usage_error("explain one stream at a time",
+				   "--explain with %s: one stream at a time",
+				   c->parallel > 1 ? "--parallel" : "--bidir");
+	if (c->direction && c->bitrate_bps)
+		return usage_error("pace a stream that the client sends",
+				   "--bitrate with --%s: the peer's sender "
+				   "is not paced",
+				   c->direction == IPC_DIR_BIDIR ? "bidir"
+								 : "reverse");
 	if (c->time_ns && (c->set & (SET_ITER | SET_DUR | SET_BUDGET)))
 		return usage_error("--time sizes the runs itself; give one of "
 				   "them",

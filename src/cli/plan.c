@@ -339,6 +339,9 @@ static int expand(const struct cli_config *cfg,
 	cs.threads = (unsigned)cfg->threads;
 	cs.rate = cfg->rate;
 	cs.bitrate_bps = cfg->bitrate_bps;
+	cs.streams = cfg->parallel > 1 ? cfg->parallel : 0;
+	if (pat == &ipc_pattern_stream)
+		cs.direction = cfg->direction;
 	p->url = cfg->peer != NULL;
 	if (cfg->peer) { /* a URL's server */
 		cs.peer = cfg->peer;

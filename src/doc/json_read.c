@@ -14,6 +14,7 @@
 
 #include "explain_json.h"
 #include "intervals_json.h"
+#include "streams_json.h"
 #include "jread.h"
 #include "base/lib_internal.h"
 #include "pattern/lib_internal.h"
@@ -390,8 +391,10 @@ static struct ipc_result *read_result(struct rd *r, json_t *o, size_t idx)
 		snprintf(sat, sizeof(sat), "%s.runs[%zu]", at, i);
 		jr_run(r, run, sat, &res->cs, &res->runs[i]);
 	}
-	if (res->runs)
+	if (res->runs) {
 		intervals_json_get(r, runs, at, res);
+		streams_json_get(r, runs, at, res);
+	}
 	run = jr_obj(r, o, at, KEY_SOCKET, false);
 	if (run && res->nruns) {
 		res->runs[0].sock.valid = true;

@@ -17,6 +17,7 @@
 #include "ipcperf/doc.h"
 #include "explain_json.h"
 #include "intervals_json.h"
+#include "streams_json.h"
 #include "jread.h"
 #include "schema.h"
 #include "doc/lib_internal.h"
@@ -658,7 +659,8 @@ int ipc_doc_write_result(struct ipc_doc_writer *d, const struct ipc_result *res)
 	for (i = 0; runs && i < res->nruns; i++)
 		append(d, runs, run_obj(d, cs, &res->runs[i]));
 	for (i = 0; runs && i < res->nruns; i++)
-		if (intervals_json_put(json_array_get(runs, i), res, i))
+		if (intervals_json_put(json_array_get(runs, i), res, i) ||
+		    streams_json_put(json_array_get(runs, i), res, i))
 			d->err = -ENOMEM;
 	put(d, o, KEY_RUNS, runs);
 	if (res->nruns && res->runs[0].sock.valid)

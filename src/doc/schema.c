@@ -187,6 +187,7 @@ static const struct ipc_field flows[] = {
 	F(rate_min, IPC_FK_REAL),
 	F(rate_median, IPC_FK_REAL),
 	F(rate_max, IPC_FK_REAL),
+	FIELD(struct ipc_flows, "jain", jain, IPC_FK_REAL, IPC_FF_OPT),
 };
 #undef F
 TABLE(js_flows, flows);

@@ -151,6 +151,7 @@ static const struct ipc_param bk_params[] = {
 	 .off = offsetof(struct ipc_case, chunk_size),
 	 .fmt = IPC_FMT_BYTES,
 	 .flags = IPC_PARAM_PAYLOAD},
+	PARAM_STREAMS,
 	{0},
 };
 
@@ -158,6 +159,7 @@ static const struct ipc_column bk_cols[] = {
 	{.head = "transfer p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
 	{.head = "msgs/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
 	{.head = "bandwidth", .src = IPC_SRC_BYTES_PER_S, .fmt = IPC_FMT_BPS},
+	COLS_STREAMS,
 	{0},
 };
 

@@ -52,6 +52,30 @@
 		.flags = IPC_PARAM_WORD_DFLT                                   \
 	}
 
+/* Parallel streams (-P) of stream and bulk, each on its own channel. */
+#define PARAM_STREAMS                                                          \
+	{                                                                      \
+		.key = "streams", .word = "streams", .type = IPC_VT_U64,       \
+		.off = offsetof(struct ipc_case, streams),                     \
+		.fmt = IPC_FMT_COUNT,                                          \
+		.flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT             \
+	}
+
+/* Their rates: the table's sum is the bandwidth column. */
+#define COLS_STREAMS                                                           \
+	{.head = "stream min",                                                 \
+	 .src = IPC_SRC_FLOW_MIN,                                              \
+	 .fmt = IPC_FMT_BPS,                                                   \
+	 .flags = IPC_COL_IF_ANY},                                             \
+		{.head = "stream max",                                         \
+		 .src = IPC_SRC_FLOW_MAX,                                      \
+		 .fmt = IPC_FMT_BPS,                                           \
+		 .flags = IPC_COL_IF_ANY},                                     \
+	{                                                                      \
+		.head = "fairness", .src = IPC_SRC_FAIRNESS,                   \
+		.fmt = IPC_FMT_RATIO, .flags = IPC_COL_IF_ANY                  \
+	}
+
 /* A column of a time in ns. */
 #define COL_NS(h, s)                                                           \
 	{                                                                      \

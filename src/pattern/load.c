@@ -42,6 +42,7 @@
 #include "describe.h"
 #include "base/lib_internal.h"
 #include "pattern/lib_internal.h"
+#include "stats/lib_internal.h"
 
 #define BATCH 64	   /* completions taken per wait */
 #define IDLE_NS 50000000ll /* longest wait, 50 ms (a stop ends it at once) */
@@ -570,6 +571,7 @@ static void fairness(struct ipc_pctx *c, const struct cflow *fl, uint64_t n,
 		rates[g] = fl[g].count && fl[g].end > start
 				   ? fl[g].count / ((fl[g].end - start) / 1e9)
 				   : 0;
+	c->out.flows.jain = ipc_jain_index(rates, n);
 	qsort(rates, n, sizeof(*rates), cmp_rate);
 	c->out.flows.flows = n;
 	c->out.flows.rate_min = rates[0];

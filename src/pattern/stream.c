@@ -18,11 +18,16 @@
 #include "pace.h"
 #include "zc.h"
 
+/* -R: the client asks for each batch with this many bytes. */
+#define ST_REQ 8
+
 static size_t st_max_msg(const struct ipc_case *cs)
 {
+	size_t n = cs->msg_size ? cs->msg_size : 1;
+
 	if (cs->tp && (cs->tp->caps & IPC_TP_LOSSY))
 		return st_dgram_max_msg(msg_wire(cs->msg_size, cs->tp->caps));
-	return cs->msg_size ? cs->msg_size : 1;
+	return cs->direction != IPC_DIR_SEND && n < ST_REQ ? ST_REQ : n;
 }
 
 /* Room for every start of a shifted message (msg_stamp_shifted). */
@@ -31,12 +36,28 @@ static size_t st_buf_bytes(const struct ipc_case *cs)
 	return st_max_msg(cs) + 64 + MSG_SHIFT_MAX;
 }
 
+/*
+ * A batch of either direction ended at @t1, the @batches-th of the
+ * measured part: its sample kept, the interval closed if due.  True when
+ * the loop must end (msg_sample_end).
+ */
+static inline bool st_batch_end(struct ipc_pctx *c, uint64_t t0, uint64_t t1,
+				uint64_t batches, uint64_t deadline,
+				uint64_t *sum, int *err)
+{
+	const uint64_t msgs = batches * c->cs->count;
+
+	ipc_hist_record(c->hist, t1 - t0);
+	*sum += t1 - t0;
+	ival_tick(c, t1, batches, msgs, msgs * c->cs->msg_size, 0);
+	return msg_sample_end(c, t1, deadline, err);
+}
+
 static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const uint64_t count = c->cs->count;
-	struct ipc_hist *h = c->hist;
 	struct zc *zc = c->pat_priv; /* --zerocopy, NULL: copied sends */
 	uint64_t i, k, t0, t1, sum = 0;
 	struct pace pace;
@@ -66,11 +87,8 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			break;
 		}
 		t1 = ipc_now_ns();
-		ipc_hist_record(h, t1 - t0);
-		sum += t1 - t0;
-		ival_tick(c, t1, *done + i + 1, (*done + i + 1) * count,
-			  (*done + i + 1) * count * c->cs->msg_size, 0);
-		if (msg_sample_end(c, t1, deadline, &err)) {
+		if (st_batch_end(c, t0, t1, *done + i + 1, deadline, &sum,
+				 &err)) {
 			i++;
 			break;
 		}
@@ -78,6 +96,60 @@ static int st_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	goto out;
 fail_send:
 	msg_fail(c, err, "send message");
+out:
+	*done += i;
+	*elapsed_ns += sum;
+	return err;
+}
+
+/*
+ * -R: the client asks for each batch with the sequence number of its
+ * first message (ST_REQ bytes), the peer sends the batch, and the client
+ * receives and checks every message (where the transport holds it when it
+ * can, as the forward server does).  One sample is one batch, from the
+ * request to its last message: the request costs the same small one-way
+ * trip as the forward stream's acknowledgement.
+ */
+static int st_rloop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+		    uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const uint64_t count = c->cs->count;
+	const bool in_place =
+		c->verify && c->io.eng->recv_view && c->io.ep->ops->recv_view;
+	uint64_t i, k, t0, t1, sum = 0;
+	const uint8_t *msg = c->rbuf;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		msg_stamp(c->sbuf, ST_REQ, *seq);
+		t0 = ipc_now_ns();
+		err = msg_send(c, c->sbuf, ST_REQ);
+		if (err) {
+			msg_fail(c, err, "send a batch's request");
+			break;
+		}
+		for (k = 0; k < count; k++) {
+			err = in_place ? msg_recv_view(c, &msg, len)
+				       : msg_recv(c, c->rbuf, len);
+			if (err) {
+				msg_fail(c, err, "receive message");
+				goto out;
+			}
+			if (c->verify) {
+				err = msg_check_shifted(c, msg, len, *seq);
+				if (err)
+					goto out;
+			}
+			(*seq)++;
+		}
+		t1 = ipc_now_ns();
+		if (st_batch_end(c, t0, t1, *done + i + 1, deadline, &sum,
+				 &err)) {
+			i++;
+			break;
+		}
+	}
 out:
 	*done += i;
 	*elapsed_ns += sum;
@@ -93,8 +165,12 @@ static int st_client(struct ipc_pctx *c)
 	c->out.extra[ST_EXTRA_ZC_COPIED] = NAN;
 	if (c->tp_caps & IPC_TP_LOSSY)
 		return st_dgram_client(c);
-	err = c->cs->zerocopy ? zc_client(c, st_loop)
-			      : msg_client_phases(c, st_loop);
+	if (c->cs->zerocopy)
+		err = zc_client(c, st_loop);
+	else
+		err = msg_client_phases(c, c->cs->direction == IPC_DIR_REVERSE
+						   ? st_rloop
+						   : st_loop);
 
 	c->out.extra[ST_EXTRA_JITTER] = NAN; /* over udp only */
 	c->out.extra[ST_EXTRA_WINDOW] = NAN;
@@ -125,7 +201,11 @@ static int st_recv(struct ipc_pctx *c, uint64_t k, bool in_place,
 	return k ? err : msg_next_end(c, err);
 }
 
-/* A batch of no messages would time acknowledgements alone. */
+/*
+ * A batch of no messages would time acknowledgements alone.  The lossy
+ * loops count loss at a receiver that reports to the client: they have
+ * no reverse.
+ */
 static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 		    char *why, size_t why_len)
 {
@@ -135,7 +215,60 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 			 "stream sends batches of at least 1 message");
 		return -EINVAL;
 	}
+	if (cs->direction != IPC_DIR_SEND && cs->tp &&
+	    (cs->tp->caps & IPC_TP_LOSSY)) {
+		snprintf(why, why_len,
+			 "stream %s over %s: a lossy stream's receiver reports "
+			 "to its sender, and only the client sends there",
+			 cs->direction == IPC_DIR_BIDIR ? "--bidir" : "-R",
+			 cs->tp->name);
+		return -EINVAL;
+	}
+	if (cs->zerocopy &&
+	    (cs->direction != IPC_DIR_SEND || cs->streams > 1)) {
+		snprintf(why, why_len,
+			 "stream --zerocopy with %s: not measured yet (the "
+			 "zero-copy sender is one client's, sending)",
+			 cs->streams > 1		  ? "-P"
+			 : cs->direction == IPC_DIR_BIDIR ? "--bidir"
+							  : "-R");
+		return -EINVAL;
+	}
 	return ipc_zc_check(cs, why, why_len);
+}
+
+/* -R: the peer sends each batch the client asks for (st_rloop). */
+static int st_rserver(struct ipc_pctx *c)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const uint64_t count = c->cs->count;
+	uint64_t seq = 0, k;
+	uint8_t *msg;
+	int err;
+
+	for (;;) {
+		err = msg_next(c, c->rbuf, ST_REQ);
+		if (err > 0)
+			return 0;
+		if (err)
+			return msg_fail(c, err, "receive a batch's request");
+		if (c->verify) {
+			err = msg_check(c, c->rbuf, ST_REQ, seq);
+			if (err)
+				return err;
+		}
+		/* Its sends need not wait: the stop is looked at here. */
+		if (ipc_cancelled(c->io.cancel))
+			return 0;
+		for (k = 0; k < count; k++) {
+			msg = msg_stamp_shifted(c, len, seq);
+			err = msg_send(c, msg, len);
+			msg_unstamp(msg, len, seq++);
+			if (err)
+				return msg_fail(c, err, "send message");
+		}
+		c->out.done++;
+	}
 }
 
 /*
@@ -157,6 +290,8 @@ static int st_server(struct ipc_pctx *c)
 
 	if (c->tp_caps & IPC_TP_LOSSY)
 		return st_dgram_server(c);
+	if (c->cs->direction == IPC_DIR_REVERSE)
+		return st_rserver(c);
 	for (uint64_t batch = 0;; batch++) {
 		for (k = 0; k < count; k++) {
 			err = st_recv(c, k, in_place, &msg, len);
@@ -178,6 +313,9 @@ static int st_server(struct ipc_pctx *c)
 		c->out.done++;
 	}
 }
+
+/* enum ipc_direction in words and JSON. */
+static const char *const st_dir_names[] = {"send", "reverse", "bidir", NULL};
 
 static const struct ipc_param st_params[] = {
 	{.key = "msg_size",
@@ -212,6 +350,14 @@ static const struct ipc_param st_params[] = {
 	 .fmt = IPC_FMT_NAME,
 	 .names = ipc_zc_names,
 	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	PARAM_STREAMS,
+	{.key = "direction",
+	 .word = "dir",
+	 .type = IPC_VT_U32,
+	 .off = offsetof(struct ipc_case, direction),
+	 .fmt = IPC_FMT_NAME,
+	 .names = st_dir_names,
+	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
 	{0},
 };
 
@@ -243,6 +389,7 @@ static const struct ipc_column st_cols[] = {
 	 .src = IPC_SRC_EXTRA + ST_EXTRA_ZC_COPIED,
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_COL_IF_ANY},
+	COLS_STREAMS,
 	{0},
 };
 

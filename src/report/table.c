@@ -146,6 +146,9 @@ int tab_keep(struct tab *t, const struct ipc_result *res)
 			memcpy(row->res.ivals, res->ivals,
 			       res->nivals * sizeof(*res->ivals));
 	}
+	row->res.streams = NULL; /* the table prints their summary */
+	row->res.nstreams = 0;
+	row->res.streams_cap = 0;
 	row->res.hist = NULL;
 	row->res.xhist = NULL;
 	row->res.explain = explain_keep(res->explain);

@@ -61,6 +61,15 @@ int ipc_case_check(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		rc = cs->pat->check(cs, ro->placement, why, why_len);
 	if (rc)
 		return rc < 0 ? rc : -EINVAL;
+	if ((cs->streams > 1 || cs->direction == IPC_DIR_BIDIR) &&
+	    (cs->tp->caps & IPC_TP_ONE_CHAN)) {
+		snprintf(why, why_len,
+			 "%s carries one channel at a time (its device): no "
+			 "parallel streams (-P %llu%s)",
+			 cs->tp->name, (unsigned long long)cs->streams,
+			 cs->direction == IPC_DIR_BIDIR ? ", --bidir" : "");
+		return -EINVAL;
+	}
 	need = cs->pat->max_msg(cs);
 	o.max_msg = need;
 	limit = cs->tp->max_msg ? cs->tp->max_msg(&o) : SIZE_MAX;

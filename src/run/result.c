@@ -41,6 +41,7 @@ void ipc_result_free(struct ipc_result *res)
 	ipc_explain_result_free(res->explain);
 	free(res->runs);
 	free(res->ivals);
+	free(res->streams);
 	free(res);
 }
 
@@ -161,6 +162,8 @@ static double flows_value(const struct ipc_case *cs, const struct ipc_flows *f,
 		return f->rate_median;
 	case IPC_SRC_FLOW_MAX:
 		return f->rate_max;
+	case IPC_SRC_FAIRNESS:
+		return f->jain;
 	case IPC_SRC_LAG:
 		/* The generator's lag exists only against a schedule. */
 		return cs->rate ? (double)f->lag_max_ns : NAN;
@@ -188,6 +191,7 @@ double ipc_result_value(const struct ipc_result *res,
 	case IPC_SRC_FLOW_MIN:
 	case IPC_SRC_FLOW_MEDIAN:
 	case IPC_SRC_FLOW_MAX:
+	case IPC_SRC_FAIRNESS:
 	case IPC_SRC_LAG:
 		return flows_value(&res->cs, &s->flows, src);
 	case IPC_SRC_XP50:
@@ -261,6 +265,9 @@ char *ipc_fmt_value(enum ipc_fmt fmt, double v, char *buf, size_t len)
 		return ipc_fmt_rate(v, buf, len);
 	case IPC_FMT_BPS:
 		return ipc_fmt_bps(v, buf, len);
+	case IPC_FMT_RATIO:
+		snprintf(buf, len, "%.3f", v);
+		return buf;
 	default:
 		snprintf(buf, len, "%.0f", v);
 		return buf;

@@ -249,7 +249,8 @@ void run_client_fresh(struct ipc_run *run)
 
 void run_chan_name(struct ipc_run *run, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u", run->nchan++);
+	snprintf(buf, len, "%u",
+		 __atomic_fetch_add(&run->nchan, 1, __ATOMIC_RELAXED));
 }
 
 char *run_stop_words(const struct ipc_run *run, char *buf, size_t len)

@@ -48,6 +48,22 @@ void xrun_case_end(struct ipc_result *res);
 /* ipc_pctx's watch_self for --explain: @x watches the calling thread. */
 void xrun_watch_self(void *x);
 
+/*
+ * Parallel streams (streams.c): the figures of @n streams that ran at
+ * once as one run in @out: counts and losses summed over the longest
+ * elapsed time (the rates follow), the latency of @hist (their samples merged), and their
+ * rates' fairness in out->flows.  Then their intervals as one series in
+ * @out_iv (its storage): interval k of each stream added into interval
+ * k, so that the series adds up to the run as each stream's does.
+ */
+/* Add the loss counts @l of a run or stream (completed or not) to @sum. */
+void run_loss_add(struct ipc_loss *sum, const struct ipc_loss *l);
+
+void run_streams_sum(struct ipc_run_stats *out, const struct ipc_hist *hist,
+		     const struct ipc_run_stats *const *st, size_t n);
+void run_streams_ivals(struct ipc_ivals *out_iv,
+		       const struct ipc_ivals *const *iv, size_t n);
+
 /* A name for the next channel of @run, unique in its directory ("7"). */
 void run_chan_name(struct ipc_run *run, char *buf, size_t len);
 

@@ -19,7 +19,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +46,7 @@ struct case_bufs {
 	const struct ipc_runopts *ro; /* ... told to ro->on_interval */
 	const struct ipc_case *cs;
 	unsigned run;
+	uint32_t stream; /* -P: its stream, 1-based; 0: the whole run */
 };
 
 static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
@@ -396,13 +399,12 @@ static void token_disarm(struct run_token *t, struct ipc_result *res)
  * One run.  Returns 0 or -errno; on failure @f describes it.  @st holds
  * what was measured, even on failure (st->iterations may be 0).
  */
-static int run_once(struct ipc_run *run, const struct ipc_case *cs,
-		    const struct ipc_runopts *ro, struct case_bufs *b,
-		    struct ipc_run_stats *st, struct run_fail *f,
-		    struct ipc_result *res)
+static int run_once(struct ipc_run *run, struct ipc_cancel *stop,
+		    const struct ipc_case *cs, const struct ipc_runopts *ro,
+		    struct case_bufs *b, struct ipc_run_stats *st,
+		    struct run_fail *f, struct ipc_result *res)
 {
 	const struct ipc_peer_ops *kind = ipc_peer_of(cs, ro);
-	struct ipc_cancel *stop = run_client_stop(run);
 	struct ipc_tp_opts tpo = ro->tp;
 	struct ipc_peer p = {.cs = cs,
 			     .ro = ro,
@@ -420,7 +422,6 @@ static int run_once(struct ipc_run *run, const struct ipc_case *cs,
 
 	memset(st, 0, sizeof(*st));
 	memset(f, 0, sizeof(*f));
-	run_client_fresh(run);
 	run_chan_name(run, name, sizeof(name));
 	tpo.dir = ipc_run_dir(run);
 	tpo.name = name;
@@ -552,9 +553,15 @@ size_t ipc_case_buf_total(const struct ipc_case *cs)
  */
 static void ival_told(void *arg, const struct ipc_interval *iv)
 {
+	/* Parallel streams close theirs from their own threads. */
+	static pthread_mutex_t one = PTHREAD_MUTEX_INITIALIZER;
 	const struct case_bufs *b = arg;
+	struct ipc_interval v = *iv;
 
-	b->ro->on_interval(b->ro->on_interval_arg, b->cs, b->run, iv);
+	v.stream = b->stream;
+	pthread_mutex_lock(&one);
+	b->ro->on_interval(b->ro->on_interval_arg, b->cs, b->run, &v);
+	pthread_mutex_unlock(&one);
 }
 
 /*
@@ -685,20 +692,6 @@ static void where_failed(const struct ipc_runopts *ro,
 			 (unsigned long long)ro->iterations, runs);
 }
 
-/* Add the loss counts of one run (completed or not) to @sum. */
-static void loss_add(struct ipc_loss *sum, const struct ipc_loss *l)
-{
-	if (!l->counted)
-		return;
-	sum->counted = true;
-	sum->reorder_known |= l->reorder_known;
-	sum->sent += l->sent;
-	sum->received += l->received;
-	sum->lost += l->lost;
-	sum->late += l->late;
-	sum->reordered += l->reordered;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -708,11 +701,13 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * Fairness over all runs: the slowest flow of any run, the median of the
- * runs' median flows, the fastest flow of any run.
+ * runs' median flows, the fastest flow of any run, the median of the
+ * runs' fairness indexes.
  */
 static void flows_summarize(struct ipc_result *res, struct ipc_flows *out)
 {
-	double med[res->nruns ? res->nruns : 1];
+	double med[res->nruns ? res->nruns : 1],
+		jain[res->nruns ? res->nruns : 1];
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -728,13 +723,16 @@ static void flows_summarize(struct ipc_result *res, struct ipc_flows *out)
 		if (f->lag_max_ns > out->lag_max_ns)
 			out->lag_max_ns = f->lag_max_ns;
 		out->flows = f->flows;
+		jain[n] = f->jain;
 		med[n++] = f->rate_median;
 	}
 	if (!n)
 		return;
 	qsort(med, n, sizeof(med[0]), cmp_double);
+	qsort(jain, n, sizeof(jain[0]), cmp_double);
 	out->rate_median =
 		n % 2 ? med[n / 2] : (med[n / 2 - 1] + med[n / 2]) / 2;
+	out->jain = n % 2 ? jain[n / 2] : (jain[n / 2 - 1] + jain[n / 2]) / 2;
 }
 
 /* One case between its runs: its run and buffers, how it failed. */
@@ -747,9 +745,251 @@ struct ipc_case_state {
 	int err;	   /* the failure that ended the case, or 0 */
 	struct run_fail f; /* its words */
 	char where[128];
-	struct ipc_loss loss;	/* every run's losses, failed ones too */
-	struct load_probe load; /* where the load figure is read */
+	struct ipc_loss loss;	   /* every run's losses, failed ones too */
+	struct load_probe load;	   /* where the load figure is read */
+	struct stream_slot *slots; /* -P, --bidir: one per stream, or NULL */
+	size_t nslots;
 };
+
+/*
+ * One of a run's parallel streams (-P, --bidir): its own case (its
+ * direction), buffers, channel, peer and thread.  It has a stop of its
+ * own, since only a few threads can watch one stop: the case's thread
+ * passes the run's stop on to every stream.
+ */
+struct stream_slot {
+	struct ipc_case cs;
+	struct case_bufs b;
+	struct ipc_cancel stop;
+	bool stop_ok; /* stop was initialised */
+	struct ipc_run_stats st;
+	struct run_fail f;
+	struct ipc_result res; /* what run_once notes besides the stats */
+	struct ipc_case_state *owner;
+	int done_fd; /* the case's eventfd: one added when it ends */
+	int err;
+	pthread_t th;
+};
+
+static void *stream_main(void *arg)
+{
+	struct stream_slot *sl = arg;
+	struct ipc_case_state *st = sl->owner;
+	uint64_t one = 1;
+
+	sl->err = run_once(st->run, &sl->stop, &sl->cs, &st->ro, &sl->b,
+			   &sl->st, &sl->f, &sl->res);
+	if (write(sl->done_fd, &one, sizeof(one)) != sizeof(one))
+		abort(); /* an eventfd below its maximum takes it */
+	return NULL;
+}
+
+static void slots_free(struct ipc_case_state *st)
+{
+	for (size_t i = 0; i < st->nslots; i++) {
+		bufs_free(&st->slots[i].b);
+		if (st->slots[i].stop_ok)
+			ipc_cancel_fini(&st->slots[i].stop);
+	}
+	free(st->slots);
+	st->slots = NULL;
+	st->nslots = 0;
+}
+
+/*
+ * The streams of case @cs: -P of them (one without -P), twice as many
+ * with --bidir, where every second one goes the other way.
+ */
+static int slots_alloc(struct ipc_case_state *st, const struct ipc_case *cs)
+{
+	const bool bidir = cs->direction == IPC_DIR_BIDIR;
+	size_t n = (cs->streams > 1 ? cs->streams : 1) * (bidir ? 2 : 1);
+	int err;
+
+	if (n < 2)
+		return 0;
+	st->slots = calloc(n, sizeof(*st->slots));
+	if (!st->slots)
+		return -ENOMEM;
+	st->nslots = n;
+	for (size_t i = 0; i < n; i++) {
+		struct stream_slot *sl = &st->slots[i];
+
+		sl->cs = *cs;
+		sl->cs.streams = 0;
+		if (bidir)
+			sl->cs.direction =
+				i % 2 ? IPC_DIR_REVERSE : IPC_DIR_SEND;
+		sl->owner = st;
+		err = ipc_cancel_init(&sl->stop);
+		if (err)
+			goto fail;
+		sl->stop_ok = true;
+		err = bufs_alloc(&sl->b, &sl->cs, &st->ro);
+		if (err)
+			goto fail;
+		sl->b.stream = (uint32_t)i + 1;
+	}
+	return 0;
+fail:
+	slots_free(st);
+	return err;
+}
+
+/*
+ * Wait until every started stream ended, passing the run's stop on to
+ * each.  A stream that fails does not stop the others: what they
+ * measure stands, and the run is partial.  (A stream's own stop is also
+ * fired by its peer's watcher once its run is over, too late to tell
+ * from a failure here.)
+ */
+static void streams_wait(struct ipc_case_state *st, size_t started, int done_fd)
+{
+	struct pollfd pfd[2] = {{.fd = done_fd, .events = POLLIN},
+				{.fd = ipc_cancel_fd(run_client_stop(st->run)),
+				 .events = POLLIN}};
+	size_t ended = 0;
+	bool fired = false;
+	uint64_t v;
+
+	while (ended < started) {
+		if (poll(pfd, fired ? 1 : 2, -1) < 0 && errno != EINTR)
+			pfd[1].revents = POLLIN; /* cannot wait: stop them */
+		if (!fired && pfd[1].revents) {
+			for (size_t k = 0; k < started; k++)
+				ipc_cancel_fire(&st->slots[k].stop);
+			fired = true;
+		}
+		/* Once all are told to stop, only their ends are awaited. */
+		if ((fired || pfd[0].revents) &&
+		    read(done_fd, &v, sizeof(v)) == sizeof(v))
+			ended += (size_t)v;
+	}
+}
+
+/*
+ * One run of parallel streams, each as one run of its own (run_once, in
+ * its own thread), at the same time; then their figures summed into @out
+ * and the case's buffers (histogram, intervals), and the first failure
+ * (other than the stop it caused) into st->f.
+ */
+static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
+{
+	const unsigned r = (unsigned)st->res->nruns;
+	const struct ipc_run_stats *sts[st->nslots];
+	const struct ipc_ivals *ivs[st->nslots];
+	struct stream_slot *bad = NULL;
+	size_t started = 0;
+	int done_fd, err = 0;
+
+	done_fd = eventfd(0, EFD_CLOEXEC);
+	if (done_fd < 0) {
+		err = -errno;
+		snprintf(st->f.what, sizeof(st->f.what),
+			 "make the streams' eventfd: %s", strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < st->nslots; i++) {
+		struct stream_slot *sl = &st->slots[i];
+
+		ipc_cancel_reset(&sl->stop);
+		if (ipc_run_stopped(st->run))
+			ipc_cancel_fire(&sl->stop);
+		memset(&sl->res, 0, sizeof(sl->res));
+		sl->res.ro = st->ro;
+		sl->b.run = r;
+		sl->b.ivals.n = 0;
+		sl->done_fd = done_fd;
+		err = -pthread_create(&sl->th, NULL, stream_main, sl);
+		if (err) {
+			snprintf(st->f.what, sizeof(st->f.what),
+				 "start stream %zu of %zu: %s", i + 1,
+				 st->nslots, strerror(-err));
+			for (size_t k = 0; k < started; k++)
+				ipc_cancel_fire(&st->slots[k].stop);
+			break;
+		}
+		started++;
+	}
+	streams_wait(st, started, done_fd);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(st->slots[i].th, NULL);
+	close(done_fd);
+	ipc_hist_reset(st->b.run_hist);
+	for (size_t i = 0; i < started; i++) {
+		struct stream_slot *sl = &st->slots[i];
+
+		ipc_hist_merge(st->b.run_hist, sl->b.run_hist);
+		st->res->refused += sl->res.refused;
+		if (sl->res.peer_host[0] && !st->res->peer_host[0])
+			memcpy(st->res->peer_host, sl->res.peer_host,
+			       sizeof(st->res->peer_host));
+		if (sl->res.peer_others > st->res->peer_others)
+			st->res->peer_others = sl->res.peer_others;
+		if (sl->err &&
+		    (!bad || (bad->err == -ECANCELED && sl->err != -ECANCELED)))
+			bad = sl;
+	}
+	for (size_t i = 0; i < started; i++) {
+		sts[i] = &st->slots[i].st;
+		ivs[i] = &st->slots[i].b.ivals;
+	}
+	run_streams_sum(out, st->b.run_hist, sts, started);
+	if (st->b.ivals.v)
+		run_streams_ivals(&st->b.ivals, ivs, started);
+	if (err)
+		return err;
+	if (bad) {
+		snprintf(st->f.what, sizeof(st->f.what),
+			 "stream %zu of %zu: %.160s",
+			 (size_t)(bad - st->slots) + 1, st->nslots,
+			 bad->f.what);
+		snprintf(st->f.story, sizeof(st->f.story), "%s", bad->f.story);
+		snprintf(st->f.mismatch, sizeof(st->f.mismatch), "%s",
+			 bad->f.mismatch);
+		st->f.warm_done = bad->f.warm_done;
+		st->f.stalled = bad->f.stalled;
+	}
+	return bad ? bad->err : 0;
+}
+
+/* The run's streams, as run @r of the result. */
+static int streams_add(struct ipc_case_state *st, unsigned r)
+{
+	struct ipc_result *res = st->res;
+	size_t need = res->nstreams + st->nslots;
+
+	if (need > res->streams_cap) {
+		size_t cap = res->streams_cap ? 2 * res->streams_cap : 16;
+		void *n;
+
+		while (cap < need)
+			cap *= 2;
+		n = realloc(res->streams, cap * sizeof(*res->streams));
+		if (!n)
+			return -ENOMEM;
+		res->streams = n;
+		res->streams_cap = cap;
+	}
+	for (size_t i = 0; i < st->nslots; i++) {
+		const struct stream_slot *sl = &st->slots[i];
+
+		res->streams[res->nstreams++] = (struct ipc_stream){
+			.run = r,
+			.index = (uint32_t)i,
+			.direction = sl->cs.direction,
+			.failed = sl->err != 0,
+			.iterations = sl->st.iterations,
+			.messages = sl->st.messages,
+			.bytes = sl->st.bytes,
+			.elapsed_ns = sl->st.elapsed_ns,
+			.msgs_per_s = sl->st.msgs_per_s,
+			.bytes_per_s = sl->st.bytes_per_s,
+			.lost = sl->st.loss.lost,
+		};
+	}
+	return 0;
+}
 
 int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 		   const struct ipc_runopts *ro, struct ipc_result *res,
@@ -783,6 +1023,11 @@ int ipc_case_begin(struct ipc_run *run, const struct ipc_case *cs,
 	st->res = res;
 	load_probe(&st->load, NULL, ro->pm_qos_held ? ro->pm_qos_us : -1);
 	err = bufs_alloc(&st->b, cs, &st->ro);
+	if (!err) {
+		err = slots_alloc(st, cs);
+		if (err)
+			bufs_free(&st->b);
+	}
 	if (err) {
 		snprintf(res->error, sizeof(res->error),
 			 "cannot allocate %zu-byte buffers",
@@ -868,7 +1113,12 @@ int ipc_case_once(struct ipc_case_state *st)
 	st->b.run = r;
 	st->b.ivals.n = 0;
 	load_snap(&a, &st->load, NULL);
-	err = run_once(st->run, st->cs, &st->ro, &st->b, &run, &st->f, res);
+	run_client_fresh(st->run);
+	if (st->nslots)
+		err = run_streams(st, &run);
+	else
+		err = run_once(st->run, run_client_stop(st->run), st->cs,
+			       &st->ro, &st->b, &run, &st->f, res);
 	if (st->f.mismatch[0] && !res->mismatch[0])
 		snprintf(res->mismatch, sizeof(res->mismatch), "%s",
 			 st->f.mismatch);
@@ -879,12 +1129,13 @@ int ipc_case_once(struct ipc_case_state *st)
 	st->f.session[0] = '\0';
 	load_snap(&b, &st->load, &a);
 	load_diff(&a, &b, &run);
-	loss_add(&st->loss, &run.loss);
+	run_loss_add(&st->loss, &run.loss);
 	if (run.iterations) {
 		ipc_hist_merge(res->hist, st->b.run_hist);
 		if (res->xhist)
 			ipc_hist_merge(res->xhist, st->b.run_xhist);
 		if ((result_add_ivals(res, &st->b.ivals, r) ||
+		     (st->nslots && streams_add(st, r)) ||
 		     result_add_run(res, &run)) &&
 		    !err)
 			err = -ENOMEM;
@@ -971,6 +1222,7 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 		res->error[0] = '\0';
 	}
 	bufs_free(&st->b);
+	slots_free(st);
 	free(st);
 }
 

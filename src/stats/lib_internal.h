@@ -79,6 +79,13 @@ void ipc_runs_modes(const double *x, size_t n, struct ipc_modes *out);
 size_t ipc_runs_outliers(const double *x, size_t n, bool *far);
 
 /*
+ * Jain's fairness index of @n rates: (sum x)^2 / (n sum x^2), 1 when
+ * all are equal, 1/n when one has everything; 0 when @n is 0 or every
+ * rate is 0 (nothing to be fair about).
+ */
+double ipc_jain_index(const double *x, size_t n);
+
+/*
  * Two levels: @a holds the runs of @ka invocations one after another,
  * @na[i] of invocation i (likewise @b); values that are not finite are
  * left out, and an invocation left with none.  Fills everything in @out:

@@ -183,3 +183,14 @@ void ipc_runs_summarize(const double *x, size_t n, double level,
 	}
 	free(sorted);
 }
+
+double ipc_jain_index(const double *x, size_t n)
+{
+	double sum = 0, sq = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	return sq > 0 ? sum * sum / ((double)n * sq) : 0;
+}

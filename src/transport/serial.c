@@ -309,7 +309,7 @@ const struct ipc_transport_ops ipc_tp_serial = {
 	.name = "serial",
 	.help = "two serial ports joined by a null-modem cable: --device "
 		"CLIENT,SERVER --baud N",
-	.caps = IPC_TP_STREAM | IPC_TP_FD,
+	.caps = IPC_TP_STREAM | IPC_TP_FD | IPC_TP_ONE_CHAN,
 	.check = serial_check,
 	.max_msg = tp_stream_max_msg,
 	.setup = serial_setup,

@@ -103,7 +103,9 @@ static void set_params(struct ipc_case *cs)
 		if ((p->flags & IPC_PARAM_DERIVED) || !ipc_param_is_number(p) ||
 		    p->in == IPC_IN_TRACE)
 			continue;
-		ipc_param_set_u64(cs, p, v);
+		/* A named value has its names: the second of them. */
+		ipc_param_set_u64(cs, p,
+				  p->fmt == IPC_FMT_NAME && p->names ? 1 : v);
 		v = v * 3 + 1;
 	}
 }
