@@ -300,8 +300,8 @@ static void put_params(struct ipc_doc_writer *d, json_t *o,
 		v = ipc_param_u64(cs, p);
 		if ((p->flags & IPC_PARAM_JSON_DFLT) && v == p->dflt)
 			continue;
-		if (p->fmt == IPC_FMT_NAME && p->names)
-			put(d, o, p->key, json_string(p->names[v]));
+		if (p->fmt == IPC_FMT_NAME && ipc_param_name(p, v))
+			put(d, o, p->key, json_string(ipc_param_name(p, v)));
 		else if (p->fmt == IPC_FMT_LOOP)
 			put(d, o, p->key, json_string(v ? "open" : "closed"));
 		else

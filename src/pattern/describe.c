@@ -197,8 +197,10 @@ char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 		snprintf(buf, len, "%llu/s", (unsigned long long)v);
 		break;
 	case IPC_FMT_NAME:
-		if (p->names)
-			snprintf(buf, len, "%s", p->names[v]);
+		if (ipc_param_name(p, v))
+			snprintf(buf, len, "%s", ipc_param_name(p, v));
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)v);
 		break;
 	case IPC_FMT_LOOP:
 		snprintf(buf, len, "%s", v ? "open" : "closed");
@@ -208,6 +210,16 @@ char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 		break;
 	}
 	return buf;
+}
+
+const char *ipc_param_name(const struct ipc_param *p, uint64_t v)
+{
+	if (!p->names)
+		return NULL;
+	for (uint64_t i = 0; p->names[i]; i++)
+		if (i == v)
+			return p->names[i];
+	return NULL;
 }
 
 bool ipc_param_in_words(const struct ipc_case *cs, const struct ipc_param *p)

@@ -65,6 +65,13 @@ char *ipc_param_word(const struct ipc_case *cs, const struct ipc_param *p,
 		     char *buf, size_t len);
 
 /*
+ * The name of value @v of a named parameter (IPC_FMT_NAME), or NULL when
+ * @p has no names or @v is past them (a case built by hand, or read from
+ * a newer program): callers then show the number.
+ */
+const char *ipc_param_name(const struct ipc_param *p, uint64_t v);
+
+/*
  * Where @p's value is for @cs (a struct ipc_trace is pointed to by the
  * case and is not const), or NULL when the case has no such base.
  */
