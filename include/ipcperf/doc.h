@@ -99,7 +99,9 @@ struct ipc_doc {
  * called @name in messages (ipc_doc_parse).  0 and a new document in
  * *out, or: -ENOENT and the like when the file cannot be read, -EINVAL
  * when it is not JSON or not a result document of schema 1 (or a field is
- * wrong, as above), -EPROTO when it is of another schema, -ENOMEM.  On
+ * wrong, as above), -EPROTO when it is of another schema, -EFBIG when it
+ * is larger than IPC_DOC_FILE_MAX or holds more JSON values or results
+ * than the reader takes (docs/json.md says how many), -ENOMEM.  On
  * failure @err gets one sentence that starts with the file's name.
  */
 int ipc_doc_read(const char *path, struct ipc_doc **out, char *err,

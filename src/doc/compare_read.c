@@ -87,12 +87,15 @@ int ipc_cmp_saved_parse(const char *text, size_t len, const char *path,
 			struct ipc_cmp_saved *out, char *err, size_t err_len)
 {
 	json_error_t jerr;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = NULL, *th, *dr;
 	const char *cmd, *metric;
-	json_t *th, *dr;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	rc = ipc_doc_values_check(text, len, path, err, err_len);
+	if (rc)
+		return rc;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		snprintf(err, err_len, "%s: %s", path, jerr.text);
 		return -EINVAL;

@@ -17,6 +17,7 @@
 #include "streams_json.h"
 #include "jread.h"
 #include "base/lib_internal.h"
+#include "doc/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
 #include "stats/lib_internal.h"
@@ -525,6 +526,12 @@ static void read_doc(struct rd *r, json_t *root, struct ipc_doc *doc)
 		jr_bad(r, "", NULL, "not an ipcperf result (no results array)");
 		return;
 	}
+	if (json_array_size(results) > IPC_DOC_RESULTS_MAX) {
+		snprintf(r->err, r->err_len, "%s: more than %u results",
+			 r->file, IPC_DOC_RESULTS_MAX);
+		r->rc = -EFBIG;
+		return;
+	}
 	read_meta(r, root, doc);
 	read_skips(r, root, doc);
 	doc->results =
@@ -593,13 +600,43 @@ static struct ipc_doc *doc_new(struct rd *r, const char *name)
 	return doc;
 }
 
+int ipc_doc_values_check(const char *text, size_t len, const char *name,
+			 char *err, size_t err_len)
+{
+	size_t n = 1;
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++; /* the escaped character, '"' or not */
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if ((c == '{' || c == '[' || c == ',') &&
+			   ++n > IPC_DOC_VALUES_MAX) {
+			snprintf(err, err_len, "%s: more than %u JSON values",
+				 name, IPC_DOC_VALUES_MAX);
+			return -EFBIG;
+		}
+	}
+	return 0;
+}
+
 int ipc_doc_parse(const char *text, size_t len, const char *name,
 		  struct ipc_doc **out, char *err, size_t err_len)
 {
 	struct rd r = {.file = name, .err = err, .err_len = err_len};
-	struct ipc_doc *doc = doc_new(&r, name);
+	struct ipc_doc *doc;
 	json_error_t jerr;
+	int rc = ipc_doc_values_check(text, len, name, err, err_len);
 
+	if (rc)
+		return rc;
+	doc = doc_new(&r, name);
 	if (!doc)
 		return -ENOMEM;
 	return finish(&r, json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr),

@@ -9,6 +9,29 @@
 
 #include "ipcperf/doc.h"
 
+/*
+ * What one document read may hold beyond its file's size: a file of tiny
+ * values (jansson's tree of nested empty objects costs some 250 bytes a
+ * value) or of tiny results (each a whole record read) would cost tens
+ * of GB under the 256 MiB cap.  ipcperf's own indented JSON takes some
+ * 33 to 42 bytes a value, about 300 values a result of three runs (2,000
+ * with 30 runs and intervals): 10,000 results of three runs (3 M values)
+ * or 2,000 of thirty (4 M) are inside both, and a file of its own at the
+ * file cap is near the value limit, not past it.  docs/json.md says what
+ * the worst case costs.
+ */
+#define IPC_DOC_VALUES_MAX (8u << 20)
+#define IPC_DOC_RESULTS_MAX 50000u
+
+/*
+ * Before parsing @len bytes of @text called @name: 0, or -EFBIG with
+ * @err saying so when it holds more than IPC_DOC_VALUES_MAX values.  A
+ * value is counted at each '{', '[' and ',' outside strings, and one
+ * for the first: never fewer than jansson would build.
+ */
+int ipc_doc_values_check(const char *text, size_t len, const char *name,
+			 char *err, size_t err_len);
+
 /* Is @word a metric compare can be asked for? */
 bool ipc_compare_metric_ok(const char *word);
 
@@ -32,7 +55,8 @@ int ipc_compare_sets(const struct ipc_doc *const *a, size_t na,
  * Read the comparison saved in @path, whose @len bytes of @text have been
  * read (ipc_file_read: a pipe can be read once only), into @out: 0;
  * -EINVAL when it is not a comparison written by compare -f json (a
- * result document, say), with @err saying why; or -ENOMEM.  On success
+ * result document, say), with @err saying why; -EFBIG when it holds
+ * too many values to parse (ipc_doc_values_check); or -ENOMEM.  On success
  * the caller frees @out with ipc_cmp_saved_fini; on failure it holds
  * nothing.
  */
@@ -83,8 +107,8 @@ void ipc_matrix_free(struct ipc_matrix *m);
  * a verdict per pair by the rule compare uses (ipc_judge: one file a
  * side, so the default allowance for drift or o->drift_pct), or "failed
  * in B", and the pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
- * matrix from other JSON; _parse returns 0, -EINVAL (with @err) or
- * -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
+ * matrix from other JSON; _parse returns 0, -EINVAL or -EFBIG (too many
+ * values, ipc_doc_values_check; both with @err) or -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
  * the pairs that trip o->fail_set (slower by o->fail_pct or more, or
  * failed in B); 0 or -errno.
  */

@@ -34,7 +34,10 @@ const char *ipc_mx_doc_metric(const struct ipc_mx_doc *d)
 
 bool ipc_mx_doc_is(const char *text, size_t len)
 {
-	json_t *root = json_loadb(text, len, 0, NULL);
+	char err[8];
+	json_t *root = ipc_doc_values_check(text, len, "", err, sizeof(err))
+			       ? NULL
+			       : json_loadb(text, len, 0, NULL);
 	bool is = json_is_string(json_object_get(root, "command")) &&
 		  !strcmp(json_string_value(json_object_get(root, "command")),
 			  "matrix");
@@ -74,12 +77,16 @@ static bool read_cell(json_t *o, const char *cas, const char *unit,
 int ipc_mx_doc_parse(const char *text, size_t len, const char *name,
 		     struct ipc_mx_doc **out, char *err, size_t err_len)
 {
-	struct ipc_mx_doc *d = calloc(1, sizeof(*d));
+	struct ipc_mx_doc *d;
 	json_t *ms, *m, *cells, *o;
 	const char *metric, *cas, *unit;
 	size_t i, k, all = 0;
+	int rc = ipc_doc_values_check(text, len, name, err, err_len);
 
 	*out = NULL;
+	if (rc)
+		return rc;
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	d->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);

@@ -113,5 +113,21 @@ check "... the formats named in the hint" grep -q 'markdown or html' "$err"
 run report "$d/rr.json" -n 5
 is_rc 2 "a measuring option: exit 2"
 
+# What a file may hold besides its size: refused before parsing, in one
+# line that names the file and the limit (report parses a saved comparison
+# first, compare a saved matrix: neither gets to parse it either).
+awk 'BEGIN { printf "{\"ipcperf\": {\"schema\": 1}, \"results\": [0";
+	for (i = 0; i < 50000; i++) printf ",0"; print "]}" }' >"$d/many.json"
+run report "$d/many.json"
+is_rc 2 "50,001 results: exit 2"
+check "... named, with the limit" grep -q '^ipcperf: .*many.json: more than 50000 results$' "$err"
+{ printf '['; yes 0, | head -n 8388608 | tr -d '\n'; printf '0]'; } >"$d/values.json"
+for cmd in report compare; do
+	if [ $cmd = compare ]; then run compare "$d/values.json" "$d/rr.json"; else run report "$d/values.json"; fi
+	is_rc 2 "$cmd: 8,388,609 JSON values: exit 2"
+	check "... named, with the limit" grep -q '^ipcperf: .*values.json: more than 8388608 JSON values$' "$err"
+done
+rm -f "$d/many.json" "$d/values.json"
+
 no_leftovers report
 done_testing

@@ -17,6 +17,7 @@
 
 #include "ipcperf/report.h"
 #include "../tap.h"
+#include "doc/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
 #include "stats/lib_internal.h"
@@ -757,6 +758,87 @@ static void test_memory(void)
 	free(text);
 }
 
+/*
+ * "[0,0,...,0]" with @n values in all (the first counted once, the
+ * array's '[' and each ',' one each): a new string of 2 n - 1 bytes.
+ */
+static char *zeros(size_t n, size_t *len)
+{
+	char *t = malloc(2 * n);
+
+	if (!t)
+		abort();
+	t[0] = '[';
+	for (size_t i = 1; i + 1 < n; i++)
+		memcpy(t + 1 + 2 * (i - 1), "0,", 2);
+	memcpy(t + 2 * n - 3, "0]", 3);
+	*len = 2 * n - 1;
+	return t;
+}
+
+/* A result document whose results are @n zeros (not results at all). */
+static char *zero_results(size_t n)
+{
+	size_t len =
+		strlen("{\"ipcperf\": {\"schema\": 1}, \"results\": [0]}") +
+		2 * n;
+	char *t = malloc(len), *p;
+
+	if (!t)
+		abort();
+	p = t + sprintf(t, "{\"ipcperf\": {\"schema\": 1}, \"results\": [0");
+	for (size_t i = 1; i < n; i++, p += 2)
+		memcpy(p, ",0", 2);
+	strcpy(p, "]}");
+	return t;
+}
+
+/* The bounds on what a document may hold, at and one past each. */
+static void test_limits(void)
+{
+	struct ipc_doc *d = NULL;
+	char err[256], *t, *s;
+	size_t len;
+	int rc;
+
+	t = zeros(IPC_DOC_VALUES_MAX, &len);
+	is_int(ipc_doc_values_check(t, len, "x.json", err, sizeof(err)),
+	       "==", 0, "limits: %u values are taken", IPC_DOC_VALUES_MAX);
+	free(t);
+	t = zeros(IPC_DOC_VALUES_MAX + 1, &len);
+	err[0] = '\0';
+	is_int(ipc_doc_values_check(t, len, "x.json", err, sizeof(err)),
+	       "==", -EFBIG, "limits: one value more is refused");
+	rc = ipc_doc_parse(t, len, "x.json", &d, err, sizeof(err));
+	is_int(rc, "==", -EFBIG, "limits: before parsing");
+	ok(!strcmp(err, "x.json: more than 8388608 JSON values"),
+	   "limits: says the file and the limit (%s)", err);
+	ok(d == NULL, "limits: no document");
+	/* The same commas in a string are no values, an escaped '"' no end. */
+	memcpy(t + 1, "\"\\\"", 3);
+	t[len - 3] = '"';
+	is_int(ipc_doc_values_check(t, len, "x.json", err, sizeof(err)),
+	       "==", 0, "limits: commas in a string are not counted");
+	free(t);
+
+	/*
+	 * At the cap the results are read (and the first, a zero, is
+	 * refused as no result); one more and none is.
+	 */
+	s = zero_results(IPC_DOC_RESULTS_MAX);
+	rc = ipc_doc_parse(s, strlen(s), "r.json", &d, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "results[0]: not an object"),
+	   "limits: %u results are read (%s)", IPC_DOC_RESULTS_MAX, err);
+	free(s);
+	s = zero_results(IPC_DOC_RESULTS_MAX + 1);
+	rc = ipc_doc_parse(s, strlen(s), "r.json", &d, err, sizeof(err));
+	is_int(rc, "==", -EFBIG, "limits: one result more is refused");
+	ok(!strcmp(err, "r.json: more than 50000 results"),
+	   "limits: says the file and the limit (%s)", err);
+	ok(d == NULL, "limits: no document");
+	free(s);
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -766,5 +848,6 @@ int main(void)
 	test_whys();
 	test_marks();
 	test_memory();
+	test_limits();
 	return done_testing();
 }
