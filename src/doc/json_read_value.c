@@ -125,8 +125,11 @@ void jr_bad(struct rd *r, const char *at, const char *key, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	r->rc = -EINVAL;
-	snprintf(r->err, r->err_len, "%s: %s%s%s: %s", r->file, at,
-		 at[0] && key ? "." : "", key ? key : "", msg);
+	if (!at[0] && !key) /* the document as a whole */
+		snprintf(r->err, r->err_len, "%s: %s", r->file, msg);
+	else
+		snprintf(r->err, r->err_len, "%s: %s%s%s: %s", r->file, at,
+			 at[0] && key ? "." : "", key ? key : "", msg);
 }
 
 /* The path of a member: "results[2]" and "summary" give "results[2].summary". */
