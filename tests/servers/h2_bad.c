@@ -40,6 +40,7 @@ static const char *mode;
 static unsigned long every = 1;
 static atomic_ulong requests;
 static char body[BODY];
+static uint8_t flood[120000 * 9]; /* SETTINGS headers, set up by main */
 
 static int put(int fd, const void *buf, size_t len)
 {
@@ -102,11 +103,14 @@ static int answer(int fd, uint32_t id, unsigned long k)
 			       ? -1
 			       : 1;
 	if (!strcmp(mode, "settings")) {
-		/* Empty SETTINGS, each to be acknowledged: 9 bytes apiece. */
-		for (int i = 0; i < 120000; i++)
-			if (frame(fd, 0, SETTINGS, 0, 0, NULL))
-				return -1;
-		return 1;
+		/*
+		 * Empty SETTINGS, each to be acknowledged: 9 bytes apiece,
+		 * written at once, so that each read a client makes holds
+		 * thousands.  Written one by one, a client that keeps up
+		 * reads a few at a time, acknowledges them as they come
+		 * and sees no flood: the request then only times out.
+		 */
+		return put(fd, flood, sizeof(flood)) ? -1 : 1;
 	}
 	if (!strcmp(mode, "bighead")) {
 		static char big[20000];
@@ -206,6 +210,8 @@ int main(int argc, char **argv)
 	if (!every)
 		every = 1;
 	memset(body, 'x', sizeof(body));
+	for (size_t i = 0; i < sizeof(flood); i += 9)
+		flood[i + 3] = SETTINGS;
 	lfd = test_server_listen("h2_bad");
 	if (lfd < 0)
 		return 1;
