@@ -14,6 +14,7 @@
  * always taken.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -116,22 +117,33 @@ static void do_probe(void)
 /*
  * The calling thread's "se.nr_migrations" from /proc/thread-self/sched,
  * which the scheduler keeps whether anyone asks or not; -1 when the file
- * is not there (a kernel without CONFIG_SCHED_DEBUG).
+ * is not there (a kernel without CONFIG_SCHED_DEBUG).  Read with no
+ * allocation (no stdio): a peer forked from a thread of a process whose
+ * other threads allocate calls this first thing, where an allocator's
+ * lock taken at the fork would never be let go.
  */
 static int64_t migrations(void)
 {
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/thread-self/sched", "re");
+	static const char key[] = "\nse.nr_migrations";
+	char buf[4096];
+	ssize_t n;
+	char *p, *colon;
+	int fd = open("/proc/thread-self/sched", O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "se.nr_migrations", 16) &&
-		    sscanf(line, "se.nr_migrations : %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, key);
+	if (!p)
+		return -1;
+	colon = strchr(p + sizeof(key) - 1, ':');
+	if (!colon || memchr(p + 1, '\n', (size_t)(colon - p - 1)))
+		return -1;
+	return strtoll(colon + 1, NULL, 10);
 }
 
 void cost_probe(bool *hw, bool *sw, char *note, size_t len)
