@@ -515,6 +515,12 @@ struct ipc_pctx {
 	struct ipc_ivals *ivals; /* client with -i: its intervals, NULL: none */
 	uint64_t ival_next_ns;	 /* when the current interval ends (ns,
 				    ipc_now_ns), 0: none now (warm-up) */
+	/* client: called once its setup is over, before the warm-up
+	   (msg_client_phases calls it); the streams of a parallel run wait
+	   there for one another, so that they measure at the same time;
+	   NULL: none */
+	void (*ready)(void *arg);
+	void *ready_arg;
 };
 
 /*

@@ -302,7 +302,8 @@ typedef int (*msg_loop_fn)(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 
 /*
  * Run a client: c->warmup iterations whose samples are then forgotten,
- * and the measured ones (by count, or for c->duration_ns) into c->out.
+ * and the measured ones (by count, or for c->duration_ns) into c->out;
+ * c->ready (if set) is called first.
  */
 int msg_client_phases(struct ipc_pctx *c, msg_loop_fn loop);
 

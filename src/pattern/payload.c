@@ -211,6 +211,8 @@ int msg_client_phases_ready(struct ipc_pctx *c, msg_loop_fn loop,
 	uint64_t seq = 0, warm_ns = 0, start, end;
 	int err;
 
+	if (c->ready)
+		c->ready(c->ready_arg);
 	err = loop(c, c->warmup, UINT64_MAX, &seq, &c->out.warmup_done,
 		   &warm_ns);
 	ipc_hist_reset(c->hist);

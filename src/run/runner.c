@@ -47,6 +47,8 @@ struct case_bufs {
 	const struct ipc_case *cs;
 	unsigned run;
 	uint32_t stream; /* -P: its stream, 1-based; 0: the whole run */
+	void (*ready)(void *arg); /* the client's ipc_pctx.ready */
+	void *ready_arg;
 };
 
 static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
@@ -79,6 +81,8 @@ static void pctx_init(struct ipc_pctx *pc, const struct ipc_peer *p,
 		pc->hist = b->run_hist;
 		pc->xhist = b->run_xhist;
 		pc->ivals = b->ivals.v ? (struct ipc_ivals *)&b->ivals : NULL;
+		pc->ready = b->ready;
+		pc->ready_arg = b->ready_arg;
 	} else {
 		pc->sbuf = b->s_send;
 		pc->rbuf = b->s_recv;
@@ -752,6 +756,23 @@ struct ipc_case_state {
 };
 
 /*
+ * How a run's parallel streams start.  They set up one at a time (each
+ * holds turn from its thread's start until its setup is over): a peer
+ * forked while another thread is inside the allocator would inherit
+ * that allocator's lock held for ever (AddressSanitizer's has no fork
+ * handler; glibc's does).  Then each waits until all are set up, so that
+ * no fork comes once one has begun, and so that they measure at the
+ * same time, as iperf3's do.
+ */
+struct stream_gate {
+	pthread_mutex_t turn;
+	pthread_mutex_t m;
+	pthread_cond_t all;
+	size_t want;	/* the streams started */
+	size_t arrived; /* ... that are set up (or failed) */
+};
+
+/*
  * One of a run's parallel streams (-P, --bidir): its own case (its
  * direction), buffers, channel, peer and thread.  It has a stop of its
  * own, since only a few threads can watch one stop: the case's thread
@@ -769,7 +790,27 @@ struct stream_slot {
 	int done_fd; /* the case's eventfd: one added when it ends */
 	int err;
 	pthread_t th;
+	struct stream_gate *gate;
+	bool passed; /* through the gate */
 };
+
+/* Stream @arg is set up (or failed): its turn over, wait for the rest. */
+static void gate_pass(void *arg)
+{
+	struct stream_slot *sl = arg;
+	struct stream_gate *g = sl->gate;
+
+	if (sl->passed)
+		return;
+	sl->passed = true;
+	pthread_mutex_unlock(&g->turn);
+	pthread_mutex_lock(&g->m);
+	if (++g->arrived >= g->want)
+		pthread_cond_broadcast(&g->all);
+	while (g->arrived < g->want)
+		pthread_cond_wait(&g->all, &g->m);
+	pthread_mutex_unlock(&g->m);
+}
 
 static void *stream_main(void *arg)
 {
@@ -777,8 +818,11 @@ static void *stream_main(void *arg)
 	struct ipc_case_state *st = sl->owner;
 	uint64_t one = 1;
 
+	pthread_mutex_lock(&sl->gate->turn);
 	sl->err = run_once(st->run, &sl->stop, &sl->cs, &st->ro, &sl->b,
 			   &sl->st, &sl->f, &sl->res);
+	/* Failed before its loop: torn down in its turn, then let go. */
+	gate_pass(sl);
 	if (write(sl->done_fd, &one, sizeof(one)) != sizeof(one))
 		abort(); /* an eventfd below its maximum takes it */
 	return NULL;
@@ -879,6 +923,10 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 	const struct ipc_run_stats *sts[st->nslots];
 	const struct ipc_ivals *ivs[st->nslots];
 	struct stream_slot *bad = NULL;
+	struct stream_gate gate = {.turn = PTHREAD_MUTEX_INITIALIZER,
+				   .m = PTHREAD_MUTEX_INITIALIZER,
+				   .all = PTHREAD_COND_INITIALIZER,
+				   .want = st->nslots};
 	size_t started = 0;
 	int done_fd, err = 0;
 
@@ -889,6 +937,7 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 			 "make the streams' eventfd: %s", strerror(-err));
 		return err;
 	}
+	pthread_mutex_lock(&gate.turn);
 	for (size_t i = 0; i < st->nslots; i++) {
 		struct stream_slot *sl = &st->slots[i];
 
@@ -900,6 +949,10 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 		sl->b.run = r;
 		sl->b.ivals.n = 0;
 		sl->done_fd = done_fd;
+		sl->gate = &gate;
+		sl->passed = false;
+		sl->b.ready = gate_pass;
+		sl->b.ready_arg = sl;
 		err = -pthread_create(&sl->th, NULL, stream_main, sl);
 		if (err) {
 			snprintf(st->f.what, sizeof(st->f.what),
@@ -911,6 +964,12 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 		}
 		started++;
 	}
+	/* Started with turn held: creating a thread allocates too. */
+	pthread_mutex_lock(&gate.m);
+	gate.want = started;
+	pthread_cond_broadcast(&gate.all);
+	pthread_mutex_unlock(&gate.m);
+	pthread_mutex_unlock(&gate.turn);
 	streams_wait(st, started, done_fd);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(st->slots[i].th, NULL);
