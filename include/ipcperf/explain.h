@@ -81,6 +81,11 @@ struct ipc_explain_result {
 	char cause[256];      /* what the slower runs spent their extra time
 			       on, in words, when the runs' spread was
 			       flagged (run/diagnose.c); "" otherwise */
+	unsigned second_pass; /* the runs of a second pass made only to
+				 explain a flagged case
+				 (ipc_runopts.explain_flagged): these
+				 phases are that pass's, not the measured
+				 runs'; 0: the measured runs' own */
 	char server_why[160]; /* a remote server that could not explain
 				 its side: why it said; "" otherwise */
 	size_t nphases;	      /* the non-zero ones, unexplained last */

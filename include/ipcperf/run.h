@@ -57,6 +57,13 @@ struct ipc_runopts {
 	bool pm_qos_held;
 	int pm_qos_us;
 	bool explain; /* --explain: the kernel says where the time went */
+	/*
+	 * --explain-flagged: a case whose runs' spread was flagged is run
+	 * again (IPC_EXPLAIN_PASS_RUNS runs) with explain, after its own
+	 * runs, where BPF can be loaded; the cause goes into its flags'
+	 * words and the pass's phases into its explain (second_pass).
+	 */
+	bool explain_flagged;
 	uint64_t interval_ns; /* -i: an interval report this often, 0: none */
 	/*
 	 * Told of each interval as it closes, in the client's thread between
@@ -68,6 +75,7 @@ struct ipc_runopts {
 };
 
 #define IPC_MIN_RUNS 5
+#define IPC_EXPLAIN_PASS_RUNS 6 /* the runs of an interval at 95% */
 #define IPC_MAX_RUNS_DEFAULT 30
 
 /* Fill @ro with the defaults (documented in --help). */

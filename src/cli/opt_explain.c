@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --explain: the kernel (a BPF program) says where each round trip's time
- * went, phase by phase, beside the measurement.
+ * went, phase by phase, beside the measurement; --explain-flagged: only
+ * for the cases whose runs' spread was flagged, in a second pass.
  */
 #include "cli.h"
 
@@ -12,6 +13,20 @@ static int set_explain(struct cli_config *c, const char *a)
 	return 0;
 }
 
+static int set_flagged(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.explain_flagged = true;
+	return 0;
+}
+
+static int set_no_flagged(struct cli_config *c, const char *a)
+{
+	(void)a;
+	c->ro.explain_flagged = false;
+	return 0;
+}
+
 static const struct cli_opt explain_opts[] = {
 	{"explain", 0, NULL,
 	 CMD_SUITE | CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_REPLAY |
@@ -19,6 +34,18 @@ static const struct cli_opt explain_opts[] = {
 	 "say where the time went: user, system calls, asleep, waiting for "
 	 "a CPU, interrupts, per round trip (BPF, as root; docs/explain.md)",
 	 set_explain},
+	{"explain-flagged", 0, NULL,
+	 CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_REPLAY | CMD_LOAD |
+		 CMD_HTTP,
+	 "a case flagged unstable, bimodal or with outliers is run again "
+	 "with --explain, and its flags say what the slower runs spent "
+	 "their time on; its figures stay the ones measured without it "
+	 "(BPF, as root; the quick suite does it unless "
+	 "--no-explain-flagged)",
+	 set_flagged},
+	{"no-explain-flagged", 0, NULL, CMD_SUITE,
+	 "no second pass with --explain for the quick suite's flagged cases",
+	 set_no_flagged},
 };
 
 const struct cli_optgroup cli_opts_explain = {

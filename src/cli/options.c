@@ -820,6 +820,8 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		argv++;
 		argc--;
 	}
+	/* The quick suite is a first look: a flagged row says why. */
+	c->ro.explain_flagged = c->cmd == CMD_SUITE;
 	if (c->cmd == CMD_COMPARE) {
 		c->cmp_argv = compare_argv(argc, argv);
 		if (!c->cmp_argv) {

@@ -84,6 +84,8 @@ static int fill(json_t *e, const struct ipc_explain_result *x)
 		err = set(e, "cause", json_string(x->cause));
 	if (!err && x->server_why[0])
 		err = set(e, "server_why", json_string(x->server_why));
+	if (!err && x->second_pass)
+		err = set(e, "second_pass", json_integer(x->second_pass));
 	err = err ?: set(e, "phases", phases = json_array());
 	for (i = 0; !err && i < x->nphases; i++) {
 		json_t *p = phase_obj(&x->phases[i]);
@@ -210,6 +212,7 @@ int explain_json_get(struct rd *r, json_t *o, const char *at,
 {
 	struct ipc_explain_result *x;
 	json_t *e = jr_obj(r, o, at, "explain", false), *v, *mig;
+	uint64_t pass = 0;
 	char eat[96];
 
 	*out = NULL;
@@ -235,6 +238,12 @@ int explain_json_get(struct rd *r, json_t *o, const char *at,
 		str_into(r, e, eat, "cause", x->cause, sizeof(x->cause));
 		str_into(r, e, eat, "server_why", x->server_why,
 			 sizeof(x->server_why));
+		if (jr_u64(r, e, eat, "second_pass", false, &pass) &&
+		    pass > 100000)
+			jr_bad(r, eat, "second_pass",
+			       "more runs than --max-runs allows (100000)");
+		else
+			x->second_pass = (unsigned)pass;
 		x->nphases =
 			items_get(r, e, eat, "phases",
 				  sizeof(x->phases) / sizeof(x->phases[0]),

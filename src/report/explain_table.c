@@ -113,7 +113,7 @@ static void phase_grid(struct tab_out *out, const struct ipc_explain_result *x)
 static void explained(struct tab_out *out, const struct ipc_result *res)
 {
 	const struct ipc_explain_result *x = res->explain;
-	char what[256], m[32], s[32], head[64] = "";
+	char what[256], m[32], s[32], head[96] = "";
 	struct ipc_headline h;
 	double small = 0;
 	size_t i, nsmall = 0;
@@ -123,6 +123,12 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 	if (h.valid)
 		snprintf(head, sizeof(head), "; headline %s",
 			 ipc_fmt_metric(res, h.value, s, sizeof(s)));
+	if (x->second_pass)
+		/* Not the figures above: their runs were not explained. */
+		snprintf(head, sizeof(head),
+			 "; a second pass of %u runs, the figures above "
+			 "measured without it",
+			 x->second_pass);
 	tab_printf(out,
 		   "\nexplain %s: the mean %s, %s (the median run's%s), in "
 		   "phases that add up to %s\n",

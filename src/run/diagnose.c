@@ -17,6 +17,7 @@
 #include "explain/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
+#include "run/run_internal.h"
 #include "stats/lib_internal.h"
 
 const char *ipc_stop_name(enum ipc_stop stop)
@@ -404,35 +405,24 @@ static void explain_cause(const struct ipc_result *res, char *buf, size_t len,
 			*behind = x->phases[i].behind;
 }
 
-/* The cause in words after the why of each flag about the runs' spread. */
-static void add_cause(struct ipc_result *res)
+static const int spread[] = {IPC_FLAG_UNSTABLE, IPC_FLAG_BIMODAL,
+			     IPC_FLAG_OUTLIERS};
+
+bool result_spread_flagged(const struct ipc_result *res)
 {
-	static const int spread[] = {IPC_FLAG_UNSTABLE, IPC_FLAG_BIMODAL,
-				     IPC_FLAG_OUTLIERS};
-	char cause[IPC_WHY_MAX];
-	const char *behind;
-	size_t c, lead, len;
 	bool flagged = false;
 
 	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++)
 		flagged |= (res->diag.flags & (1u << spread[i])) != 0;
-	if (res->explain)
-		res->explain->cause[0] = '\0';
-	if (!flagged)
-		return;
-	explain_cause(res, cause, sizeof(cause), &behind);
-	if (!cause[0])
-		return;
-	c = strlen(cause);
-	if (behind[0])
-		snprintf(cause + c, sizeof(cause) - c, ", behind %s", behind);
-	/* Without its "; --explain: " lead, for the breakdown's own line. */
-	lead = strlen("; --explain: ");
-	len = strlen(cause) - lead;
-	if (len >= sizeof(res->explain->cause))
-		len = sizeof(res->explain->cause) - 1;
-	memcpy(res->explain->cause, cause + lead, len);
-	res->explain->cause[len] = '\0';
+	return flagged;
+}
+
+/*
+ * @cause (its first @c bytes the phase, the rest whom it waited behind)
+ * after the why of each flag about @res's spread.
+ */
+static void append_cause(struct ipc_result *res, const char *cause, size_t c)
+{
 	for (size_t i = 0; i < sizeof(spread) / sizeof(spread[0]); i++) {
 		char *w = res->diag.why[spread[i]];
 		size_t n = strlen(w);
@@ -445,6 +435,64 @@ static void add_cause(struct ipc_result *res)
 		else if (n + c < IPC_WHY_MAX)
 			snprintf(w + n, IPC_WHY_MAX - n, "%.*s", (int)c, cause);
 	}
+}
+
+/*
+ * The cause of @res's spread from the explained runs of @from (itself, or
+ * a second pass): into the breakdown's own line without @lead's words,
+ * and after the why of each flag about the spread with them.
+ */
+static void add_cause_from(struct ipc_result *res,
+			   const struct ipc_result *from, const char *lead)
+{
+	static const char own[] = "; --explain: ";
+	char found[IPC_WHY_MAX], cause[IPC_WHY_MAX];
+	const char *behind, *body;
+	size_t c, len;
+
+	explain_cause(from, found, sizeof(found), &behind);
+	if (!found[0])
+		return;
+	body = found + strlen(own);
+	c = (size_t)snprintf(cause, sizeof(cause), "%s%s", lead, body);
+	if (c >= sizeof(cause))
+		c = sizeof(cause) - 1;
+	snprintf(cause + c, sizeof(cause) - c, "%s%s",
+		 behind[0] ? ", behind " : "", behind);
+	/* Without the lead, for the breakdown's own line. */
+	len = strlen(cause + strlen(lead));
+	if (len >= sizeof(res->explain->cause))
+		len = sizeof(res->explain->cause) - 1;
+	memcpy(res->explain->cause, cause + strlen(lead), len);
+	res->explain->cause[len] = '\0';
+	append_cause(res, cause, c);
+}
+
+/* The cause in words after the why of each flag about the runs' spread. */
+static void add_cause(struct ipc_result *res)
+{
+	if (res->explain)
+		res->explain->cause[0] = '\0';
+	if (result_spread_flagged(res))
+		add_cause_from(res, res, "; --explain: ");
+}
+
+void result_explained_again(struct ipc_result *res, struct ipc_result *pass)
+{
+	static const char none[] = "; a second pass with --explain: its runs "
+				   "did not differ in any phase";
+	char lead[64];
+
+	ipc_explain_result_free(res->explain);
+	res->explain = pass->explain; /* pass still reads it: moved below */
+	res->explain->second_pass = (unsigned)pass->nruns;
+	res->explain->cause[0] = '\0';
+	snprintf(lead, sizeof(lead),
+		 "; a second pass of %zu runs with --explain: ", pass->nruns);
+	add_cause_from(res, pass, lead);
+	pass->explain = NULL;
+	if (!res->explain->cause[0])
+		append_cause(res, none, strlen(none));
 }
 
 void ipc_result_diagnose(struct ipc_result *res, enum ipc_stop stop,

@@ -49,6 +49,14 @@ void xrun_case_end(struct ipc_result *res);
 void xrun_watch_self(void *x);
 
 /*
+ * --explain-flagged (diagnose.c): whether @res's runs' spread is flagged;
+ * and @pass's explanation (a second pass of the same case, explained)
+ * moved into @res, the cause it finds said after @res's spread flags.
+ */
+bool result_spread_flagged(const struct ipc_result *res);
+void result_explained_again(struct ipc_result *res, struct ipc_result *pass);
+
+/*
  * Parallel streams (streams.c): the figures of @n streams that ran at
  * once as one run in @out: counts and losses summed over the longest
  * elapsed time (the rates follow), the latency of @hist (their samples merged), and their

@@ -1242,6 +1242,44 @@ void ipc_case_trim(struct ipc_case_state *st)
 	}
 }
 
+/*
+ * --explain-flagged: @res, measured and flagged for its runs' spread, run
+ * again with explain (a fixed number of runs, outside the measured
+ * figures, which stay as they are), where the program loads.  Where it
+ * does not, or the pass fails, the result is left as it was: the
+ * second pass only adds words.
+ */
+static void explain_again(struct ipc_run *run, struct ipc_result *res)
+{
+	struct ipc_runopts ro = res->ro;
+	struct ipc_case_state *st;
+	struct ipc_result *pass;
+	const char *why;
+
+	if (!run_explain(run, &why))
+		return;
+	ro.explain = true;
+	ro.explain_flagged = false;
+	ro.runs_auto = false;
+	ro.runs = IPC_EXPLAIN_PASS_RUNS;
+	ro.budget_ns = 0;
+	ro.on_interval = NULL;
+	pass = ipc_result_new(&res->cs);
+	if (!pass)
+		return;
+	pass->ro = ro;
+	if (!ipc_case_begin(run, &res->cs, &ro, pass, &st)) {
+		for (unsigned i = 0; i < ro.runs && !ipc_run_stopped(run); i++)
+			if (ipc_case_once(st))
+				break;
+		ipc_case_end(st, IPC_STOP_RUNS);
+	}
+	if (pass->status == IPC_STATUS_OK && pass->nruns >= 2 &&
+	    pass->explain && pass->explain->available)
+		result_explained_again(res, pass);
+	ipc_result_free(pass);
+}
+
 void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 {
 	struct ipc_result *res;
@@ -1282,6 +1320,12 @@ void ipc_case_end(struct ipc_case_state *st, enum ipc_stop stop)
 	}
 	bufs_free(&st->b);
 	slots_free(st);
+	/* One stream at a time is explained (--explain refuses -P). */
+	if (res->status == IPC_STATUS_OK && res->ro.explain_flagged &&
+	    !res->ro.explain && res->cs.streams <= 1 &&
+	    res->cs.direction != IPC_DIR_BIDIR && result_spread_flagged(res) &&
+	    !ipc_run_stopped(st->run))
+		explain_again(st->run, res);
 	free(st);
 }
 
