@@ -169,9 +169,35 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 	others_line(out, x, res->cs.pat->sample);
 }
 
+/*
+ * A second pass's cause, one line a case: on a terminal the breakdowns of
+ * every flagged row of a suite would bury its table (the other formats
+ * keep them whole).
+ */
+static void pass_line(struct tab_out *out, const struct ipc_result *res,
+		      bool *headed)
+{
+	const struct ipc_explain_result *x = res->explain;
+	char what[256];
+
+	if (!*headed)
+		tab_printf(
+			out,
+			"\nwhy the flagged cases' runs differ, from a second "
+			"pass of %u runs each with --explain (its phases: "
+			"-f json, -f html):\n",
+			x->second_pass);
+	*headed = true;
+	tab_printf(out, "  %s: %s\n",
+		   ipc_case_describe(&res->cs, what, sizeof(what)),
+		   x->cause[0] ? x->cause
+			       : "its runs did not differ in any phase");
+}
+
 void explain_table_print(struct tab_out *out, const struct trow *rows, size_t n)
 {
 	const char *said = NULL;
+	bool headed = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -179,7 +205,9 @@ void explain_table_print(struct tab_out *out, const struct trow *rows, size_t n)
 
 		if (!x)
 			continue;
-		if (x->available && x->nphases) {
+		if (x->available && x->second_pass && out->style == TAB_TEXT) {
+			pass_line(out, &rows[i].res, &headed);
+		} else if (x->available && x->nphases) {
 			explained(out, &rows[i].res);
 		} else if (!x->available && (!said || strcmp(said, x->why))) {
 			tab_printf(out, "explain: unavailable: %s\n", x->why);

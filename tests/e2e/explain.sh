@@ -104,7 +104,12 @@ cp "$out" "$T/pass.json"
 run report "$T/pass.json" -f json
 jqt "... read back with its second pass" '.results[0].explain.second_pass == 6'
 run report "$T/pass.json"
-check "... the table says its figures were measured without it" \
+check "... as text, the cause in a line under the table" \
+	grep -q "^  rr pipe req=1 resp=1 cpus=1: \(the slower [0-9]* of 6 runs\|its runs did not differ\)" "$out"
+check "... said to come from a second pass" \
+	grep -q "^why the flagged cases' runs differ, from a second pass of 6 runs each with --explain" "$out"
+run report -f markdown "$T/pass.json"
+check "... in Markdown, the breakdown says its figures were measured without it" \
 	grep -q "a second pass of 6 runs, the figures above measured without it" "$out"
 run rr -t pipe,unix --pin same -n 2000 -w 200 -r 6 --ci 95,100 --explain-flagged -f json
 is_rc 0 "rr --explain-flagged, a target any 6 runs meet"
