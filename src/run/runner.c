@@ -1247,7 +1247,8 @@ void ipc_case_trim(struct ipc_case_state *st)
  * again with explain (a fixed number of runs, outside the measured
  * figures, which stay as they are), where the program loads.  Where it
  * does not, or the pass fails, the result is left as it was: the
- * second pass only adds words.
+ * second pass only adds words.  A stop during it makes the result
+ * partial: its runs stand, the command was interrupted.
  */
 static void explain_again(struct ipc_run *run, struct ipc_result *res)
 {
@@ -1274,9 +1275,19 @@ static void explain_again(struct ipc_run *run, struct ipc_result *res)
 				break;
 		ipc_case_end(st, IPC_STOP_RUNS);
 	}
-	if (pass->status == IPC_STATUS_OK && pass->nruns >= 2 &&
-	    pass->explain && pass->explain->available)
+	if (ipc_run_stopped(run)) {
+		/* What was measured stands; the stop is said, and fails. */
+		char words[64];
+
+		res->status = IPC_STATUS_PARTIAL;
+		snprintf(res->error, sizeof(res->error),
+			 "%s during the second pass with --explain, after "
+			 "its %zu measured runs",
+			 run_stop_words(run, words, sizeof(words)), res->nruns);
+	} else if (pass->status == IPC_STATUS_OK && pass->nruns >= 2 &&
+		   pass->explain && pass->explain->available) {
 		result_explained_again(res, pass);
+	}
 	ipc_result_free(pass);
 }
 
