@@ -705,6 +705,7 @@ struct ipc_http_serve_stats {
 	uint64_t bytes_out;  /* bytes written */
 	uint64_t tls_failed; /* TLS handshakes that failed */
 	uint64_t strangers;  /* requests without the token (opts.token) */
+	uint64_t h2;	     /* connections that spoke h2c */
 };
 
 /* Why ipc_http_serve_run returned. */

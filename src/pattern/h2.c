@@ -196,7 +196,7 @@ static char *put(char **at, const char *s, size_t len, bool lower)
 	return start;
 }
 
-static void nv_set(nghttp2_nv *nv, char *name, char *value)
+void h2_nv_set(nghttp2_nv *nv, const char *name, const char *value)
 {
 	nv->name = (uint8_t *)name;
 	nv->namelen = strlen(name);
@@ -253,8 +253,8 @@ struct h2_req *h2_req_new(const char *method, const char *scheme,
 			vals[2] =
 				headers[i] + 5 + strspn(headers[i] + 5, " \t");
 	for (int i = 0; i < 4; i++)
-		nv_set(&r->nv[r->nnv++], names[i],
-		       put(&at, vals[i], strlen(vals[i]), false));
+		h2_nv_set(&r->nv[r->nnv++], names[i],
+			  put(&at, vals[i], strlen(vals[i]), false));
 	for (size_t i = 0; i < nheaders; i++) {
 		const char *c = strchr(headers[i], ':');
 		size_t nl = (size_t)(c - headers[i]);
@@ -267,17 +267,17 @@ struct h2_req *h2_req_new(const char *method, const char *scheme,
 		ua |= nl == 10 && !strncasecmp(headers[i], "user-agent", nl);
 		accept |= nl == 6 && !strncasecmp(headers[i], "accept", nl);
 		n = put(&at, headers[i], nl, true);
-		nv_set(&r->nv[r->nnv++], n, put(&at, v, strlen(v), false));
+		h2_nv_set(&r->nv[r->nnv++], n, put(&at, v, strlen(v), false));
 	}
 	/* The same defaults as HTTP/1.1's request (framing's). */
 	if (!ua)
-		nv_set(&r->nv[r->nnv++], "user-agent", "ipcperf");
+		h2_nv_set(&r->nv[r->nnv++], "user-agent", "ipcperf");
 	if (!accept)
-		nv_set(&r->nv[r->nnv++], "accept", "*/*");
+		h2_nv_set(&r->nv[r->nnv++], "accept", "*/*");
 	if (body) {
 		snprintf(clen, sizeof(clen), "%llu", (unsigned long long)body);
-		nv_set(&r->nv[r->nnv++], "content-length",
-		       put(&at, clen, strlen(clen), false));
+		h2_nv_set(&r->nv[r->nnv++], "content-length",
+			  put(&at, clen, strlen(clen), false));
 	}
 	r->body = body;
 	return r;

@@ -14,6 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <nghttp2/nghttp2.h>
+
+/* @nv names @name and @value, which outlive it (nghttp2 copies neither). */
+void h2_nv_set(nghttp2_nv *nv, const char *name, const char *value);
+
 /* How a stream ended. */
 enum h2_end {
 	H2_OK,	   /* a whole response */

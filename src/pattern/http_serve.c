@@ -33,6 +33,12 @@
  * timeout", so a list kept in the order they were set is sorted: the
  * first one is the next to expire, and setting one is O(1).
  *
+ * A connection whose first bytes are HTTP/2's preface (h2c with prior
+ * knowledge: h2load, curl --http2-prior-knowledge, http --http2) is
+ * handed to an nghttp2 session instead (h2_serve.h), which answers every
+ * stream with the page; the loop still reads, writes, times out and
+ * evicts it (when no stream is open) as any other.
+ *
  * With TLS (opts.tls) OpenSSL reads and writes the sockets: a connection
  * first runs its handshake (a failed one is counted apart and closed),
  * then works as above on the decrypted bytes; a Connection: close answer
@@ -52,6 +58,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "h2_serve.h"
 #include "tls.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
@@ -117,9 +124,15 @@ struct conn {
 	bool linger;	   /* our side is shut; drain and close */
 	bool continued;	   /* 100 Continue queued for this request */
 	bool in_list;	   /* in the deadline list */
-	SSL *ssl;	   /* TLS, else NULL */
-	bool hs_done;	   /* ... its handshake is over */
-	bool tls_ww;	   /* ... it waits for the socket to take more */
+	struct h2s *h2;	   /* h2c (its preface came first), else NULL */
+	uint64_t h2_seen;  /* ... its answers counted in st */
+	uint64_t h2_odd;   /* ... its strangers counted in st */
+	bool h2_ww;	   /* ... it waits for the socket to take more */
+	uint8_t pre_len;   /* the first bytes, a part of h2c's preface */
+	char pre[H2S_PREFACE_LEN];
+	SSL *ssl;     /* TLS, else NULL */
+	bool hs_done; /* ... its handshake is over */
+	bool tls_ww;  /* ... it waits for the socket to take more */
 };
 
 /* How the loop waits (the engine's way). */
@@ -165,7 +178,8 @@ struct ipc_http_server {
 	uint64_t accept_retry_ns; /* out of descriptors: try again then */
 	uint64_t now_ns, last_ns; /* now; the last request or accept */
 	char *rbuf;
-	SSL_CTX *tls; /* serving https, else NULL */
+	struct h2s_page h2page; /* what h2c streams are answered */
+	SSL_CTX *tls;		/* serving https, else NULL */
 	struct ipc_http_serve_stats st;
 };
 
@@ -248,6 +262,10 @@ static int lay_out(struct ipc_http_server *s)
 	at += 5;
 	s->chunks = (struct body){
 		.bytes = s->enc, .len = at, .step = frame, .pieces = n ? n : 1};
+	s->h2page = (struct h2s_page){.body = s->page,
+				      .len = len,
+				      .type = "text/html",
+				      .token = s->o.token};
 	return 0;
 }
 
@@ -470,6 +488,8 @@ static void conn_close(struct ipc_http_server *s, struct conn *c)
 		w_del(s, c->fd, c); /* (an epoll set forgets it at close) */
 	tls_server_free(c->ssl);
 	c->ssl = NULL;
+	h2s_free(c->h2);
+	c->h2 = NULL;
 	close(c->fd);
 	c->fd = -1;
 	free(c->stash);
@@ -494,7 +514,7 @@ static bool evict_idle(struct ipc_http_server *s)
 	struct conn *c = s->first;
 
 	for (int i = 0; c && i < EVICT_SCAN; i++, c = c->next)
-		if (!c->rx.in_msg && !c->qlen) {
+		if (!c->rx.in_msg && !c->qlen && !(c->h2 && h2s_busy(c->h2))) {
 			conn_close(s, c);
 			s->st.evicted++;
 			return true;
@@ -667,9 +687,14 @@ static void end_answer(struct ipc_http_server *s, struct conn *c)
  * hundreds of answers while the others wait).  0; 1 when the turn ended
  * with answers left; -errno when the connection failed.
  */
+static int h2_flush(struct ipc_http_server *s, struct conn *c);
+
 static int flush(struct ipc_http_server *s, struct conn *c)
 {
 	uint64_t turn = 0;
+
+	if (c->h2)
+		return h2_flush(s, c);
 
 	while (c->qlen && !c->linger) {
 		struct iovec iov[2];
@@ -734,11 +759,66 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 	return 0;
 }
 
+/*
+ * An h2c connection's flush: what its session has to write, as far as the
+ * socket takes it and its turn lasts (flush's rules); then its answers
+ * into the counts.
+ */
+static int h2_flush(struct ipc_http_server *s, struct conn *c)
+{
+	const struct h2s_count *k;
+	const uint8_t *p;
+	uint64_t turn = 0, d;
+	long len = 0;
+
+	c->h2_ww = false;
+	while (!c->linger && (len = h2s_out(c->h2, &p)) > 0) {
+		ssize_t n;
+
+		if (turn >= TURN_BYTES)
+			return 1;
+		n = send(c->fd, p, (size_t)len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			c->h2_ww = true;
+			break;
+		}
+		if (n < 0)
+			return -errno;
+		h2s_sent(c->h2, (size_t)n);
+		s->st.bytes_out += (uint64_t)n;
+		turn += (uint64_t)n;
+		s->last_ns = s->now_ns;
+		touch(s, c);
+	}
+	if (!c->linger && len < 0)
+		return -EPROTO;
+	k = h2s_count(c->h2);
+	d = k->answered - c->h2_seen;
+	s->st.requests += d;
+	s->st.keepalive += d && !c->answered ? d - 1 : d;
+	c->answered += d;
+	c->h2_seen = k->answered;
+	s->st.strangers += k->strangers - c->h2_odd;
+	c->h2_odd = k->strangers;
+	if (d)
+		s->last_ns = s->now_ns;
+	/* Over (a GOAWAY out, nothing to read): shut, drain, close. */
+	if (!c->linger && h2s_over(c->h2)) {
+		shutdown(c->fd, SHUT_WR);
+		c->linger = true;
+	}
+	return 0;
+}
+
 /* Will the connection read now? */
 static bool wants_read(const struct conn *c)
 {
 	if (c->rd_eof)
 		return false;
+	if (c->h2)
+		return c->linger || (!c->no_more && h2s_wants_read(c->h2));
 	return c->linger || (!c->no_more && !c->stash_len && queue_room(c));
 }
 
@@ -747,6 +827,8 @@ static int rewatch(struct ipc_http_server *s, struct conn *c)
 {
 	uint32_t ev = 0;
 
+	if (c->h2 && !c->linger && (c->h2_ww || h2s_wants_write(c->h2)))
+		ev |= EPOLLOUT;
 	if ((c->qlen && !c->linger) || c->tls_ww)
 		ev |= EPOLLOUT;
 	if (wants_read(c) || (c->ssl && !c->hs_done))
@@ -772,7 +854,7 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 	}
 	if (!wants_read(c))
 		return 0;
-	size_t want = c->peek ? RBUF : FIRST_READ;
+	size_t want = c->peek || c->h2 ? RBUF : FIRST_READ;
 	bool peek = c->peek && !c->linger;
 
 	if (c->ssl && !c->linger) {
@@ -805,6 +887,39 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 	s->st.bytes_in += (uint64_t)n;
 	if (c->linger)
 		return 0;
+	/*
+	 * h2c with prior knowledge: the connection's first bytes are its
+	 * preface.  A part of it waits for the rest (the read is at most
+	 * FIRST_READ, RBUF has room for them in front).
+	 */
+	if (c->pre_len) {
+		memmove(s->rbuf + c->pre_len, s->rbuf, (size_t)n);
+		memcpy(s->rbuf, c->pre, c->pre_len);
+		n += c->pre_len;
+		c->pre_len = 0;
+	}
+	if (!c->h2 && !c->ssl && !c->answered && !c->qlen && !c->rx.in_msg &&
+	    (size_t)n < H2S_PREFACE_LEN &&
+	    !memcmp(s->rbuf, H2S_PREFACE, (size_t)n)) {
+		memcpy(c->pre, s->rbuf, (size_t)n);
+		c->pre_len = (uint8_t)n;
+		return 0;
+	}
+	if (!c->h2 && !c->ssl && !c->answered && !c->qlen && !c->rx.in_msg &&
+	    (size_t)n >= H2S_PREFACE_LEN &&
+	    !memcmp(s->rbuf, H2S_PREFACE, H2S_PREFACE_LEN)) {
+		c->h2 = h2s_new(&s->h2page);
+		if (!c->h2)
+			return -ENOMEM;
+		s->st.h2++;
+	}
+	if (c->h2) {
+		if (h2s_feed(c->h2, (const uint8_t *)s->rbuf, (size_t)n)) {
+			c->no_more = true; /* its GOAWAY goes, then it ends */
+			s->st.bad++;
+		}
+		return 0;
+	}
 	return parse_read(s, c, (size_t)n);
 }
 

@@ -97,14 +97,19 @@ if [ -x /usr/bin/time ] && [ "${SAN:-}" != 1 ]; then
 fi
 
 # ---- TLS: h2 only when the server chooses it -------------------------------
-rm -f "$T/serve.out"
-"$IPCPERF" http --serve 127.0.0.1:0 --tls >"$T/serve.out" 2>&1 &
-srv_pid=$!
-for i in $(seq 50); do
-	url=$(sed -n 's|^serving \(https://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
-	[ -n "$url" ] && break
-	sleep 0.1
-done
+# serve ARGS...: ipcperf http --serve in the background (srv_pid), its
+# URL in $url once it says it.
+serve() {
+	rm -f "$T/serve.out"
+	"$IPCPERF" http --serve 127.0.0.1:0 "$@" >"$T/serve.out" 2>&1 &
+	srv_pid=$!
+	for i in $(seq 50); do
+		url=$(sed -n 's|^serving \(https*://[^ ]*/\) .*|\1|p' "$T/serve.out" 2>/dev/null)
+		[ -n "$url" ] && break
+		sleep 0.1
+	done
+}
+serve --tls
 h2 "$url" --insecure -n 100
 is_rc 1 "https to a server that speaks only HTTP/1.1: exit 1"
 jqt "... every request failed as alpn, none sent" \
@@ -165,10 +170,60 @@ run http http://127.0.0.1:1/ --http2 --pipeline 2
 is_rc 2 "--http2 with --pipeline: refused"
 run http http://127.0.0.1:1/ --http2 -m 2 --rate 100
 is_rc 2 "--http2 -m 2 with --rate: refused"
-run http --http2
-is_rc 2 "--http2 without a URL: refused (the built-in target speaks HTTP/1.1)"
+run http --http2 --tls
+is_rc 2 "--http2 --tls without a URL: refused (the built-in target offers no h2 by ALPN)"
+check "... naming both" grep -q -- "--http2 with --tls: the built-in target" "$err"
+
+# ---- the built-in target: h2c to a client that opens with its preface ----
+run http --http2 -n 200 -c 2 -w 4 -r 1 -f json
+is_rc 0 "--http2 against the built-in target: measured"
+jqt "... every request whole over h2c: 200 pages, the streams said" \
+	'.results[0] | .status == "ok" and .http2 == "yes" and .summary.failed == 0 and .summary.messages == 200 and .summary.body_bytes == 200 * .page_size and .summary.reconnects == 0'
+run http --http2 -m 8 -n 400 -c 3 -w 8 -r 1 -f json
+is_rc 0 "... -m 8: eight streams at once on each connection"
+jqt "... every one answered whole" \
+	'.results[0] | .status == "ok" and .summary.failed == 0 and .summary.messages == 400 and .summary.body_bytes == 400 * .page_size'
+run http --http2 -m 4 --method HEAD -n 100 -c 2 -w 4 -r 1 -f json
+jqt "... HEAD: answered without a body" \
+	'.results[0] | .status == "ok" and .summary.failed == 0 and .summary.messages == 100 and .summary.body_bytes == 0'
+run http --http2 -m 4 --method POST --body 40000 -n 100 -c 2 -w 4 -r 1 -f json
+jqt "... a POST body of 40000 bytes on each stream, answered" \
+	'.results[0] | .status == "ok" and .summary.failed == 0 and .summary.messages == 100'
+
+serve --token tk
+base=${url%tk/}
+h2 "${url}page" -m 4 -n 100
+is_rc 0 "--serve: h2c from ipcperf's client, with the token"
+jqt "... answered whole" '.results[0] | .status == "ok" and .summary.failed == 0 and .summary.messages == 100'
+if curl -V 2>/dev/null | grep -q HTTP2; then
+	v=$(curl -s --http2-prior-knowledge -o "$T/page" -w '%{http_version} %{http_code}' "${base}x")
+	check "--serve: curl's h2c without the token: HTTP/2 200 ($v)" test "$v" = "2 200"
+	check "... the page whole" test "$(wc -c <"$T/page")" = 16294
+	v=$(curl -s -o /dev/null -w '%{http_version} %{http_code}' "${url}")
+	check "... and HTTP/1.1 still ($v)" test "$v" = "1.1 200"
+fi
+# Not HTTP/2 after the preface: a GOAWAY, closed; the others still served.
+hp=${base#http://}
+hp=${hp%/}
+exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}"
+# (The preface in two writes: its first part waits for the rest.)
+printf 'PRI * HTTP/2' >&3
+sleep 0.2
+printf '.0\r\n\r\nSM\r\n\r\nnot a frame of HTTP/2 at all' >&3
+timeout 10 cat <&3 >"$T/probe"
+probe_rc=$?
+exec 3<&-
+# The target's SETTINGS (one setting: 15 bytes), then a frame of type 7.
+check "a broken h2c client gets SETTINGS, a GOAWAY, and the end (rc $probe_rc)" \
+	test "$probe_rc" = 0 -a "$(od -An -tx1 -j18 -N1 "$T/probe" | tr -d ' ')" = 07
+h2 "$url" -n 20
+jqt "... the target serves the next one" '.results[0] | .status == "ok" and .summary.failed == 0'
+kill -INT "$srv_pid"
+ends_within "$srv_pid" 5 "... the server ends"
+check "... it counts its h2c connections and the request without the token" \
+	grep -Eq "^served [0-9]+ requests .* \([0-9]+ h2c\);.* 1 without the token" "$T/serve.out"
 run http --serve 127.0.0.1:0 --http2
-is_rc 2 "--serve --http2: refused"
+is_rc 2 "--serve --http2: refused (the target answers h2c by itself)"
 
 no_leftovers "http --http2"
 done_testing
