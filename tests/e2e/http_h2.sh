@@ -216,6 +216,24 @@ exec 3<&-
 # The target's SETTINGS (one setting: 15 bytes), then a frame of type 7.
 check "a broken h2c client gets SETTINGS, a GOAWAY, and the end (rc $probe_rc)" \
 	test "$probe_rc" = 0 -a "$(od -An -tx1 -j18 -N1 "$T/probe" | tr -d ' ')" = 07
+# A SETTINGS flood, never reading the acknowledgements: nghttp2's limit
+# ends it with a GOAWAY (PROTOCOL_ERROR), what is queued stays bounded.
+printf '\x00\x00\x00\x04\x00\x00\x00\x00\x00' >"$T/flood"
+for i in $(seq 17); do
+	cat "$T/flood" "$T/flood" >"$T/flood2"
+	mv "$T/flood2" "$T/flood"
+done
+exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}"
+printf 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n' | cat - "$T/flood" >&3 2>/dev/null
+timeout 20 cat <&3 >"$T/probe"
+probe_rc=$?
+exec 3<&-
+check "131072 SETTINGS unread: its connection ends (rc $probe_rc), under a megabyte back" \
+	test "$probe_rc" = 0 -a "$(wc -c <"$T/probe")" -lt 1000000
+# Its last frame: a GOAWAY of 8 bytes on stream 0, PROTOCOL_ERROR (1).
+last=$(tail -c 17 "$T/probe" | od -An -tx1 | tr -d ' \n')
+check "... the last frame a GOAWAY, PROTOCOL_ERROR ($last)" \
+	test "${last:0:18}" = 000008070000000000 -a "${last:26:8}" = 00000001
 h2 "$url" -n 20
 jqt "... the target serves the next one" '.results[0] | .status == "ok" and .summary.failed == 0'
 kill -INT "$srv_pid"
