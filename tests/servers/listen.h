@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What every misbehaving test server starts with: a tcp socket on a free
- * loopback port, its number printed for the test that reads it, and an
- * alarm so that a server a test forgot ends by itself; then its loop,
+ * loopback port, its number printed for the test that reads it, an
+ * alarm so that a server a test forgot ends by itself, and SIGPIPE
+ * ignored (OpenSSL writes with write(2): a client that closed while
+ * another connection's thread wrote would kill them all); then its loop,
  * a thread per connection, and the write they all answer with.
  */
 #ifndef IPCPERF_TESTS_SERVERS_LISTEN_H
@@ -13,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -38,6 +41,7 @@ static inline int test_server_listen(const char *who)
 			close(lfd);
 		return -1;
 	}
+	signal(SIGPIPE, SIG_IGN);
 	printf("port %d\n", ntohs(a.sin_port));
 	fflush(stdout);
 	alarm(120);
