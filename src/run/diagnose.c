@@ -389,7 +389,7 @@ static void explain_cause(const struct ipc_result *res, char *buf, size_t len,
 	if (best <= 0)
 		return;
 	snprintf(buf, len,
-		 "; --explain: the slower %zu of %zu runs took %s more a "
+		 "the slower %zu of %zu runs took %s more a "
 		 "%s, %s of it %s %s",
 		 ns, x->nruns, ipc_fmt_ns(slow / ns - fast / nf, a, sizeof(a)),
 		 res->cs.pat ? res->cs.pat->sample : "round trip",
@@ -445,16 +445,14 @@ static void append_cause(struct ipc_result *res, const char *cause, size_t c)
 static void add_cause_from(struct ipc_result *res,
 			   const struct ipc_result *from, const char *lead)
 {
-	static const char own[] = "; --explain: ";
 	char found[IPC_WHY_MAX], cause[IPC_WHY_MAX];
-	const char *behind, *body;
+	const char *behind;
 	size_t c, len;
 
 	explain_cause(from, found, sizeof(found), &behind);
 	if (!found[0])
 		return;
-	body = found + strlen(own);
-	c = (size_t)snprintf(cause, sizeof(cause), "%s%s", lead, body);
+	c = (size_t)snprintf(cause, sizeof(cause), "%s%s", lead, found);
 	if (c >= sizeof(cause))
 		c = sizeof(cause) - 1;
 	snprintf(cause + c, sizeof(cause) - c, "%s%s",
