@@ -59,6 +59,10 @@ jq '.results[0].explain.phases[0].side = "bogus"' "$T/x.json" >"$T/bad.json"
 run report "$T/bad.json"
 is_rc 2 "a phase of an unknown side is refused"
 check "... naming the field" grep -q "explain.phases\[0\].side: 'bogus'" "$err"
+jq '.results[0].explain.second_pass = 1000000000' "$T/x.json" >"$T/bad.json"
+run report "$T/bad.json"
+is_rc 2 "a second pass of more runs than --max-runs allows is refused"
+check "... naming the field" grep -q "explain.second_pass: more runs than --max-runs allows" "$err"
 
 # Is BPF here?  The program loads or says why not.
 run rr -t pipe -n 200 -w 20 -r 1 --explain -f json
