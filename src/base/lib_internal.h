@@ -7,6 +7,7 @@
 #ifndef IPCPERF_BASE_LIB_INTERNAL_H
 #define IPCPERF_BASE_LIB_INTERNAL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "ipcperf/base.h"
@@ -123,6 +124,17 @@ int ipc_wake_timer_new(timer_t *t);
  * or -errno (pthread_create's).
  */
 int ipc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/*
+ * Block SIGPIPE in the calling thread, its mask before kept in *@old: a
+ * write into a socket or pipe whose reader is gone (OpenSSL's write(2)
+ * as well as ours) then returns EPIPE instead of ending the process,
+ * whatever the caller's handlers.  ipc_sigpipe_release takes back a
+ * SIGPIPE left pending by such a write, unless the caller had it blocked
+ * already, and restores the mask.
+ */
+void ipc_sigpipe_hold(sigset_t *old);
+void ipc_sigpipe_release(const sigset_t *old);
 
 /*
  * @n bytes from the system's cryptographic random source (libsodium's),

@@ -2,7 +2,8 @@
 /*
  * Stopping a side (see base.h): a cancel's flag, its eventfd and the
  * per-thread timers that repeat the wake signal at the threads watching it;
- * and the one way the library starts a helper thread.
+ * the one way the library starts a helper thread; and SIGPIPE held off a
+ * thread that writes to peers that may be gone.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -211,4 +212,26 @@ int ipc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 		err = pthread_create(t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return -err;
+}
+
+void ipc_sigpipe_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void ipc_sigpipe_release(const sigset_t *old)
+{
+	const struct timespec zero = {0, 0};
+	sigset_t pend, pipe;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	if (!sigismember(old, SIGPIPE) && !sigpending(&pend) &&
+	    sigismember(&pend, SIGPIPE))
+		sigtimedwait(&pipe, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }

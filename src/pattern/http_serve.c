@@ -62,6 +62,7 @@
 #include "tls.h"
 #include "ipcperf/framing.h"
 #include "ipcperf/pattern.h"
+#include "base/lib_internal.h"
 #include "framing/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "transport/lib_internal.h"
@@ -1081,7 +1082,25 @@ static int wait_ms(const struct ipc_http_server *s, uint64_t start)
 	return next > 1000 ? 1000 : (int)next;
 }
 
+static int serve_loop(struct ipc_http_server *s);
+
+/*
+ * SIGPIPE is held off while it serves: OpenSSL writes with write(2), and
+ * a client that closes while its answer goes out must not end the
+ * process that serves the others.
+ */
 int ipc_http_serve_run(struct ipc_http_server *s)
+{
+	sigset_t old;
+	int rc;
+
+	ipc_sigpipe_hold(&old);
+	rc = serve_loop(s);
+	ipc_sigpipe_release(&old);
+	return rc;
+}
+
+static int serve_loop(struct ipc_http_server *s)
 {
 	uint64_t start;
 	int rc = 0, end = -1;

@@ -174,9 +174,7 @@ static int client_begin(struct client_thread *ct, struct ipc_cancel *stop)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &set, &ct->old);
+	ipc_sigpipe_hold(&ct->old);
 	sigemptyset(&set);
 	sigaddset(&set, ipc_wake_signal());
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
@@ -186,16 +184,8 @@ static int client_begin(struct client_thread *ct, struct ipc_cancel *stop)
 
 static void client_end(struct client_thread *ct, struct ipc_cancel *stop)
 {
-	const struct timespec zero = {0, 0};
-	sigset_t pend, pipe;
-
 	ipc_cancel_unwatch(stop, ct->watch);
-	sigemptyset(&pipe);
-	sigaddset(&pipe, SIGPIPE);
-	if (!sigismember(&ct->old, SIGPIPE) && !sigpending(&pend) &&
-	    sigismember(&pend, SIGPIPE))
-		sigtimedwait(&pipe, NULL, &zero);
-	pthread_sigmask(SIG_SETMASK, &ct->old, NULL);
+	ipc_sigpipe_release(&ct->old);
 }
 
 static void run_stats(struct ipc_run_stats *st, const struct ipc_pout *o,
