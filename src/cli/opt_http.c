@@ -332,8 +332,9 @@ static int http_validate(struct cli_config *c)
 	if (c->serve_only && (c->http.http2 || c->http.streams))
 		return usage_error(NULL,
 				   "--http2 and -m are the client's: the "
-				   "built-in target speaks HTTP/1.1, and h2c "
-				   "to a client that opens with its preface");
+				   "built-in target speaks HTTP/1.1, h2c to a "
+				   "client that opens with its preface, and h2 "
+				   "over --tls to one that offers it by ALPN");
 	if (c->serve_only) {
 		c->serve.engine = c->set & SET_ENGINE ? c->engines : NULL;
 		if (c->serve.engine &&
@@ -355,12 +356,6 @@ static int http_validate(struct cli_config *c)
 				   c->http.streams);
 	if (!c->http.streams)
 		c->http.streams = 1;
-	if (c->http.http2 && !c->http_url && c->http.tls)
-		return usage_error(
-			"the built-in target speaks h2c (--http2 without "
-			"--tls); give the URL of a server for h2",
-			"--http2 with --tls: the built-in target does "
-			"not offer h2 by ALPN");
 	if (c->http.http2 && c->http.pipeline > 1)
 		return usage_error("HTTP/2 sends requests at once as streams: "
 				   "give -m N",
@@ -463,7 +458,7 @@ static const struct cli_opt http_opts[] = {
 	{"http2", 0, NULL, CMD_HTTP,
 	 "HTTP/2: h2c with prior knowledge on http://, h2 chosen by ALPN on "
 	 "https:// (a server that chooses another fails as \"alpn\"); "
-	 "the built-in target speaks h2c [HTTP/1.1]",
+	 "the built-in target speaks both [HTTP/1.1]",
 	 set_http2},
 	{"max-concurrent-streams", 'm', "N", CMD_HTTP,
 	 "--http2: requests opened at once as streams on each connection, as "
@@ -595,14 +590,14 @@ int cli_http_serve(const struct cli_config *c)
 			 "%llu TLS handshakes failed; ",
 			 (unsigned long long)st.tls_failed);
 	printf("served %llu requests (%llu keep-alive) on %llu connections "
-	       "(%llu h2c); "
+	       "(%llu %s); "
 	       "%llu malformed, %llu timed out, %llu reset; %llu bytes out, "
 	       "%llu in; %s%s%s\n",
 	       (unsigned long long)st.requests,
 	       (unsigned long long)st.keepalive, (unsigned long long)st.conns,
-	       (unsigned long long)st.h2, (unsigned long long)st.bad,
-	       (unsigned long long)st.timeouts, (unsigned long long)st.resets,
-	       (unsigned long long)st.bytes_out,
+	       (unsigned long long)st.h2, o.tls ? "h2" : "h2c",
+	       (unsigned long long)st.bad, (unsigned long long)st.timeouts,
+	       (unsigned long long)st.resets, (unsigned long long)st.bytes_out,
 	       (unsigned long long)st.bytes_in, strangers, tls_failed,
 	       why_ended(rc));
 	return EXIT_OK;

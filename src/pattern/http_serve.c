@@ -37,7 +37,9 @@
  * knowledge: h2load, curl --http2-prior-knowledge, http --http2) is
  * handed to an nghttp2 session instead (h2_serve.h), which answers every
  * stream with the page; the loop still reads, writes, times out and
- * evicts it (when no stream is open) as any other.
+ * evicts it (when no stream is open) as any other.  Over TLS a client
+ * gets HTTP/2 when it offers h2 by ALPN (the preface then comes inside
+ * TLS, and the same session reads it).
  *
  * With TLS (opts.tls) OpenSSL reads and writes the sockets: a connection
  * first runs its handshake (a failed one is counted apart and closed),
@@ -125,7 +127,8 @@ struct conn {
 	bool linger;	   /* our side is shut; drain and close */
 	bool continued;	   /* 100 Continue queued for this request */
 	bool in_list;	   /* in the deadline list */
-	struct h2s *h2;	   /* h2c (its preface came first), else NULL */
+	struct h2s *h2;	   /* HTTP/2 (h2c's preface came first, or h2
+			      was chosen by ALPN), else NULL */
 	uint64_t h2_seen;  /* ... its answers counted in st */
 	uint64_t h2_odd;   /* ... its strangers counted in st */
 	bool h2_ww;	   /* ... it waits for the socket to take more */
@@ -179,7 +182,7 @@ struct ipc_http_server {
 	uint64_t accept_retry_ns; /* out of descriptors: try again then */
 	uint64_t now_ns, last_ns; /* now; the last request or accept */
 	char *rbuf;
-	struct h2s_page h2page; /* what h2c streams are answered */
+	struct h2s_page h2page; /* what HTTP/2 streams are answered */
 	SSL_CTX *tls;		/* serving https, else NULL */
 	struct ipc_http_serve_stats st;
 };
@@ -761,7 +764,7 @@ static int flush(struct ipc_http_server *s, struct conn *c)
 }
 
 /*
- * An h2c connection's flush: what its session has to write, as far as the
+ * An HTTP/2 connection's flush: what its session has to write, as far as the
  * socket takes it and its turn lasts (flush's rules); then its answers
  * into the counts.
  */
@@ -778,15 +781,23 @@ static int h2_flush(struct ipc_http_server *s, struct conn *c)
 
 		if (turn >= TURN_BYTES)
 			return 1;
-		n = send(c->fd, p, (size_t)len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			c->h2_ww = true;
-			break;
+		if (c->ssl) {
+			n = tls_server_send(c->ssl, p, (size_t)len, &c->tls_ww);
+			if (n == 0)
+				break; /* tls_ww says on what it waits */
+			if (n < 0)
+				return -ECONNRESET;
+		} else {
+			n = send(c->fd, p, (size_t)len, MSG_NOSIGNAL);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN) {
+				c->h2_ww = true;
+				break;
+			}
+			if (n < 0)
+				return -errno;
 		}
-		if (n < 0)
-			return -errno;
 		h2s_sent(c->h2, (size_t)n);
 		s->st.bytes_out += (uint64_t)n;
 		turn += (uint64_t)n;
@@ -807,6 +818,8 @@ static int h2_flush(struct ipc_http_server *s, struct conn *c)
 		s->last_ns = s->now_ns;
 	/* Over (a GOAWAY out, nothing to read): shut, drain, close. */
 	if (!c->linger && h2s_over(c->h2)) {
+		if (c->ssl)
+			tls_server_close(c->ssl);
 		shutdown(c->fd, SHUT_WR);
 		c->linger = true;
 	}
@@ -852,6 +865,13 @@ static int on_read(struct ipc_http_server *s, struct conn *c)
 		if (!r)
 			return 0;
 		c->hs_done = true;
+		/* h2 chosen by ALPN: its session reads what follows. */
+		if (tls_alpn_h2(c->ssl)) {
+			c->h2 = h2s_new(&s->h2page);
+			if (!c->h2)
+				return -ENOMEM;
+			s->st.h2++;
+		}
 	}
 	if (!wants_read(c))
 		return 0;

@@ -286,14 +286,17 @@ out:
 	return ok ? 0 : -1;
 }
 
-/* ALPN: http/1.1 when the client offers it; a client offering none is served. */
+/*
+ * ALPN: h2 when the client offers it, else http/1.1, as a server with
+ * HTTP/2 enabled chooses; a client offering neither is served HTTP/1.1.
+ */
 static int pick_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen,
 		     const unsigned char *in, unsigned inlen, void *arg)
 {
 	(void)ssl;
 	(void)arg;
-	if (SSL_select_next_proto((unsigned char **)out, outlen, alpn_h1,
-				  sizeof(alpn_h1) - 1, in,
+	if (SSL_select_next_proto((unsigned char **)out, outlen, alpn_h2,
+				  sizeof(alpn_h2) - 1, in,
 				  inlen) == OPENSSL_NPN_NEGOTIATED)
 		return SSL_TLSEXT_ERR_OK;
 	return SSL_TLSEXT_ERR_NOACK;

@@ -35,7 +35,8 @@ SSL_CTX *tls_client_ctx(const struct tls_client_opts *o, char *why,
 /*
  * A server context from @cert_file and @key_file (PEM), or, both NULL,
  * with a certificate for localhost and 127.0.0.1 made now and signed by
- * itself.  NULL with one sentence in @why.
+ * itself; by ALPN it chooses h2 when offered, else http/1.1 (tls_alpn_h2
+ * tells which).  NULL with one sentence in @why.
  */
 SSL_CTX *tls_server_ctx(const char *cert_file, const char *key_file, char *why,
 			size_t why_len);
@@ -78,7 +79,7 @@ long tls_write(SSL *ssl, const void *buf, size_t len);
 #define TLS_CLOSED (-2)
 long tls_read(SSL *ssl, void *buf, size_t cap);
 
-/* Did the server choose h2 by ALPN? */
+/* Was h2 chosen by ALPN (either side's connection)? */
 bool tls_alpn_h2(const SSL *ssl);
 
 /* Was @ssl's session resumed? */
