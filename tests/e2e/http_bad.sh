@@ -14,18 +14,8 @@ ln -s "$BAD" "$T/$TAG-bad"
 bad_pid=
 # bad MODE [N]: start the server; sets url.
 bad() {
-	local i
-	# The old server's port must not be read before the new one's
-	# redirection empties the file: remove it first.
-	rm -f "$T/bad.out"
-	"$T/$TAG-bad" "$@" >"$T/bad.out" 2>&1 &
-	bad_pid=$!
-	for i in $(seq 50); do
-		port=$(sed -n 's/^port //p' "$T/bad.out" 2>/dev/null)
-		[ -n "$port" ] && { url="http://127.0.0.1:$port/"; return 0; }
-		sleep 0.1
-	done
-	return 1
+	start_server "$T/bad.out" "$T/$TAG-bad" "$@" || return 1
+	url="http://127.0.0.1:$port/"
 }
 unbad() { kill "$bad_pid"; wait "$bad_pid" 2>/dev/null; }
 

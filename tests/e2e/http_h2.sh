@@ -18,18 +18,7 @@ ln -s "$BAD" "$T/$TAG-h2-bad"
 
 bad_pid=
 # bad MODE [N]: start the server; sets port.
-bad() {
-	local i
-	rm -f "$T/bad.out"
-	"$T/$TAG-h2-bad" "$@" >"$T/bad.out" 2>&1 &
-	bad_pid=$!
-	for i in $(seq 50); do
-		port=$(sed -n 's/^port //p' "$T/bad.out" 2>/dev/null)
-		[ -n "$port" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+bad() { start_server "$T/bad.out" "$T/$TAG-h2-bad" "$@"; }
 unbad() { kill "$bad_pid"; wait "$bad_pid" 2>/dev/null; }
 
 # h2 URL ARGS...: a short --http2 measurement as JSON into $out, rc set;
@@ -117,19 +106,12 @@ if [ -x "$TLSBAD" ] && command -v openssl >/dev/null; then
 		-days 1 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
 		-keyout "$T/h1.key" -out "$T/h1.pem" 2>/dev/null
 	ln -s "$TLSBAD" "$T/$TAG-tls-bad"
-	"$T/$TAG-tls-bad" "$T/h1.pem" "$T/h1.key" ok >"$T/tlsbad.out" 2>&1 &
-	tb_pid=$!
-	for i in $(seq 50); do
-		tport=$(sed -n 's/^port //p' "$T/tlsbad.out" 2>/dev/null)
-		[ -n "$tport" ] && break
-		sleep 0.1
-	done
-	h2 "https://127.0.0.1:$tport/" --insecure -n 100
+	start_server "$T/bad.out" "$T/$TAG-tls-bad" "$T/h1.pem" "$T/h1.key" ok
+	h2 "https://127.0.0.1:$port/" --insecure -n 100
 	is_rc 1 "https to a server that chooses no h2: exit 1"
 	jqt "... every request failed as alpn, none sent" \
 		'.results[0] | .status == "error" and (.error | test("all 100 requests failed \\(100 alpn\\)"))'
-	kill "$tb_pid"
-	wait "$tb_pid" 2>/dev/null
+	unbad
 else
 	echo "# tls_bad or openssl missing: the no-h2 TLS server is not tried"
 fi

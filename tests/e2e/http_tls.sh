@@ -113,15 +113,7 @@ unserve "plain --serve"
 if [ -x "$BAD" ]; then
 	ln -s "$BAD" "$T/$TAG-tls-bad"
 	bad() {
-		rm -f "$T/bad.out"
-		"$T/$TAG-tls-bad" "$T/good.pem" "$T/good.key" "$@" >"$T/bad.out" 2>&1 &
-		bad_pid=$!
-		for i in $(seq 50); do
-			port=$(sed -n 's/^port //p' "$T/bad.out" 2>/dev/null)
-			[ -n "$port" ] && return 0
-			sleep 0.1
-		done
-		return 1
+		start_server "$T/bad.out" "$T/$TAG-tls-bad" "$T/good.pem" "$T/good.key" "$@"
 	}
 	for m in alert:tls garbage:tls notify:length; do
 		bad "${m%:*}" 4

@@ -149,6 +149,25 @@ peer_of() {
 	return 1
 }
 
+# start_server OUT CMD...: a test server (tests/servers/) in the
+# background (bad_pid), its output in OUT; waits up to 5 s for the
+# "port P" line it prints, sets port, fails without one.  OUT goes first,
+# so that an old server's port is not read before the new one's
+# redirection empties the file.
+start_server() {
+	local out=$1 i
+	shift
+	rm -f "$out"
+	"$@" >"$out" 2>&1 &
+	bad_pid=$!
+	for i in $(seq 50); do
+		port=$(sed -n 's/^port //p' "$out" 2>/dev/null)
+		[ -n "$port" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # ends_within PID SECONDS "description": ok when PID exits within SECONDS
 # (killed otherwise); then rc is its exit status.
 ends_within() {
