@@ -618,7 +618,16 @@ struct ipc_pmqos {
 	int64_t before_us; /* effective value before ours, -1 unknown */
 	char error[96];	   /* why it is not held (strerror), or "" */
 	int fd;		   /* the open device while held, else -1 */
+	/*
+	 * The kernel's cpuidle driver, "" when it could not be read.  Only
+	 * a driver's governor reads the request: with "none" every idle
+	 * CPU runs the kernel's default idle routine, held or not.
+	 */
+	char idle_driver[32];
 };
+
+/* Where the kernel names its cpuidle driver. */
+#define IPC_CPUIDLE_DRIVER_FILE "/sys/devices/system/cpu/cpuidle/current_driver"
 
 /* The device of the CPU latency request. */
 #define IPC_PMQOS_DEVICE "/dev/cpu_dma_latency"

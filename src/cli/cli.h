@@ -312,6 +312,12 @@ int cli_report_matrix(const struct cli_config *cfg, struct ipc_doc *const *docs,
  */
 const char *cli_pmqos_device(void);
 
+/*
+ * The file naming the kernel's cpuidle driver, or for the tests one named
+ * by IPCPERF_CPUIDLE_DRIVER_FILE; NULL: the kernel's.
+ */
+const char *cli_cpuidle_driver_file(void);
+
 /* `ipcperf server`: 0 when it stopped as asked, 1 or 2. */
 int cli_server(const struct cli_config *c);
 extern const struct cli_optgroup cli_opts_target; /* opt_target.c */

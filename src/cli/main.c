@@ -272,7 +272,8 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	 * Held for every case, released after the last: not holding it is
 	 * recorded (host.pm_qos), never fatal (docs/methodology.md).
 	 */
-	ipc_pmqos_hold(&host.pm_qos, cli_pmqos_device(), cfg->pm_qos_us);
+	ipc_pmqos_hold(&host.pm_qos, cli_pmqos_device(), cfg->pm_qos_us,
+		       cli_cpuidle_driver_file());
 	/*
 	 * With it, the load figure may read cpuidle (docs/methodology.md);
 	 * not with the tests' stand-in for the device, which holds nothing.

@@ -154,6 +154,13 @@ const char *cli_pmqos_device(void)
 	return p && *p ? p : IPC_PMQOS_DEVICE;
 }
 
+const char *cli_cpuidle_driver_file(void)
+{
+	const char *p = getenv("IPCPERF_CPUIDLE_DRIVER_FILE");
+
+	return p && *p ? p : NULL;
+}
+
 static const struct cli_opt trust_opts[] = {
 	{"ci", 0, "LEVEL,PCT", MEAS,
 	 "interval level and target: half-width at most PCT% of the "

@@ -455,6 +455,7 @@ int cli_server(const struct cli_config *c)
 	conf.software = software;
 	conf.pm_qos_us = c->pm_qos_us;
 	conf.pm_qos_device = cli_pmqos_device();
+	conf.cpuidle_file = cli_cpuidle_driver_file();
 	conf.on_event = on_event;
 	conf.event_arg = &sink;
 	/* Room for many idle connections before the oldest is dropped. */

@@ -97,6 +97,7 @@ static const struct ipc_field pmqos[] = {
 	Q(request_us, IPC_FK_INT_NULL, 0),
 	Q(before_us, IPC_FK_I64_OPT, IPC_FF_OPT),
 	Q(error, IPC_FK_CHARS, IPC_FF_OPT | IPC_FF_NONZERO),
+	Q(idle_driver, IPC_FK_CHARS, IPC_FF_OPT | IPC_FF_NONZERO),
 };
 #undef Q
 TABLE(js_pmqos, pmqos);

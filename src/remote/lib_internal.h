@@ -352,10 +352,12 @@ struct ipc_server_conf {
 	/*
 	 * The CPU latency request each test process holds while it serves
 	 * (ipc_pmqos_hold: microseconds, -1 for none, the default) through
-	 * pm_qos_device (NULL: IPC_PMQOS_DEVICE).
+	 * pm_qos_device (NULL: IPC_PMQOS_DEVICE), the cpuidle driver read
+	 * from cpuidle_file (NULL: the kernel's).
 	 */
 	int pm_qos_us;
 	const char *pm_qos_device;
+	const char *cpuidle_file;
 	/* Every event, in the server's main process.  May be NULL. */
 	void (*on_event)(void *arg, const struct ipc_server_event *ev);
 	void *event_arg;

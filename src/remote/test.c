@@ -848,7 +848,7 @@ int rm_test_main(struct rm_test_ctx *ctx)
 	ipc_pmqos_hold(&ts.pm_qos,
 		       ctx->conf->pm_qos_device ? ctx->conf->pm_qos_device
 						: IPC_PMQOS_DEVICE,
-		       ctx->conf->pm_qos_us);
+		       ctx->conf->pm_qos_us, ctx->conf->cpuidle_file);
 	serve(&ts);
 	ipc_explain_free(ts.explain);
 	ipc_pmqos_release(&ts.pm_qos);

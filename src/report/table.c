@@ -167,6 +167,16 @@ static void idle_line(struct tab_out *out, const struct ipc_pmqos *q)
 
 	switch (q->state) {
 	case IPC_PMQOS_HELD:
+		if (!strcmp(q->idle_driver, "none")) {
+			tab_printf(out,
+				   "idle: the PM QoS request (%d µs on "
+				   "/dev/cpu_dma_latency) was held, but this "
+				   "kernel has no cpuidle driver to read it: "
+				   "idle CPUs ran the kernel's default idle "
+				   "routine, as with --pm-qos off\n",
+				   q->request_us);
+			return;
+		}
 		if (q->request_us == 0)
 			tab_printf(out,
 				   "idle: the CPUs polled instead of "

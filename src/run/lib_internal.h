@@ -139,9 +139,11 @@ double ipc_sched_reach_pct(const struct ipc_runopts *ro, size_t nruns,
  * or off, else -errno with @q saying why (not fatal to a measurement:
  * the caller records it and measures with the machine's own policy).
  * The descriptor is close-on-exec; a process forked meanwhile shares the
- * request until it exits too.
+ * request until it exits too.  The cpuidle driver is read from
+ * @driver_file (NULL: IPC_CPUIDLE_DRIVER_FILE) whatever the state.
  */
-int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us);
+int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us,
+		   const char *driver_file);
 
 /* Withdraw the request of @q (a no-op when it is not held). */
 void ipc_pmqos_release(struct ipc_pmqos *q);

@@ -70,7 +70,31 @@ static bool device_ok(int fd)
 				       st.st_uid == geteuid());
 }
 
-int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
+/* The cpuidle driver's name into q->idle_driver, "" if unreadable. */
+static void idle_driver(struct ipc_pmqos *q, const char *file)
+{
+	FILE *f = fopen(file ? file : IPC_CPUIDLE_DRIVER_FILE, "re");
+	size_t n;
+
+	q->idle_driver[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(q->idle_driver, sizeof(q->idle_driver), f)) {
+		n = strcspn(q->idle_driver, "\n");
+		q->idle_driver[n] = '\0';
+		/* A name is printable; anything else is not one. */
+		for (size_t i = 0; i < n; i++)
+			if (q->idle_driver[i] < 0x21 ||
+			    q->idle_driver[i] > 0x7e) {
+				q->idle_driver[0] = '\0';
+				break;
+			}
+	}
+	fclose(f);
+}
+
+int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us,
+		   const char *driver_file)
 {
 	int32_t v = us, cur;
 	ssize_t n;
@@ -80,6 +104,7 @@ int ipc_pmqos_hold(struct ipc_pmqos *q, const char *path, int us)
 	q->fd = -1;
 	q->before_us = -1;
 	q->request_us = us < 0 ? -1 : us;
+	idle_driver(q, driver_file);
 	if (us < 0) {
 		q->state = IPC_PMQOS_OFF;
 		return 0;

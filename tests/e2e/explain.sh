@@ -201,12 +201,17 @@ if [ "$(nproc)" -ge 2 ] && [ -c /dev/cpu_dma_latency ]; then
 	run rr -t pipe -n 2000 -w 200 -r 3 --pin 0,1 --explain -f json
 	is_rc 0 "rr --explain on two CPUs, the latency request held"
 	held=$(jq -r '.host.pm_qos.state' "$out")
+	driver=$(jq -r '.host.pm_qos.idle_driver // ""' "$out")
 	on=$(jq "$wake_idle" "$out")
 	run rr -t pipe -n 2000 -w 200 -r 3 --pin 0,1 --explain --pm-qos off -f json
 	is_rc 0 "... and with --pm-qos off"
 	off=$(jq "$wake_idle" "$out")
 	diag "IPI + idle exit per round trip: request $held $on ns, off $off ns"
-	if [ "$held" = held ] && awk -v a="$off" 'BEGIN {exit !(a < 1000)}'; then
+	if [ "$driver" = none ]; then
+		# No cpuidle driver: nothing reads the request, held or not.
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # skip --pm-qos: no cpuidle driver, the request changes nothing here"
+	elif [ "$held" = held ] && awk -v a="$off" 'BEGIN {exit !(a < 1000)}'; then
 		# Other load kept both CPUs busy: hardly a wake-up found one
 		# idle (a halted vCPU's IPI alone takes microseconds).
 		tap_n=$((tap_n + 1))

@@ -44,7 +44,15 @@ else
 		'(.host.pm_qos.state | IN("denied", "absent")) and (.host.pm_qos.error | length) > 0'
 fi
 
-# The stand-in: what is written, and the table's line.
+if [ -r /sys/devices/system/cpu/cpuidle/current_driver ]; then
+	drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
+	check "the kernel's cpuidle driver is recorded ($drv)" \
+		jq -e --arg d "$drv" '.host.pm_qos.idle_driver == $d' "$out"
+fi
+
+# The stand-ins: what is written, and the table's line.  No driver file
+# unless a test names one: the line then depends on the request alone.
+export IPCPERF_CPUIDLE_DRIVER_FILE="$T/no-such-driver-file"
 : >"$DEV"
 IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" -f json
 is_rc 0 "rr with the stand-in device"
@@ -57,6 +65,28 @@ check "table: the idle line says the request was held" grep -q "^idle: the CPUs 
 : >"$DEV"
 IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}"
 check "table: at 0 the CPUs polled" grep -q "^idle: the CPUs polled instead of halting while measuring" "$out"
+
+# A cpuidle driver reads the request; without one ("none") a held request
+# changes nothing, and the line says so rather than claim the CPUs polled.
+printf 'haltpoll\n' >"$T/driver"
+: >"$DEV"
+IPCPERF_CPUIDLE_DRIVER_FILE=$T/driver IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" -f json -o "$T/drv.json"
+jqt "a driver: recorded beside the request" '.host.pm_qos == {"state": "held", "request_us": 0, "idle_driver": "haltpoll"}'
+run_default report "$T/drv.json"
+check "a driver: the idle line as before" grep -q "^idle: the CPUs polled instead of halting while measuring" "$out"
+printf 'none\n' >"$T/driver"
+: >"$DEV"
+IPCPERF_CPUIDLE_DRIVER_FILE=$T/driver IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" -f json -o "$T/drv.json"
+jqt "no driver: recorded as none" '.host.pm_qos.idle_driver == "none" and .host.pm_qos.state == "held"'
+run_default report "$T/drv.json"
+check "no driver: the idle line says the request changed nothing" grep -q "^idle: the PM QoS request (0 µs on /dev/cpu_dma_latency) was held, but this kernel has no cpuidle driver to read it" "$out"
+check "no driver: and does not claim the CPUs polled" sh -c "! grep -q 'polled instead of halting' '$out'"
+run_default report -f json "$T/drv.json"
+jqt "no driver: read back" '.host.pm_qos.idle_driver == "none"'
+printf 'a\033[2Jb\n' >"$T/driver"
+: >"$DEV"
+IPCPERF_CPUIDLE_DRIVER_FILE=$T/driver IPCPERF_PM_QOS_DEVICE=$DEV run "${short[@]}" -f json
+jqt "a driver name with control bytes is not recorded" '.host.pm_qos | has("idle_driver") | not'
 
 # Read back: report keeps it, in JSON and under the table.
 : >"$DEV"
