@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /* The protocol version this build speaks (docs/protocol.md). */
-#define IPC_REMOTE_PROTO 1
+#define IPC_REMOTE_PROTO 2
 
 /* The server's default TCP port for control connections. */
 #define IPC_REMOTE_PORT 5301

@@ -166,7 +166,7 @@ c, _ = s.accept()
 c.settimeout(5)
 n = struct.unpack(">I", c.recv(4))[0]
 c.recv(n)
-body = json.dumps({"type": "welcome", "proto": 2, "software": "future",
+body = json.dumps({"type": "welcome", "proto": 3, "software": "future",
                    "auth": False}).encode()
 c.sendall(struct.pack(">I", len(body)) + body)
 c.close()
@@ -174,9 +174,28 @@ EOF
 fpid=$!
 for _ in $(seq 50); do [ -s "$T/fut" ] && break; sleep 0.1; done
 run rr --remote "127.0.0.1:$(cat "$T/fut")" -n 10 -r 1 -q
-is_rc 1 "a server of protocol version 2: exit 1"
-check "version 2: both versions named" grep -q "version 2, this client version 1" "$err"
+is_rc 1 "a server of protocol version 3: exit 1"
+check "version 3: both versions named" grep -q "version 3, this client version 2" "$err"
 wait $fpid 2>/dev/null
+
+# A client of the version before: the server refuses its hello, naming
+# both, since a udp stream's counts would be read as data.
+start_server --control-timeout 3s
+python3 - "${addr##*:}" >"$T/old" 2>&1 <<'EOF'
+import json, socket, struct, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+body = json.dumps({"type": "hello", "proto": 1, "software": "old"}).encode()
+s.sendall(struct.pack(">I", len(body)) + body)
+n = struct.unpack(">I", s.recv(4))[0]
+m = b""
+while len(m) < n:
+    m += s.recv(n - len(m))
+print(json.loads(m))
+EOF
+check "a version 1 hello: refused as version, both named" \
+	grep -q "'code': 'version'.*protocol version 1 is not supported: this server speaks version 2" "$T/old"
+kill -TERM $spid
+ends_within $spid 5 "that server ends"
 
 # The server killed mid-run: what was measured stays (partial), exit 1,
 # well within the control timeout; over tcp (end of stream) and udp (no
