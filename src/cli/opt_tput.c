@@ -160,13 +160,6 @@ static int tput_validate(struct cli_config *c)
 				   "--bitrate with --remote %s: not carried "
 				   "to a remote server yet",
 				   c->remote_target);
-	if (c->direction && c->remote_target[0])
-		return usage_error("measure -R and --bidir locally",
-				   "--%s with --remote %s: the direction is "
-				   "not carried to a remote server yet",
-				   c->direction == IPC_DIR_BIDIR ? "bidir"
-								 : "reverse",
-				   c->remote_target);
 	/* Its observer watches one client thread and one peer. */
 	if ((c->parallel > 1 || c->direction == IPC_DIR_BIDIR) && c->ro.explain)
 		return usage_error("explain one stream at a time",

@@ -157,6 +157,8 @@ void rm_test_of(const struct ipc_case *cs, const struct ipc_runopts *ro,
 		from = f->in_opts ? (const char *)ro : (const char *)cs;
 		carry(f->kind, true, from + f->off, (char *)t + f->wire);
 	}
+	/* --bidir reaches a server as two tests, one of each direction. */
+	t->reverse = cs->direction == IPC_DIR_REVERSE;
 }
 
 /* Names and what only the protocol limits. */
@@ -190,6 +192,12 @@ static int check_names(const struct ipc_rtest *t, const struct ipc_case *cs,
 			 : !cs->tp  ? t->transport
 			 : !cs->eng ? t->engine
 				    : t->framing);
+		return -EINVAL;
+	}
+	if (t->reverse && strcmp(t->pattern, "stream")) {
+		snprintf(why, why_len,
+			 "reverse: only a stream test has a direction, not %s",
+			 t->pattern);
 		return -EINVAL;
 	}
 	if (cs->framing && !(cs->pat->flags & IPC_PAT_FRAMED)) {
@@ -245,6 +253,7 @@ int rm_test_case(const struct ipc_rtest *t, const struct ipc_trace *trace,
 		carry(f->kind, false, (const char *)t + f->wire, to + f->off);
 	}
 	ro->tp.timeout_ns = ro->timeout_ns;
+	cs->direction = t->reverse ? IPC_DIR_REVERSE : IPC_DIR_SEND;
 	rc = check_names(t, cs, why, why_len);
 	if (!rc)
 		rc = ipc_pair_check(cs->tp, cs->eng, &ro->tp, what,

@@ -133,6 +133,7 @@ struct ipc_rtest {
 	uint64_t trace_bytes; /* replay: the conversation's text follows in
 				 trace messages, this many bytes */
 	bool explain;	      /* --explain: the server side explains itself */
+	bool reverse;	      /* stream -R: the server side sends */
 };
 
 /* What the server measured on its side of one run. */

@@ -142,6 +142,7 @@ static const struct ipc_field test_f[] = {
 	U64("timeout_ns", test.timeout_ns, OPT, NS_MAX),
 	U64("trace_bytes", test.trace_bytes, OPT, IPC_REMOTE_TRACE_MAX),
 	BOOL("explain", test.explain, OPT | IF_SET),
+	BOOL("reverse", test.reverse, OPT | IF_SET),
 	{0},
 };
 

@@ -21,7 +21,8 @@ static const struct ipc_column default_cols[] = {
 
 /*
  * "rr: request/response round trips — 3 runs × 10000 round trips after
- * 1000 warm-up, peer in a separate process", then the engine, link and
+ * 1000 warm-up, peer in a separate process", then the direction of a
+ * stream that is not the client's sending, and the engine, link and
  * framing when every row shares one.
  */
 static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
@@ -57,6 +58,11 @@ static void heading(struct tab_out *out, const struct ipc_report_meta *meta,
 	} else {
 		tab_printf(out, "%s%s", pat->name, how);
 	}
+	/* One direction a command line: the first row's is every row's. */
+	if (cs->direction == IPC_DIR_REVERSE)
+		tab_puts(out, ", the peer sending (-R)");
+	else if (cs->direction == IPC_DIR_BIDIR)
+		tab_puts(out, ", both ways at once (--bidir)");
 	if (eng && strcmp(eng, "blocking"))
 		tab_printf(out, ", engine %s", eng);
 	if (link && strcmp(link, "none"))

@@ -101,10 +101,10 @@ run stream --remote "$addr" -t tcp -P 2 --size 8k --count 50 -n 3 -r 1 -q -f jso
 is_rc 0 "stream -P 2 --remote"
 jqt "remote -P 2: two streams adding up, the peer remote" \
 	"$(streams 2) and .results[0].peer.kind == \"remote\""
-run stream --remote "$addr" -t tcp -R -n 3
-is_rc 2 "-R --remote refused (not carried to the server)"
-ok "$(head -n 1 "$err" | grep -q -- "--reverse with --remote"; echo $?)" \
-	"-R --remote: the first line says so"
+run stream --remote "$addr" -t tcp -R -P 2 --size 8k --count 50 -n 3 -r 1 -q -f json
+is_rc 0 "stream -R -P 2 --remote"
+jqt "remote -R -P 2: two streams adding up, both sent by the server" \
+	"$(streams 2) and all(.results[0].runs[].streams[]; .direction == \"reverse\")"
 kill -TERM $spid
 ends_within $spid 5 "the server ends"
 

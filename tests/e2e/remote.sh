@@ -38,6 +38,24 @@ for tp in udp; do
 		'.results[0] | .status == "ok" and .summary.loss.sent > 0 and .summary.loss.received > 0'
 done
 
+# The direction: with -R the server sends and the client checks what it
+# receives (payloads are checked by default); --bidir is a test each way.
+run stream --remote "$addr" -t tcp -R --size 4k -n 3 -r 2 -q -f json
+is_rc 0 "stream -R over tcp: exit 0"
+jqt "stream -R: measured as reverse, every batch received" \
+	'.results[0] | .status == "ok" and .direction == "reverse" and .config.verify and all(.runs[]; .messages == 3000 and .bytes == 3000 * 4096)'
+jqt "stream -R: the server's side did the sending's work" \
+	'all(.results[0].runs[]; .server.sys_ns > 0)'
+run stream --remote "$addr" -t tcp --bidir --size 4k -n 3 -r 2 -q -f json
+is_rc 0 "stream --bidir over tcp: exit 0"
+jqt "stream --bidir: a stream each way in every run, both whole" \
+	'.results[0] | .status == "ok" and all(.runs[]; ([.streams[].direction] | sort) == ["reverse", "send"] and all(.streams[]; .messages == 3000))'
+run stream --remote "$addr" -t tcp -R --size 4k -n 3 -r 1
+check "stream -R: the table's heading says the peer sent" grep -q "peer remote at $addr, the peer sending (-R)" "$out"
+run stream --remote "$addr" -t udp -R --size 1k -n 3 -r 1 -q
+is_rc 2 "stream -R over udp: refused"
+check "... saying why, once" grep -q "stream -R over udp: a lossy stream's receiver reports" "$err"
+
 # Framed: gdb-rsp with and without its '+' acks (the server must drop
 # them too: it used to answer '+' a client without acks did not expect).
 for ack in "" --no-ack; do

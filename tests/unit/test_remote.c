@@ -600,22 +600,30 @@ static void test_trace_text(void)
 	}
 }
 
+/* A case of @pattern over tcp with the blocking engine. */
+static struct ipc_case tcp_case(const char *pattern)
+{
+	struct ipc_case cs = {0};
+
+	cs.pat = ipc_pattern_find(pattern);
+	cs.tp = ipc_transport_find("tcp");
+	cs.eng = ipc_engine_find("blocking");
+	return cs;
+}
+
 /*
  * A client's case carried to the server and read back there: the same
  * figures, the server's own defaults where the client left them at 0.
  */
 static void test_case_carried(void)
 {
-	struct ipc_case cs = {0}, back;
+	struct ipc_case cs = tcp_case("rr"), back;
 	struct ipc_runopts ro, bro, def;
 	struct ipc_rtest t;
 	char text[256] = "";
 
 	ipc_runopts_default(&ro);
 	ipc_runopts_default(&def);
-	cs.pat = ipc_pattern_find("rr");
-	cs.tp = ipc_transport_find("tcp");
-	cs.eng = ipc_engine_find("blocking");
 	cs.req_size = 100;
 	cs.resp_size = 3000;
 	ro.verify = false;
@@ -645,6 +653,39 @@ static void test_case_carried(void)
 	       "carried back: timeout 0 keeps the server's default");
 	is_int(bro.tp.timeout_ns, "==", def.timeout_ns,
 	       "carried back: the transport's timeout too");
+	ok(!t.reverse && back.direction == IPC_DIR_SEND,
+	   "carried: rr has no direction, the client sends");
+}
+
+/* -R reaches the server as reverse, on a stream only. */
+static void test_direction_carried(void)
+{
+	struct ipc_case cs = tcp_case("stream"), back;
+	struct ipc_runopts ro, bro;
+	struct ipc_rtest t;
+	char text[256] = "";
+
+	ipc_runopts_default(&ro);
+	cs.msg_size = 1024;
+	cs.count = 10;
+	cs.direction = IPC_DIR_REVERSE;
+	rm_test_of(&cs, &ro, &t);
+	ok(t.reverse, "-R: carried as reverse");
+	is_int(rm_test_case(&t, NULL, &back, &bro, text, sizeof(text)), "==", 0,
+	       "-R: the server takes the stream (%s)", text);
+	is_int(back.direction, "==", IPC_DIR_REVERSE,
+	       "-R: the server's side sends");
+	rm_strlcpy(t.transport, "udp", sizeof(t.transport));
+	is_int(rm_test_case(&t, NULL, &back, &bro, text, sizeof(text)), "<", 0,
+	       "-R over udp: refused, as locally (%s)", text);
+	ok(strstr(text, "-R over udp") != NULL, "... saying why");
+	rm_strlcpy(t.transport, "tcp", sizeof(t.transport));
+	rm_strlcpy(t.pattern, "rr", sizeof(t.pattern));
+	t.req_size = t.resp_size = 64;
+	is_int(rm_test_case(&t, NULL, &back, &bro, text, sizeof(text)), "<", 0,
+	       "reverse on rr: refused");
+	ok(strstr(text, "only a stream test has a direction") != NULL,
+	   "... naming it (%s)", text);
 }
 
 int main(void)
@@ -658,5 +699,6 @@ int main(void)
 	test_not_ipcperf();
 	test_trace_text();
 	test_case_carried();
+	test_direction_carried();
 	return done_testing();
 }
