@@ -575,7 +575,9 @@ struct ipc_sched_ops {
  * its own options @ros[i]) through ipc_schedule, with the rules of
  * @ros[0].  ipc_run_stop(@run) from any thread or signal handler ends it
  * early.
- * @started (may be NULL) is called before each run, for a progress line;
+ * @started (may be NULL) is called before each run, for a progress line,
+ * and @again (may be NULL) before each run of a flagged case's second
+ * pass with explain (--explain-flagged): run @k, from 1, of @runs;
  * @done once per case in plan order with its finished result, which the
  * callee may keep only during the call.  A case that was interrupted
  * before its first run comes with res->diag.stop IPC_STOP_INTERRUPTED, no
@@ -588,6 +590,8 @@ struct ipc_plan_hooks {
 	void *arg;
 	void (*started)(void *arg, size_t i, const struct ipc_result *res);
 	int (*done)(void *arg, size_t i, const struct ipc_result *res);
+	void (*again)(void *arg, size_t i, const struct ipc_result *res,
+		      unsigned k, unsigned runs);
 };
 
 int ipc_run_plan(struct ipc_run *run, const struct ipc_case *cases,

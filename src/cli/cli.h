@@ -70,6 +70,7 @@ struct cli_config {
 	const char *format; /* table, json, csv */
 	const char *output; /* -o FILE, NULL for stdout */
 	bool quiet;
+	bool explain_flagged_set; /* --(no-)explain-flagged was given */
 	int pm_qos_us;	  /* --pm-qos: the CPU latency request, -1 off [0] */
 	unsigned set;	  /* OPT_* bits of options given explicitly */
 	uint64_t flows;	  /* load: -c */

@@ -76,6 +76,27 @@ static void on_started(void *arg, size_t i, const struct ipc_result *res)
 	progress_run(&m->prog, i, &st, ipc_now_ns());
 }
 
+/* A run of a flagged case's second pass with explain is starting. */
+static void on_again(void *arg, size_t i, const struct ipc_result *res,
+		     unsigned k, unsigned runs)
+{
+	struct measuring *m = arg;
+	char what[128];
+	struct progress_state st = {
+		.what = ipc_case_describe(&res->cs, what, sizeof(what)),
+		.case_no = i + 1,
+		.ncases = m->n,
+		.run = k,
+		.max_runs = runs,
+		.exact = !m->ro->runs_auto,
+		.half_pct = -1,
+		.pass_runs = runs,
+	};
+
+	if (m->prog.on)
+		progress_again(&m->prog, i, &st, ipc_now_ns());
+}
+
 /* A finished case, in plan order: to the report. */
 static int on_done(void *arg, size_t i, const struct ipc_result *res)
 {
@@ -240,8 +261,10 @@ static int measure(struct cli_config *cfg, int argc, char **argv)
 	struct ipc_runopts *ros = NULL;
 	struct ipc_run *run = NULL;
 	struct measuring m = {.rep = &rep, .ro = &cfg->ro};
-	struct ipc_plan_hooks hooks = {
-		.arg = &m, .started = on_started, .done = on_done};
+	struct ipc_plan_hooks hooks = {.arg = &m,
+				       .started = on_started,
+				       .done = on_done,
+				       .again = on_again};
 	int err, status = EXIT_OK;
 	uint64_t need;
 	size_t i;

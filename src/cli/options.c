@@ -820,8 +820,11 @@ int cli_parse(int argc, char **argv, struct cli_config *c)
 		argv++;
 		argc--;
 	}
-	/* The quick suite is a first look: a flagged row says why. */
-	c->ro.explain_flagged = c->cmd == CMD_SUITE;
+	/*
+	 * The quick suite and rr are a first look: a flagged row says why
+	 * (rr's remote peer only when asked: opt_explain.c).
+	 */
+	c->ro.explain_flagged = c->cmd == CMD_SUITE || c->cmd == CMD_RR;
 	if (c->cmd == CMD_COMPARE) {
 		c->cmp_argv = compare_argv(argc, argv);
 		if (!c->cmp_argv) {

@@ -120,10 +120,18 @@ char *progress_format(const struct progress_state *st, size_t cols, char *buf,
 	char eta[32];
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "[%zu/%zu] %s: run %zu of %s%zu",
-			     st->case_no, st->ncases, st->what ? st->what : "",
-			     st->run, st->exact ? "" : "at most ",
-			     st->max_runs);
+	if (st->pass_runs)
+		n = (size_t)snprintf(buf, len,
+				     "[%zu/%zu] %s: --explain pass, run %zu "
+				     "of %zu",
+				     st->case_no, st->ncases,
+				     st->what ? st->what : "", st->run,
+				     st->pass_runs);
+	else
+		n = (size_t)snprintf(buf, len, "[%zu/%zu] %s: run %zu of %s%zu",
+				     st->case_no, st->ncases,
+				     st->what ? st->what : "", st->run,
+				     st->exact ? "" : "at most ", st->max_runs);
 	if (n < len && st->half_pct >= 0 && isfinite(st->half_pct))
 		n += (size_t)snprintf(buf + n, len - n, ", \xc2\xb1%.2g%%",
 				      st->half_pct);
@@ -153,22 +161,69 @@ static size_t columns(FILE *out)
 	return 80;
 }
 
-void progress_run(struct progress *p, size_t i, struct progress_state *st,
-		  uint64_t now_ns)
+/* The last run started has ended at @now_ns: as long as that. */
+static void last_ended(struct progress *p, uint64_t now_ns)
 {
-	size_t c, left_max = 0, done;
+	uint64_t dt = now_ns - p->last_ns;
+
+	if (!p->started)
+		return;
+	p->took_ns[p->last] += dt;
+	if (dt > p->max_ns[p->last])
+		p->max_ns[p->last] = dt;
+}
+
+/* The runs of the measured plan still to come with -r N, all cases. */
+static size_t exact_left(const struct progress *p)
+{
+	size_t left = 0;
+
+	for (size_t c = 0; c < p->ncases; c++)
+		if (p->runs[c] < p->max_runs)
+			left += p->max_runs - p->runs[c];
+	return left;
+}
+
+/* Redraw the line with @st, one column short of the edge. */
+static void draw(struct progress *p, const struct progress_state *st)
+{
 	char line[512];
+
+	/* One column short of the edge: no terminal wraps then. */
+	progress_format(st, columns(p->out) - 1, line, sizeof(line));
+	fprintf(p->out, "\r\033[K%s", line);
+	fflush(p->out);
+	p->drawn = true;
+}
+
+void progress_again(struct progress *p, size_t i, struct progress_state *st,
+		    uint64_t now_ns)
+{
+	size_t left = st->pass_runs >= st->run ? st->pass_runs - st->run : 0;
 
 	if (!p->on || i >= p->ncases)
 		return;
-	if (p->started) {
-		/* The last run started has ended: as long as that. */
-		uint64_t dt = now_ns - p->last_ns;
+	last_ended(p, now_ns);
+	p->started++;
+	p->last = i;
+	p->last_ns = now_ns;
+	/* The pass's runs are as long as the case's own, the run now too. */
+	if (st->exact)
+		st->eta_s = progress_eta_s(p->started - 1, now_ns - p->start_ns,
+					   exact_left(p) + left + 1);
+	else if ((st->eta_s = progress_bound_s(p, i)) >= 0)
+		st->eta_s += (double)p->max_ns[i] / 1e9 * (double)left;
+	draw(p, st);
+}
 
-		p->took_ns[p->last] += dt;
-		if (dt > p->max_ns[p->last])
-			p->max_ns[p->last] = dt;
-	}
+void progress_run(struct progress *p, size_t i, struct progress_state *st,
+		  uint64_t now_ns)
+{
+	size_t done;
+
+	if (!p->on || i >= p->ncases)
+		return;
+	last_ended(p, now_ns);
 	/* The runner's time of the runs of @i done, and theirs so timed. */
 	p->wall_ns[i] = st->case_wall_ns;
 	p->took_at[i] = st->case_wall_ns ? p->took_ns[i] : 0;
@@ -178,21 +233,14 @@ void progress_run(struct progress *p, size_t i, struct progress_state *st,
 	p->last_ns = now_ns;
 	if (st->exact) {
 		/* -r N: about the mean run times the runs left. */
-		for (c = 0; c < p->ncases; c++)
-			if (p->runs[c] < p->max_runs)
-				left_max += p->max_runs - p->runs[c];
-		/* The run starting now is still to be done: count it. */
 		done = p->started - 1;
+		/* The run starting now is still to be done: count it. */
 		st->eta_s = progress_eta_s(done, now_ns - p->start_ns,
-					   left_max + 1);
+					   exact_left(p) + 1);
 	} else {
 		st->eta_s = progress_bound_s(p, i);
 	}
-	/* One column short of the edge: no terminal wraps then. */
-	progress_format(st, columns(p->out) - 1, line, sizeof(line));
-	fprintf(p->out, "\r\033[K%s", line);
-	fflush(p->out);
-	p->drawn = true;
+	draw(p, st);
 }
 
 void progress_clear(struct progress *p)

@@ -30,6 +30,8 @@ struct progress_state {
 				unknown */
 	uint64_t case_wall_ns; /* in: the runner's time of this case's
 				  runs done so far (ns), 0: unknown */
+	size_t pass_runs;      /* > 0: run is of a second pass with explain
+				  of this many runs, not of the measured */
 };
 
 /* The line's state: where it goes and how the plan has gone so far. */
@@ -73,6 +75,14 @@ int progress_init(struct progress *p, FILE *out, bool quiet, size_t ncases,
  */
 void progress_run(struct progress *p, size_t i, struct progress_state *st,
 		  uint64_t now_ns);
+
+/*
+ * Case @i starts run st->run of its second pass (st->pass_runs runs) at
+ * @now_ns, after its measured runs: timed as its other runs are, but not
+ * one of them; the time left counts the pass's runs still to come.
+ */
+void progress_again(struct progress *p, size_t i, struct progress_state *st,
+		    uint64_t now_ns);
 
 /* Erase the line (before an error message or the report), if drawn. */
 void progress_clear(struct progress *p);

@@ -37,7 +37,25 @@ struct ipc_run {
 	struct ipc_explain *explain;
 	bool explain_tried;
 	char explain_why[160]; /* why it could not be loaded */
+	/* The plan's hook for a second pass's runs, and the case's index. */
+	const struct ipc_plan_hooks *hooks;
+	size_t hook_case;
 };
+
+void run_hooks_set(struct ipc_run *run, const struct ipc_plan_hooks *hooks,
+		   size_t i)
+{
+	run->hooks = hooks;
+	run->hook_case = i;
+}
+
+void run_again_hook(const struct ipc_run *run, const struct ipc_result *res,
+		    unsigned k, unsigned runs)
+{
+	if (run->hooks && run->hooks->again)
+		run->hooks->again(run->hooks->arg, run->hook_case, res, k,
+				  runs);
+}
 
 struct ipc_explain *run_explain(struct ipc_run *run, const char **why)
 {

@@ -33,6 +33,15 @@ void run_client_fresh(struct ipc_run *run);
 struct ipc_explain *run_explain(struct ipc_run *run, const char **why);
 
 /*
+ * The plan's hooks while case @i ends (NULL: none, outside a plan), and
+ * the call of their @again before run @k of @runs of its second pass.
+ */
+void run_hooks_set(struct ipc_run *run, const struct ipc_plan_hooks *hooks,
+		   size_t i);
+void run_again_hook(const struct ipc_run *run, const struct ipc_result *res,
+		    unsigned k, unsigned runs);
+
+/*
  * --explain around the runs of a case (explain_run.c): the case's record
  * made; before a run the counters reset and the client's thread watched
  * (the observer to give the peer, or NULL); after it the run's sums added

@@ -1260,9 +1260,12 @@ static void explain_again(struct ipc_run *run, struct ipc_result *res)
 		return;
 	pass->ro = ro;
 	if (!ipc_case_begin(run, &res->cs, &ro, pass, &st)) {
-		for (unsigned i = 0; i < ro.runs && !ipc_run_stopped(run); i++)
+		for (unsigned i = 0; i < ro.runs && !ipc_run_stopped(run);
+		     i++) {
+			run_again_hook(run, res, i + 1, ro.runs);
 			if (ipc_case_once(st))
 				break;
+		}
 		ipc_case_end(st, IPC_STOP_RUNS);
 	}
 	if (ipc_run_stopped(run)) {

@@ -365,7 +365,10 @@ static int plan_finish(void *arg, size_t i, enum ipc_stop stop)
 	char words[64];
 
 	if (p->st[i]) {
+		/* Its second pass, if any, runs in there: the hook says so. */
+		run_hooks_set(p->run, p->hooks, i);
 		ipc_case_end(p->st[i], stop);
+		run_hooks_set(p->run, NULL, 0);
 		p->st[i] = NULL;
 	} else {
 		/* Never began (interrupted first) or could not begin. */

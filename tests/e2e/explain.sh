@@ -20,8 +20,8 @@ IPCPERF_EXPLAIN_OFF=1 run "${short[@]}" --explain -f json
 is_rc 0 "... with -f json too"
 jqt "explain: available false and why, in every result" \
 	'(.results | length) > 0 and all(.results[]; .explain.available == false and (.explain.why | test("IPCPERF_EXPLAIN_OFF")))'
-run "${short[@]}" -f json
-jqt "without --explain, no explain object" \
+run "${short[@]}" --no-explain-flagged -f json
+jqt "without --explain or its second pass, no explain object" \
 	'(.results | length) > 0 and all(.results[]; has("explain") | not)'
 
 # --explain-flagged where explain cannot run: the result as without it.
@@ -30,7 +30,9 @@ is_rc 0 "--explain-flagged where explain is off exits 0"
 jqt "... flagged unstable, no explain object, no second pass said" \
 	'(.results | length) > 0 and all(.results[]; (has("explain") | not) and any(.flags[]; .flag == "unstable" and (.why | test("second pass") | not)))'
 run rr -t pipe -n 20 -w 2 -r 1 --no-explain-flagged
-is_rc 2 "--no-explain-flagged is the quick suite's alone"
+is_rc 0 "rr takes --no-explain-flagged (its default has the pass)"
+run stream -t pipe -n 2 -r 1 --no-explain-flagged
+is_rc 2 "--no-explain-flagged is the quick suite's and rr's alone"
 
 # A saved explanation is read back: re-rendered, as JSON it is the same
 # object, and as a table its phases are printed; a bad one is named.
@@ -123,6 +125,13 @@ run -t pipe -r 6 --ci 95,0.001 -f json
 is_rc 0 "the quick suite on pipe, flagged unstable"
 jqt "... explains its flagged rows by default" \
 	'(.results | length) > 0 and all(.results[]; .explain.second_pass == 6)'
+run rr -t pipe --pin same -n 2000 -w 200 -r 6 --ci 95,0.001 -f json
+is_rc 0 "rr by default, flagged unstable"
+jqt "... explained by a second pass by default too" \
+	'(.results | length) == 1 and all(.results[]; .explain.second_pass == 6 and (.runs | length) == 6)'
+run rr -t pipe --pin same -n 2000 -w 200 -r 6 --ci 95,0.001 --no-explain-flagged -f json
+jqt "... and not with --no-explain-flagged" \
+	'(.results | length) == 1 and all(.results[]; has("explain") | not)'
 run -t pipe -r 6 --ci 95,0.001 --no-explain-flagged -f json
 jqt "... not with --no-explain-flagged" \
 	'(.results | length) > 0 and all(.results[]; has("explain") | not)'

@@ -44,6 +44,7 @@ static void test_format(void)
 				    2.345,
 				    1,
 				    80,
+				    0,
 				    0};
 	char buf[256];
 
@@ -68,13 +69,14 @@ static void test_format(void)
 				     -1,
 				     0,
 				     3725,
+				     0,
 				     0};
 	is_str(progress_format(&st, 0, buf, sizeof(buf)),
 	       "[1/35] stream fifo size=64 count=100: run 2 of 10, about "
 	       "1h02m left",
 	       "-r N: the number of runs and about how long");
-	st = (struct progress_state){"rr tcp", 1,    1, 7, 30,
-				     false,    12.5, 1, 5, 0};
+	st = (struct progress_state){"rr tcp", 1, 1, 7, 30, false,
+				     12.5,     1, 5, 0, 0};
 	is_str(progress_format(&st, 30, buf, sizeof(buf)),
 	       "[1/1] rr tcp: run 7 of at most",
 	       "cut to 30 characters for a narrow terminal");
@@ -134,8 +136,8 @@ static struct ipc_runopts fixed_ro(unsigned n)
 static double bound_after_three(FILE *f, int master,
 				const struct ipc_runopts *ro)
 {
-	struct progress_state st = {"rr pipe", 1,  2, 1,  30,
-				    false,     -1, 1, -1, 0};
+	struct progress_state st = {"rr pipe", 1, 2,  1, 30, false,
+				    -1,	       1, -1, 0, 0};
 	struct progress p;
 	char got[4096];
 	uint64_t t = 0;
@@ -163,7 +165,8 @@ static double bound_after_three(FILE *f, int master,
 static void test_bound(void)
 {
 	struct winsize ws = {.ws_row = 24, .ws_col = 200};
-	struct progress_state st = {"rr pipe", 1, 2, 1, 30, true, -1, 1, -1, 0};
+	struct progress_state st = {"rr pipe", 1, 2,  1, 30, true,
+				    -1,	       1, -1, 0, 0};
 	struct ipc_runopts ro;
 	struct progress p;
 	int master;
@@ -218,6 +221,65 @@ static void test_bound(void)
 	close(master);
 }
 
+/*
+ * A flagged case's second pass: its own words, and the time left counts
+ * its runs still to come, as long as the case's own, not as the
+ * measured runs' (those are done).
+ */
+static void test_again(void)
+{
+	struct winsize ws = {.ws_row = 24, .ws_col = 200};
+	struct progress_state st = {.what = "rr pipe",
+				    .case_no = 1,
+				    .ncases = 2,
+				    .exact = true,
+				    .half_pct = -1,
+				    .eta_s = -1};
+	struct ipc_runopts ro = fixed_ro(2);
+	struct progress p;
+	char buf[256], got[2048];
+	int master;
+	FILE *f;
+
+	st.run = 2;
+	st.max_runs = 6;
+	st.pass_runs = 6;
+	st.eta_s = 4;
+	is_str(progress_format(&st, 0, buf, sizeof(buf)),
+	       "[1/2] rr pipe: --explain pass, run 2 of 6, about 4s left",
+	       "a second pass says so, and counts its own runs");
+	f = pty_open(&ws, &master);
+	if (!f)
+		return;
+	progress_init(&p, f, false, 2, &ro, 0);
+	st.pass_runs = 0;
+	st.run = 1;
+	st.max_runs = 2;
+	progress_run(&p, 0, &st, 0);
+	progress_run(&p, 0, &st, 1 * S);
+	/* Case 0's 2 runs took 1 s each; its pass of 6 begins at 2 s. */
+	st.pass_runs = 6;
+	st.run = 1;
+	progress_again(&p, 0, &st, 2 * S);
+	is_near(st.eta_s, 1.0 * (5 + 1 + 2), 1e-9,
+		"a pass's first run: 5 more of it, the one now, case 1's 2");
+	is_uint(p.runs[0], "==", 2, "a pass's run is not one of the case's");
+	for (st.run = 2; st.run <= 6; st.run++)
+		progress_again(&p, 0, &st, (st.run + 1) * S);
+	st.run = 6;
+	is_near(st.eta_s, 1.0 * (0 + 1 + 2), 1e-9,
+		"a pass's last run: itself and case 1's 2");
+	usleep(20000);
+	drain(master, got, sizeof(got));
+	ok(strstr(got, "--explain pass, run 6 of 6") != NULL,
+	   "drawn on the terminal");
+	progress_fini(&p);
+	usleep(20000);
+	drain(master, buf, sizeof(buf));
+	fclose(f);
+	close(master);
+}
+
 static void test_pty(void)
 {
 	struct winsize ws = {.ws_row = 24, .ws_col = 40};
@@ -230,6 +292,7 @@ static void test_pty(void)
 				    -1,
 				    1,
 				    -1,
+				    0,
 				    0};
 	struct ipc_runopts ro;
 	struct progress p;
@@ -272,7 +335,8 @@ static void test_pty(void)
 
 static void test_not_tty(void)
 {
-	struct progress_state st = {"rr pipe", 1, 1, 0, 0, false, -1, 1, -1, 0};
+	struct progress_state st = {"rr pipe", 1, 1,  0, 0, false,
+				    -1,	       1, -1, 0, 0};
 	struct ipc_runopts ro = fixed_ro(30);
 	struct progress p;
 	char got[256];
@@ -309,6 +373,7 @@ int main(void)
 	test_format();
 	test_eta();
 	test_bound();
+	test_again();
 	test_pty();
 	test_not_tty();
 	return done_testing();
