@@ -154,12 +154,6 @@ static const struct cli_opt tput_opts[] = {
 /* A paced stream faster than its emulated link would only fill the relay. */
 static int tput_validate(struct cli_config *c)
 {
-	/* The server there would not know to strip the send times. */
-	if (c->bitrate_bps && c->remote_target[0])
-		return usage_error("pace a local stream, or drop --bitrate",
-				   "--bitrate with --remote %s: not carried "
-				   "to a remote server yet",
-				   c->remote_target);
 	/* Its observer watches one client thread and one peer. */
 	if ((c->parallel > 1 || c->direction == IPC_DIR_BIDIR) && c->ro.explain)
 		return usage_error("explain one stream at a time",

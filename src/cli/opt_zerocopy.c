@@ -62,11 +62,6 @@ static const struct cli_opt zc_opts[] = {
 
 static int zc_validate(struct cli_config *c)
 {
-	if (c->zerocopy && c->remote_target[0])
-		return usage_error("measure zero-copy sends locally",
-				   "--zerocopy with --remote %s: not carried "
-				   "to a remote server yet",
-				   c->remote_target);
 	if (!c->under_load)
 		return 0;
 	if (c->remote_target[0])

@@ -85,6 +85,7 @@ static const struct carried carried[] = {
 	CS(total, total, C_U64),
 	CS(chunk_size, chunk_size, C_SIZE),
 	CS(flows, flows, C_U64),
+	CS(bitrate_bps, bitrate_bps, C_U64),
 	RO(verify, verify, C_BOOL),
 	RO(pin_cpu, pin_server, C_CPU),
 	RO(nodelay, tp.nodelay, C_BOOL),

@@ -134,6 +134,9 @@ struct ipc_rtest {
 				 trace messages, this many bytes */
 	bool explain;	      /* --explain: the server side explains itself */
 	bool reverse;	      /* stream -R: the server side sends */
+	uint64_t bitrate_bps; /* stream -b: the client's pace, bits/s, 0:
+				 none; over udp its datagrams carry send
+				 times the server's side keeps jitter of */
 };
 
 /* What the server measured on its side of one run. */

@@ -85,6 +85,7 @@ void rm_strlcpy(char *dst, const char *s, size_t len)
 #define RUNS_MAX 100000ull
 #define NS_MAX (86400ull * 1000000000)
 #define BIG (1ull << 62)
+#define BITRATE_MAX 100000000000ull /* 100 Gbit/s: the most -b takes */
 
 static const char *const rerr_names[IPC_RERR_COUNT + 1] = {
 	[IPC_RERR_PROTOCOL] = "protocol", [IPC_RERR_VERSION] = "version",
@@ -143,6 +144,7 @@ static const struct ipc_field test_f[] = {
 	U64("trace_bytes", test.trace_bytes, OPT, IPC_REMOTE_TRACE_MAX),
 	BOOL("explain", test.explain, OPT | IF_SET),
 	BOOL("reverse", test.reverse, OPT | IF_SET),
+	U64("bitrate_bps", test.bitrate_bps, OPT | IF_SET, BITRATE_MAX),
 	{0},
 };
 

@@ -84,8 +84,6 @@ else
 fi
 run rr -t tcp -Z -n 1
 is_rc 2 "-Z on rr refused"
-run stream -t tcp -Z --remote 127.0.0.1:9 -n 1
-is_rc 2 "-Z with --remote refused"
 
 no_leftovers "zerocopy"
 done_testing
