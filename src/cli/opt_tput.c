@@ -159,12 +159,6 @@ static int tput_validate(struct cli_config *c)
 		return usage_error("explain one stream at a time",
 				   "--explain with %s: one stream at a time",
 				   c->parallel > 1 ? "--parallel" : "--bidir");
-	if (c->direction && c->bitrate_bps)
-		return usage_error("pace a stream that the client sends",
-				   "--bitrate with --%s: the peer's sender "
-				   "is not paced",
-				   c->direction == IPC_DIR_BIDIR ? "bidir"
-								 : "reverse");
 	if (c->time_ns && (c->set & (SET_ITER | SET_DUR | SET_BUDGET)))
 		return usage_error("--time sizes the runs itself; give one of "
 				   "them",

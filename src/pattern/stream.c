@@ -164,7 +164,8 @@ static int st_client(struct ipc_pctx *c)
 	c->out.extra[ST_EXTRA_ZC_DONE] = NAN;
 	c->out.extra[ST_EXTRA_ZC_COPIED] = NAN;
 	if (c->tp_caps & IPC_TP_LOSSY)
-		return st_dgram_client(c);
+		return c->cs->direction == IPC_DIR_REVERSE ? st_dgram_rclient(c)
+							   : st_dgram_client(c);
 	if (c->cs->zerocopy)
 		err = zc_client(c, st_loop);
 	else
@@ -201,11 +202,7 @@ static int st_recv(struct ipc_pctx *c, uint64_t k, bool in_place,
 	return k ? err : msg_next_end(c, err);
 }
 
-/*
- * A batch of no messages would time acknowledgements alone.  The lossy
- * loops count loss at a receiver that reports to the client: they have
- * no reverse.
- */
+/* A batch of no messages would time acknowledgements alone. */
 static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 		    char *why, size_t why_len)
 {
@@ -213,15 +210,6 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 	if (!cs->count) {
 		snprintf(why, why_len,
 			 "stream sends batches of at least 1 message");
-		return -EINVAL;
-	}
-	if (cs->direction != IPC_DIR_SEND && cs->tp &&
-	    (cs->tp->caps & IPC_TP_LOSSY)) {
-		snprintf(why, why_len,
-			 "stream %s over %s: a lossy stream's receiver reports "
-			 "to its sender, and only the client sends there",
-			 cs->direction == IPC_DIR_BIDIR ? "--bidir" : "-R",
-			 cs->tp->name);
 		return -EINVAL;
 	}
 	if (cs->zerocopy &&
@@ -237,15 +225,18 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 	return ipc_zc_check(cs, why, why_len);
 }
 
-/* -R: the peer sends each batch the client asks for (st_rloop). */
+/* -R: the peer sends each batch the client asks for (st_rloop), paced
+ * with -b. */
 static int st_rserver(struct ipc_pctx *c)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const uint64_t count = c->cs->count;
 	uint64_t seq = 0, k;
+	struct pace pace;
 	uint8_t *msg;
 	int err;
 
+	pace_init(&pace, c->cs->bitrate_bps, len);
 	for (;;) {
 		err = msg_next(c, c->rbuf, ST_REQ);
 		if (err > 0)
@@ -261,6 +252,8 @@ static int st_rserver(struct ipc_pctx *c)
 		if (ipc_cancelled(c->io.cancel))
 			return 0;
 		for (k = 0; k < count; k++) {
+			if (pace_wait(c, &pace))
+				return 0; /* a stop */
 			msg = msg_stamp_shifted(c, len, seq);
 			err = msg_send(c, msg, len);
 			msg_unstamp(msg, len, seq++);
@@ -289,7 +282,8 @@ static int st_server(struct ipc_pctx *c)
 	int err;
 
 	if (c->tp_caps & IPC_TP_LOSSY)
-		return st_dgram_server(c);
+		return c->cs->direction == IPC_DIR_REVERSE ? st_dgram_rserver(c)
+							   : st_dgram_server(c);
 	if (c->cs->direction == IPC_DIR_REVERSE)
 		return st_rserver(c);
 	for (uint64_t batch = 0;; batch++) {

@@ -363,28 +363,40 @@ out:
 	return err;
 }
 
-int st_dgram_client(struct ipc_pctx *c)
+/*
+ * Either direction's client: @loop's phases with @state as c->pat_priv;
+ * a run in which no batch ended (@none says which end stayed silent)
+ * fails.  The counts are what the receiver counted.
+ */
+static int dgram_phases(struct ipc_pctx *c, msg_loop_fn loop, void *state,
+			const char *none)
 {
-	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
-	struct dstate st = {0};
 	int err;
 
 	/* Reset to NULL before returning. */
 	/* cppcheck-suppress autoVariables */
-	c->pat_priv = &st;
+	c->pat_priv = state;
 	c->out.loss.counted = true;
-	c->out.loss.reorder_known = len > 0;
-	err = msg_client_phases(c, dgram_loop);
+	c->out.loss.reorder_known = msg_wire(c->cs->msg_size, c->tp_caps) > 0;
+	err = msg_client_phases(c, loop);
 	c->pat_priv = NULL;
 	if (!err && !c->out.done && c->iterations) {
 		snprintf(c->out.what, sizeof(c->out.what),
-			 "the receiver reported on none of the batches (no "
-			 "report within %.3g ms)",
-			 c->io.timeout_ns / 1e6);
+			 "%s none of the batches (nothing within %.3g ms)",
+			 none, c->io.timeout_ns / 1e6);
 		err = c->out.err = -ETIMEDOUT;
 	}
 	c->out.messages = c->out.loss.received;
 	c->out.bytes = c->out.messages * c->cs->msg_size;
+	return err;
+}
+
+int st_dgram_client(struct ipc_pctx *c)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	struct dstate st = {0};
+	int err = dgram_phases(c, dgram_loop, &st, "the receiver reported on");
+
 	c->out.extra[ST_EXTRA_JITTER] = dgram_stamped(c->cs, len) && c->out.done
 						? (double)st.last.jitter_ns
 						: NAN;
@@ -477,5 +489,246 @@ int st_dgram_server(struct ipc_pctx *c)
 				return err;
 		}
 		seq_note(&t, c->rbuf);
+	}
+}
+
+/*
+ * -R over udp: the peer sends, the client receives, counts and times.
+ *
+ *   client                               peer
+ *   GO(e)                   ─────────►   a new e: COUNT data messages,
+ *                           ◄─ ─ ─ ─ ─   then END(e, sent so far)
+ *   (no END: GO(e) again after 0.1, 0.2, 0.4 ... 5 ms, until --timeout;
+ *    a repeated e gets its END again, never the data twice)
+ *
+ * GO and END are control messages as above (their length tells them from
+ * data); END carries the peer's count of data messages sent, cumulative,
+ * so a lost END costs nothing but its batch's sample.  One sample is one
+ * batch, from GO to its END.  A paced peer (-b) stamps its send times as
+ * a paced client does, and the client keeps the jitter.  The peer sends
+ * a batch at once, with no window: a batch longer than the client's
+ * receive buffer may overflow it, which is then counted as loss.
+ */
+struct rstate {
+	struct seqtrack t;
+	uint64_t go;	    /* next batch number */
+	uint64_t sent;	    /* data messages the peer said it sent */
+	struct counts base; /* as of the phase's start */
+	double jitter, last;
+	bool stamped;
+	uint64_t rcvbuf;
+};
+
+/* A data message of @len bytes in c->rbuf: counted, timed, checked. */
+static int rx_data(struct ipc_pctx *c, struct rstate *rs, size_t len)
+{
+	double transit, d;
+
+	if (rs->stamped) {
+		transit = (double)ipc_now_ns() - (double)get64(c->rbuf + 8);
+		d = rs->last ? fabs(transit - rs->last) : 0;
+		rs->jitter += (d - rs->jitter) / 16;
+		rs->last = transit;
+		/* The payload check sees the pattern again. */
+		memcpy(c->rbuf + 8, c->expect + 8, 8);
+	}
+	if (c->verify) {
+		int err = msg_check(c, c->rbuf, len,
+				    seq_full(seq_read(c->rbuf, len),
+					     rs->t.bytes, rs->t.next));
+		if (err)
+			return err;
+	}
+	seq_note(&rs->t, c->rbuf);
+	return 0;
+}
+
+/* The measured part's counts into c->out.loss. */
+static void rx_counts(struct ipc_pctx *c, const struct rstate *rs)
+{
+	struct ipc_loss *l = &c->out.loss;
+
+	l->sent = rs->sent - rs->base.sent;
+	l->received = rs->t.received - rs->base.received;
+	l->reordered = rs->t.reordered - rs->base.reordered;
+	l->lost = l->sent > l->received ? l->sent - l->received : 0;
+	if (c->ivals)
+		c->ivals->jitter_ns = (uint64_t)rs->jitter;
+}
+
+/*
+ * Batch @e: ask for it and take what comes until its END: 0 when it came
+ * (*@t1 its time), 1 when none did within --timeout, or -errno.
+ */
+static int rx_batch(struct ipc_pctx *c, struct rstate *rs, uint64_t e,
+		    size_t len, size_t cl, uint64_t *t1)
+{
+	const uint64_t timeout =
+		c->io.timeout_ns ? c->io.timeout_ns : 1000000000ull;
+	uint8_t go[CTL_LEN + 1] = {0};
+	uint64_t quiet = ipc_now_ns(), retry = RETRY_FIRST_NS, now, x;
+	ssize_t n;
+	int err;
+
+	put64(go, e);
+	for (;;) {
+		err = msg_send(c, go, cl);
+		if (err)
+			return msg_fail(c, err, "ask for a batch");
+		for (;;) {
+			now = ipc_now_ns();
+			if (now >= quiet + timeout)
+				return 1;
+			c->io.timeout_ns = quiet + timeout - now < retry
+						   ? quiet + timeout - now
+						   : retry;
+			n = c->io.eng->recv(&c->io, c->rbuf, c->buf_bytes);
+			c->io.timeout_ns = timeout;
+			if (n == -ETIMEDOUT)
+				break; /* ask again */
+			if (n < 0)
+				return msg_fail(c, (int)n, "receive message");
+			quiet = ipc_now_ns();
+			if ((size_t)n == cl) {
+				x = get64(c->rbuf);
+				if (x > e)
+					return msg_fail(c, -EBADMSG,
+							"receive the end of a "
+							"batch (from the "
+							"future)");
+				if (get64(c->rbuf + 8) > rs->sent)
+					rs->sent = get64(c->rbuf + 8);
+				if (x == e) {
+					*t1 = quiet;
+					return 0;
+				}
+				continue; /* an old batch's END, repeated */
+			}
+			if ((size_t)n != len)
+				return msg_fail(c, -EBADMSG, "receive message");
+			err = rx_data(c, rs, len);
+			if (err)
+				return err;
+		}
+		retry = retry * 2 < RETRY_MAX_NS ? retry * 2 : RETRY_MAX_NS;
+	}
+}
+
+static int rdgram_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+		       uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const size_t cl = ctl_len(len);
+	struct rstate *rs = c->pat_priv;
+	uint64_t i, t0, t1 = 0, sum = 0, ok = 0;
+	int err = 0;
+
+	(void)seq; /* the peer numbers its messages */
+	rs->base.sent = rs->sent;
+	rs->base.received = rs->t.received;
+	rs->base.reordered = rs->t.reordered;
+	for (i = 0; i < n; i++) {
+		t0 = ipc_now_ns();
+		err = rx_batch(c, rs, rs->go++, len, cl, &t1);
+		if (err < 0)
+			break;
+		rx_counts(c, rs);
+		if (err) {
+			err = 0; /* no END: the batch gives no sample */
+			continue;
+		}
+		ok++;
+		ival_tick(c, t1, ok, c->out.loss.received,
+			  c->out.loss.received * c->cs->msg_size,
+			  c->out.loss.lost);
+		if (msg_sample_kept(c, t1 - t0, t1, deadline, &sum, &err))
+			break;
+	}
+	*done += ok;
+	*elapsed_ns += sum;
+	return err;
+}
+
+int st_dgram_rclient(struct ipc_pctx *c)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const bool chosen = c->ch && c->ch->opts.rcvbuf > 0;
+	struct rstate rs = {.t.bytes = len < 8 ? (unsigned)len : 8};
+	struct ipc_dgram_room room;
+	int err;
+
+	rs.stamped = dgram_stamped(c->cs, len);
+	/* The client receives now: its queue holds the peer's batch. */
+	if (c->io.ep->rfd >= 0 &&
+	    !ipc_dgram_room(c->io.ep->rfd, len, ctl_len(len),
+			    chosen ? 0 : RCVBUF_WANT, &room))
+		rs.rcvbuf = (uint64_t)room.rcvbuf;
+	err = dgram_phases(c, rdgram_loop, &rs, "the sender ended");
+	c->out.extra[ST_EXTRA_JITTER] =
+		rs.stamped && c->out.done ? rs.jitter : NAN;
+	c->out.extra[ST_EXTRA_WINDOW] = NAN; /* no window: batch by batch */
+	c->out.extra[ST_EXTRA_RCVBUF] = rs.rcvbuf ? (double)rs.rcvbuf : NAN;
+	return err;
+}
+
+/*
+ * -R's peer: a batch for each new GO, paced with -b, then its END; a GO
+ * repeated gets its END again.  --peer-drop leaves messages unsent on
+ * purpose, counted as sent: a loss the client must find.
+ */
+int st_dgram_rserver(struct ipc_pctx *c)
+{
+	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
+	const size_t cl = ctl_len(len);
+	const bool stamp = dgram_stamped(c->cs, len);
+	uint8_t end[CTL_LEN + 1] = {0};
+	uint64_t next = 0, sent = 0, seq = 0, e, k;
+	struct pace pace;
+	ssize_t n;
+	int err;
+
+	pace_init(&pace, c->cs->bitrate_bps, len);
+	for (;;) {
+		n = c->io.eng->recv(&c->io, c->rbuf, c->buf_bytes);
+		if (n == -ETIMEDOUT || n == -EINTR)
+			continue; /* idle: the client may be done */
+		if (n == -ECANCELED || n == -ECONNREFUSED)
+			return 0;
+		if (n < 0)
+			return msg_fail(c, (int)n, "receive a batch's request");
+		if ((size_t)n != cl)
+			return msg_fail(c, -EBADMSG,
+					"receive a batch's request");
+		e = get64(c->rbuf);
+		for (k = 0; e >= next && k < c->cs->count; k++) {
+			err = pace_wait(c, &pace);
+			if (err)
+				return 0; /* a stop */
+			if (fault_drop(c->faults, seq)) {
+				seq++;
+				sent++;
+				continue;
+			}
+			msg_stamp(c->sbuf, len, seq++);
+			if (stamp)
+				put64(c->sbuf + 8, ipc_now_ns());
+			err = msg_send(c, c->sbuf, len);
+			if (err == -ECONNREFUSED)
+				return 0;
+			if (err)
+				return msg_fail(c, err, "send message");
+			sent++;
+		}
+		if (e >= next) {
+			next = e + 1;
+			c->out.done++;
+		}
+		put64(end, e);
+		put64(end + 8, sent);
+		err = msg_send(c, end, cl);
+		if (err == -ECONNREFUSED)
+			return 0;
+		if (err)
+			return msg_fail(c, err, "send the end of a batch");
 	}
 }

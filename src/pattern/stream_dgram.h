@@ -25,4 +25,8 @@ size_t st_dgram_max_msg(size_t wire);
 int st_dgram_client(struct ipc_pctx *c);
 int st_dgram_server(struct ipc_pctx *c);
 
+/* -R: the client receives what the peer sends, batch by batch. */
+int st_dgram_rclient(struct ipc_pctx *c);
+int st_dgram_rserver(struct ipc_pctx *c);
+
 #endif

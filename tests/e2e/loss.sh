@@ -81,6 +81,30 @@ for pct in 0 10 50 100; do
 done
 no_leftovers "stream with a dropping peer"
 
+# -R: the peer sends; what it left unsent on purpose (and counted as
+# sent) is what the client must find lost, exactly; a batch's END tells
+# the client what was sent.
+for pct in 0 10 100; do
+	run_limited stream -t udp,udp6 -R --size 200 --count 100 -n 4 -w 1 -r 2 \
+		--timeout 200ms --peer-drop $pct -f json
+	is_rc 0 "stream -R udp, peer drops $pct%: exit 0"
+	jqt "stream -R $pct%: status ok, reversed" \
+		'all(.results[]; .status == "ok" and .direction == "reverse")'
+	jqt "stream -R $pct%: 400 sent per run, exactly $((4 * pct)) lost" \
+		"all(.results[].runs[]; .loss.sent == 400 and .loss.lost == $((4 * pct)))"
+	jqt "stream -R $pct%: messages = received, nothing reordered" \
+		'all(.results[].runs[]; .messages == .loss.received and .loss.received == .loss.sent - .loss.lost and .loss.reordered == 0)'
+done
+run_limited stream -t udp -R -b 20M --size 1k --count 50 -n 4 -r 2 -i 0.02 -f json
+is_rc 0 "stream -R -b over udp: exit 0"
+jqt "stream -R -b: the client keeps the paced peer's jitter, per run and interval" \
+	'.results[0] | .status == "ok" and all(.runs[]; .jitter_ns >= 0 and .loss.lost == 0 and all(.intervals[]; has("jitter_ns")))'
+run_limited stream -t udp --bidir --size 1k --count 100 -n 3 -r 1 -f json
+is_rc 0 "stream --bidir over udp: exit 0"
+jqt "--bidir over udp: a stream each way, each counted whole" \
+	'.results[0] | .status == "ok" and all(.runs[]; ([.streams[].direction] | sort) == ["reverse", "send"] and all(.streams[]; .messages == 300))'
+no_leftovers "stream -R with a dropping peer"
+
 run_limited stream -t udp --size 0 --count 50 -n 2 -r 1 --peer-drop 20 -f json
 is_rc 0 "stream of empty datagrams with loss"
 jqt "empty datagrams: loss counted, reordering not claimed" \
