@@ -874,14 +874,17 @@ static void attack_version(struct server *s)
 {
 	struct ipc_rmsg m;
 	int fd = dial(s->addr);
-	char want[64];
+	char hello[96], want[64], theirs[32];
 
-	send_body(fd,
-		  "{\"type\":\"hello\",\"proto\":2,\"software\":\"future\"}");
+	snprintf(hello, sizeof(hello),
+		 "{\"type\":\"hello\",\"proto\":%d,\"software\":\"future\"}",
+		 IPC_REMOTE_PROTO + 1);
+	send_body(fd, hello);
 	ok(answer(fd, &m, 3000) == 1 && m.code == IPC_RERR_VERSION,
 	   "a version from the future: refused");
 	snprintf(want, sizeof(want), "version %d", IPC_REMOTE_PROTO);
-	ok(strstr(m.message, " 2 ") && strstr(m.message, want),
+	snprintf(theirs, sizeof(theirs), " %d ", IPC_REMOTE_PROTO + 1);
+	ok(strstr(m.message, theirs) && strstr(m.message, want),
 	   "the refusal names both versions: %s", m.message);
 	close(fd);
 	after(s, "a version from the future");
