@@ -339,6 +339,11 @@ enum ipc_src {
  * "per" word.
  */
 #define IPC_EXTRA_PER (1u << 2)
+/*
+ * SUM: a count, which parallel streams (-P) add up; without it the run's
+ * figure is the streams' mean (a jitter, a window).
+ */
+#define IPC_EXTRA_SUM (1u << 3)
 
 /*
  * An extra figure: replay's link time, and what a pattern of the future

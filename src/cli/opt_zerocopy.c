@@ -62,6 +62,14 @@ static const struct cli_opt zc_opts[] = {
 
 static int zc_validate(struct cli_config *c)
 {
+	/* Never a case to measure: one line and exit 2, not a skip. */
+	if (c->zerocopy && c->direction)
+		return usage_error("zero-copy sends are the client's: drop "
+				   "-R or --bidir",
+				   "--zerocopy with --%s: not measured yet "
+				   "(the zero-copy sender is the client's)",
+				   c->direction == IPC_DIR_BIDIR ? "bidir"
+								 : "reverse");
 	if (!c->under_load)
 		return 0;
 	if (c->remote_target[0])

@@ -212,14 +212,11 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 			 "stream sends batches of at least 1 message");
 		return -EINVAL;
 	}
-	if (cs->zerocopy &&
-	    (cs->direction != IPC_DIR_SEND || cs->streams > 1)) {
+	if (cs->zerocopy && cs->direction != IPC_DIR_SEND) {
 		snprintf(why, why_len,
 			 "stream --zerocopy with %s: not measured yet (the "
-			 "zero-copy sender is one client's, sending)",
-			 cs->streams > 1		  ? "-P"
-			 : cs->direction == IPC_DIR_BIDIR ? "--bidir"
-							  : "-R");
+			 "zero-copy sender is the client's)",
+			 cs->direction == IPC_DIR_BIDIR ? "--bidir" : "-R");
 		return -EINVAL;
 	}
 	return ipc_zc_check(cs, why, why_len);
@@ -403,13 +400,13 @@ static const struct ipc_extra st_extras[] = {
 	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
 	{.key = "zc_sends",
 	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
 	{.key = "zc_completed",
 	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
 	{.key = "zc_copied",
 	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
+	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
 	{0},
 };
 

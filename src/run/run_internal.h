@@ -77,7 +77,8 @@ void result_explained_again(struct ipc_result *res, struct ipc_result *pass);
 void run_loss_add(struct ipc_loss *sum, const struct ipc_loss *l);
 
 void run_streams_sum(struct ipc_run_stats *out, const struct ipc_hist *hist,
-		     const struct ipc_run_stats *const *st, size_t n);
+		     const struct ipc_run_stats *const *st, size_t n,
+		     const struct ipc_extra *extras);
 void run_streams_ivals(struct ipc_ivals *out_iv,
 		       const struct ipc_ivals *const *iv, size_t n);
 

@@ -983,7 +983,8 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 		sts[i] = &st->slots[i].st;
 		ivs[i] = &st->slots[i].b.ivals;
 	}
-	run_streams_sum(out, st->b.run_hist, sts, started);
+	run_streams_sum(out, st->b.run_hist, sts, started,
+			st->res->cs.pat ? st->res->cs.pat->extras : NULL);
 	if (st->b.ivals.v)
 		run_streams_ivals(&st->b.ivals, ivs, started);
 	if (err)

@@ -54,13 +54,17 @@ void run_loss_add(struct ipc_loss *sum, const struct ipc_loss *l)
 /*
  * The streams ran at the same time: the run moved what they all moved in
  * the time the longest took (iperf3's SUM line), which a stream that
- * ended early does not inflate as a sum of rates would.  The cost per message and the socket options are the first
- * stream's: each stream pays its own.  An extra (a udp stream's jitter)
- * is the streams' mean.
+ * ended early does not inflate as a sum of rates would.  The cost per
+ * message and the socket options are the first stream's: each stream pays
+ * its own.  An extra is the streams' mean (a udp stream's jitter), or
+ * their sum where @extras flags it IPC_EXTRA_SUM (a count).
  */
 void run_streams_sum(struct ipc_run_stats *out, const struct ipc_hist *hist,
-		     const struct ipc_run_stats *const *st, size_t n)
+		     const struct ipc_run_stats *const *st, size_t n,
+		     const struct ipc_extra *extras)
 {
+	size_t nx = 0;
+
 	double xs[IPC_EXTRA_MAX] = {0};
 	unsigned xn[IPC_EXTRA_MAX] = {0};
 
@@ -91,8 +95,13 @@ void run_streams_sum(struct ipc_run_stats *out, const struct ipc_hist *hist,
 		out->msgs_per_s = out->messages / (out->elapsed_ns / 1e9);
 		out->bytes_per_s = out->bytes / (out->elapsed_ns / 1e9);
 	}
+	while (extras && extras[nx].key)
+		nx++;
 	for (size_t k = 0; k < IPC_EXTRA_MAX; k++)
-		out->extra[k] = xn[k] ? xs[k] / xn[k] : NAN;
+		out->extra[k] = !xn[k] ? NAN
+				: k < nx && (extras[k].flags & IPC_EXTRA_SUM)
+					? xs[k]
+					: xs[k] / xn[k];
 	ipc_hist_summary(hist, &out->lat);
 	fairness(&out->flows, st, n);
 }
