@@ -245,103 +245,22 @@ int jr_name_index(struct rd *r, const char *at, const char *key,
 	return -1;
 }
 
-/* What a field left out by the writer stands for. */
-static void field_absent(void *v, const struct jfield *f)
-{
-	switch (f->kind) {
-	case JK_REAL:
-	case JK_ROUND:
-		*(double *)v = NAN;
-		break;
-	case JK_REAL_OPT:
-		*(double *)v = -1;
-		break;
-	case JK_I64_OPT:
-		*(int64_t *)v = -1;
-		break;
-	case JK_INT_NULL:
-	case JK_TRI:
-		*(int *)v = -1;
-		break;
-	default:
-		break; /* stays as the record was: 0, "" or a default */
-	}
-}
-
-/* May the writer have left @f out? */
-static bool may_lack(const struct jfield *f)
-{
-	return (f->flags & (JF_OPT | JF_NONZERO)) || f->kind == JK_REAL ||
-	       f->kind == JK_ROUND || f->kind == JK_REAL_OPT ||
-	       f->kind == JK_I64_OPT;
-}
-
+/*
+ * One field of a schema table, read by the field-table engine (the one
+ * the writer and the control protocol use), its refusals in the reader's
+ * words.  Strings alone are the reader's own: a document's are shown with
+ * their control bytes escaped (jr_clean), where the protocol refuses them.
+ */
 static void get_field(struct rd *r, json_t *o, const char *at, void *base,
 		      const struct jfield *f)
 {
-	void *v = (char *)base + f->off;
 	json_t *j = json_object_get(o, f->key);
+	struct ipc_fbad bad = {0};
 	const char *s;
-	uint64_t u = 0;
-	int i;
+	int rc;
 
-	if (!j) {
-		if (may_lack(f))
-			field_absent(v, f);
-		else
-			jr_bad(r, at, f->key, "missing");
-		return;
-	}
-	if (json_is_null(j) && (f->kind == JK_INT_NULL || f->kind == JK_TRI ||
-				f->kind == JK_CHARS_NULL)) {
-		field_absent(v, f);
-		if (f->kind == JK_CHARS_NULL)
-			*(char *)v = '\0';
-		return;
-	}
-	switch (f->kind) {
-	case JK_U64:
-	case JK_SIZE:
-	case JK_UINT:
-	case JK_I64_OPT:
-		if (!jr_u64(r, o, at, f->key, true, &u))
-			return;
-		if (f->kind == JK_U64)
-			*(uint64_t *)v = u;
-		else if (f->kind == JK_SIZE)
-			*(size_t *)v = (size_t)u;
-		else if (f->kind == JK_UINT)
-			*(unsigned *)v = (unsigned)u;
-		else
-			*(int64_t *)v = (int64_t)u;
-		return;
-	case JK_INT:
-	case JK_INT_NULL:
-		if (!json_is_integer(j))
-			jr_bad(r, at, f->key, "not an integer");
-		else
-			*(int *)v = (int)json_integer_value(j);
-		return;
-	case JK_BOOL:
-	case JK_TRI:
-		if (!json_is_boolean(j))
-			jr_bad(r, at, f->key, "not true or false");
-		else if (f->kind == JK_BOOL)
-			*(bool *)v = json_is_true(j);
-		else
-			*(int *)v = json_is_true(j);
-		return;
-	case JK_REAL:
-	case JK_ROUND:
-	case JK_REAL_OPT:
-		*(double *)v = jr_num(r, o, at, f->key);
-		return;
-	case JK_CHARS:
-	case JK_CHARS_NULL:
-		if (!json_is_string(j)) {
-			jr_bad(r, at, f->key, "not a string");
-			return;
-		}
+	if (j && json_is_string(j) &&
+	    (f->kind == JK_CHARS || f->kind == JK_CHARS_NULL)) {
 		s = jr_clean(r, json_string_value(j));
 		if (!s)
 			return;
@@ -349,20 +268,35 @@ static void get_field(struct rd *r, json_t *o, const char *at, void *base,
 			jr_bad(r, at, f->key, "longer than %zu bytes",
 			       f->len - 1);
 		else
-			memcpy(v, s, strlen(s) + 1);
+			memcpy((char *)base + f->off, s, strlen(s) + 1);
 		return;
-	case JK_ENUM:
-		if (!json_is_string(j)) {
-			jr_bad(r, at, f->key, "not a string");
-			return;
-		}
-		i = jr_name_index(r, at, f->key, f->names,
-				  json_string_value(j));
-		if (i >= 0)
-			*(int *)v = i;
+	}
+	rc = ipc_field_get(j, base, f, &bad);
+	if (rc == -ENOMEM) {
+		jr_keep(r, NULL);
 		return;
-	default: /* the protocol's kinds: no document table has them */
-		jr_bad(r, at, f->key, "bad field table");
+	}
+	if (!rc)
+		return;
+	switch (bad.why) {
+	case IPC_FB_MISSING:
+		jr_bad(r, at, f->key, "missing");
+		return;
+	case IPC_FB_NEG:
+		if (f->kind == JK_REAL || f->kind == JK_ROUND ||
+		    f->kind == JK_REAL_OPT)
+			jr_bad(r, at, f->key, "%g is negative", bad.real);
+		else
+			jr_bad(r, at, f->key, "negative");
+		return;
+	case IPC_FB_RANGE:
+		jr_bad(r, at, f->key, "%lld is out of range", bad.got);
+		return;
+	case IPC_FB_NAME:
+		jr_name_index(r, at, f->key, f->names, json_string_value(j));
+		return;
+	default:
+		jr_bad(r, at, f->key, "not %s", ipc_field_wants(f));
 		return;
 	}
 }
