@@ -34,8 +34,11 @@ is_rc 0 "the same through a link with 1 ms of jitter"
 plain=$(jq '.results[0].runs[0].jitter_ns' "$T/plain.json")
 jit=$(jq '.results[0].runs[0].jitter_ns' "$out")
 diag "jitter: local $plain ns, with --link jitter=1ms $jit ns"
-ok "$([ "$jit" -gt 100000 ] && [ "$jit" -gt $((plain * 2)) ]; echo $?)" \
-	"the link's jitter shows: above 100 us and twice the local one"
+# Above 100 us and above the local figure, not a multiple of it: a busy
+# machine (a parallel build) gives the local stream a jitter of its own
+# of a few hundred us, which the link's run has as well.
+ok "$([ "$jit" -gt 100000 ] && [ "$jit" -gt "$plain" ]; echo $?)" \
+	"the link's jitter shows: above 100 us and above the local one"
 
 for v in 0 -5M abc 5X 1000G; do
 	run stream -t udp --size 1k -d 1s -b "$v"
