@@ -566,7 +566,17 @@ static int rx_batch(struct ipc_pctx *c, struct rstate *rs, uint64_t e,
 	const uint64_t timeout =
 		c->io.timeout_ns ? c->io.timeout_ns : 1000000000ull;
 	uint8_t go[CTL_LEN + 1] = {0};
-	uint64_t quiet = ipc_now_ns(), retry = RETRY_FIRST_NS, now, x;
+	/*
+	 * A paced peer is quiet between two messages by design: ask again
+	 * only after twice that, lest it answer every gap with an END.
+	 */
+	const uint64_t gap =
+		c->cs->bitrate_bps
+			? 2 * (uint64_t)len * 8000000000ull / c->cs->bitrate_bps
+			: 0;
+	const uint64_t most = gap > RETRY_MAX_NS ? gap : RETRY_MAX_NS;
+	uint64_t quiet = ipc_now_ns(), now, x;
+	uint64_t retry = gap > RETRY_FIRST_NS ? gap : RETRY_FIRST_NS;
 	ssize_t n;
 	int err;
 
@@ -610,7 +620,7 @@ static int rx_batch(struct ipc_pctx *c, struct rstate *rs, uint64_t e,
 			if (err)
 				return err;
 		}
-		retry = retry * 2 < RETRY_MAX_NS ? retry * 2 : RETRY_MAX_NS;
+		retry = retry * 2 < most ? retry * 2 : most;
 	}
 }
 
