@@ -585,7 +585,7 @@ static void argv_line(FILE *out, const struct ipc_report_meta *m)
 /* The host's fingerprint as a table. */
 static void host_facts(FILE *out, const struct ipc_host *h)
 {
-	char buf[256];
+	char buf[400];
 	size_t n;
 
 	fputs("<table class=\"facts\">\n", out);
@@ -623,6 +623,8 @@ static void host_facts(FILE *out, const struct ipc_host *h)
 			 (unsigned long long)h->timer_ns);
 		fact(out, "clock cost", buf);
 	}
+	if (ipc_pmqos_words(&h->pm_qos, buf, sizeof(buf)))
+		fact(out, "idle states", buf);
 	fact(out, "perf counters",
 	     h->perf[0] ? h->perf : "cycles and instructions countable");
 	fact(out, "started", h->started);

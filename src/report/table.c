@@ -14,6 +14,7 @@
 #include "explain_out.h"
 #include "table.h"
 #include "explain/lib_internal.h"
+#include "run/lib_internal.h"
 
 /* One pattern's rows, in the layout its description asks for. */
 static int print_section(struct tab_out *out,
@@ -157,78 +158,6 @@ int tab_keep(struct tab *t, const struct ipc_result *res)
 	return 0;
 }
 
-/*
- * What the CPUs' idle states were while measuring: held out of deep idle
- * by the PM QoS request (the default), or the machine's own policy.
- */
-static void idle_line(struct tab_out *out, const struct ipc_pmqos *q)
-{
-	const char *why = q->error[0] ? q->error : "unknown error";
-
-	switch (q->state) {
-	case IPC_PMQOS_HELD:
-		if (!strcmp(q->idle_driver, "none")) {
-			tab_printf(out,
-				   "idle: the PM QoS request (%d µs on "
-				   "/dev/cpu_dma_latency) was held, but this "
-				   "kernel has no cpuidle driver to read it: "
-				   "idle CPUs ran the kernel's default idle "
-				   "routine, as with --pm-qos off\n",
-				   q->request_us);
-			return;
-		}
-		if (q->request_us == 0)
-			tab_printf(out,
-				   "idle: the CPUs polled instead of "
-				   "halting while measuring (PM QoS "
-				   "request 0 µs on "
-				   "/dev/cpu_dma_latency): no wake-up from "
-				   "deep idle in these figures");
-		else
-			tab_printf(out,
-				   "idle: the CPUs were kept out of idle "
-				   "states slower than %d µs to leave while "
-				   "measuring (PM QoS request on "
-				   "/dev/cpu_dma_latency)",
-				   q->request_us);
-		if (q->before_us >= 0 && q->before_us < IPC_PMQOS_MAX_US)
-			tab_printf(out, "; another process held %lld µs",
-				   (long long)q->before_us);
-		tab_puts(out, "; --pm-qos off: the machine's own idle "
-			      "policy\n");
-		return;
-	case IPC_PMQOS_OFF:
-		tab_puts(out, "idle: the machine's own idle policy (--pm-qos "
-			      "off)\n");
-		return;
-	case IPC_PMQOS_DENIED:
-		tab_printf(
-			out,
-			"idle: the machine's own idle policy: the PM QoS "
-			"request (%d µs) was not held, /dev/cpu_dma_latency: "
-			"%s (it needs root)\n",
-			q->request_us, why);
-		return;
-	case IPC_PMQOS_ABSENT:
-		tab_printf(out,
-			   "idle: the machine's own idle policy: the PM QoS "
-			   "request (%d µs) was not held, this system has no "
-			   "/dev/cpu_dma_latency\n",
-			   q->request_us);
-		return;
-	case IPC_PMQOS_FAILED:
-		tab_printf(
-			out,
-			"idle: the machine's own idle policy: the PM QoS "
-			"request (%d µs) was not held, /dev/cpu_dma_latency: "
-			"%s\n",
-			q->request_us, why);
-		return;
-	default:
-		return; /* a document from before it was recorded */
-	}
-}
-
 int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	      struct tab *t, const struct tab_hook *hook)
 {
@@ -236,6 +165,7 @@ int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	size_t i, nrest = 0;
 	bool suite = meta && meta->command && !strcmp(meta->command, "suite");
 	bool printed = false;
+	char idle[400];
 	int err = 0;
 
 	if (t->nrows) {
@@ -268,8 +198,9 @@ int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 			"clock: one CLOCK_MONOTONIC read costs %llu ns here; "
 			"each sample includes one\n",
 			(unsigned long long)meta->host->timer_ns);
-	if (!err && t->nrows && meta && meta->host)
-		idle_line(out, &meta->host->pm_qos);
+	if (!err && t->nrows && meta && meta->host &&
+	    ipc_pmqos_words(&meta->host->pm_qos, idle, sizeof(idle)))
+		tab_printf(out, "idle: %s\n", idle);
 	free(rest);
 	return err;
 }

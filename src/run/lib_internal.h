@@ -176,6 +176,13 @@ extern const struct ipc_ftable ipc_host_fields;
 const char *ipc_pmqos_state_name(int state);
 
 /*
+ * What the CPUs' idle states were while measuring, in one sentence into
+ * @buf (held out of deep idle by the request, or the machine's own
+ * policy and why); NULL for a document from before it was recorded.
+ */
+char *ipc_pmqos_words(const struct ipc_pmqos *q, char *buf, size_t len);
+
+/*
  * Two CPUs to place a case's sides on, from those this process may run
  * on: @cpu[0] the first, @cpu[1] the next one on another core (not an SMT
  * sibling of the first) where there is one, else the next at all.

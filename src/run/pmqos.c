@@ -147,3 +147,75 @@ void ipc_pmqos_release(struct ipc_pmqos *q)
 	close(q->fd);
 	q->fd = -1;
 }
+
+char *ipc_pmqos_words(const struct ipc_pmqos *q, char *buf, size_t len)
+{
+	const char *why = q->error[0] ? q->error : "unknown error";
+	size_t n;
+
+	switch (q->state) {
+	case IPC_PMQOS_HELD:
+		if (!strcmp(q->idle_driver, "none")) {
+			snprintf(buf, len,
+				 "the PM QoS request (%d µs on "
+				 "/dev/cpu_dma_latency) was held, but this "
+				 "kernel has no cpuidle driver to read it: "
+				 "idle CPUs ran the kernel's default idle "
+				 "routine, as with --pm-qos off",
+				 q->request_us);
+			return buf;
+		}
+		if (q->request_us == 0)
+			n = (size_t)snprintf(buf, len,
+					     "the CPUs polled instead of "
+					     "halting while measuring (PM QoS "
+					     "request 0 µs on "
+					     "/dev/cpu_dma_latency): no "
+					     "wake-up from deep idle in these "
+					     "figures");
+		else
+			n = (size_t)snprintf(buf, len,
+					     "the CPUs were kept out of idle "
+					     "states slower than %d µs to "
+					     "leave while measuring (PM QoS "
+					     "request on /dev/cpu_dma_latency)",
+					     q->request_us);
+		if (n < len && q->before_us >= 0 &&
+		    q->before_us < IPC_PMQOS_MAX_US)
+			n += (size_t)snprintf(buf + n, len - n,
+					      "; another process held %lld µs",
+					      (long long)q->before_us);
+		if (n < len)
+			snprintf(buf + n, len - n,
+				 "; --pm-qos off: the machine's own idle "
+				 "policy");
+		return buf;
+	case IPC_PMQOS_OFF:
+		snprintf(buf, len,
+			 "the machine's own idle policy (--pm-qos "
+			 "off)");
+		return buf;
+	case IPC_PMQOS_DENIED:
+		snprintf(buf, len,
+			 "the machine's own idle policy: the PM QoS request "
+			 "(%d µs) was not held, /dev/cpu_dma_latency: %s (it "
+			 "needs root)",
+			 q->request_us, why);
+		return buf;
+	case IPC_PMQOS_ABSENT:
+		snprintf(buf, len,
+			 "the machine's own idle policy: the PM QoS request "
+			 "(%d µs) was not held, this system has no "
+			 "/dev/cpu_dma_latency",
+			 q->request_us);
+		return buf;
+	case IPC_PMQOS_FAILED:
+		snprintf(buf, len,
+			 "the machine's own idle policy: the PM QoS request "
+			 "(%d µs) was not held, /dev/cpu_dma_latency: %s",
+			 q->request_us, why);
+		return buf;
+	default:
+		return NULL; /* a document from before it was recorded */
+	}
+}
