@@ -99,6 +99,12 @@ static void event_json(FILE *out, const struct ipc_server_event *ev)
 		json_object_set_new(o, "transport",
 				    json_string(ev->test.transport));
 		json_object_set_new(o, "engine", json_string(ev->test.engine));
+		if (ev->test.reverse)
+			json_object_set_new(o, "reverse", json_true());
+		if (ev->test.bitrate_bps)
+			json_object_set_new(
+				o, "bitrate_bps",
+				json_integer((json_int_t)ev->test.bitrate_bps));
 		json_object_set_new(o, "status", json_string(ev->status));
 		if (ev->reason[0])
 			json_object_set_new(o, "error",
@@ -146,6 +152,11 @@ static void event_table(FILE *out, const struct ipc_server_event *ev)
 			ev->test.pattern, ev->test.transport, ev->test.engine,
 			ev->status, (unsigned long long)ev->runs,
 			ev->runs == 1 ? "" : "s", ev->duration_ns / 1e9);
+		if (ev->test.reverse)
+			fprintf(out, ", the server sending (-R)");
+		if (ev->test.bitrate_bps)
+			fprintf(out, ", paced at %llu bit/s",
+				(unsigned long long)ev->test.bitrate_bps);
 		if (ev->others_max)
 			fprintf(out, ", shared with up to %llu other test%s",
 				(unsigned long long)ev->others_max,

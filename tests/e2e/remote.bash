@@ -5,12 +5,14 @@
 HELPER=${BUILD:-build}/tests/test_remote_server
 [ -x "$HELPER" ] || { echo "1..0 # skip no $HELPER (make it first)"; exit 77; }
 
-# listening_addr LOG: the first address a server's JSON log says it
-# listens on (waits up to 5 s); fails when there is none.
+# listening_addr LOG: the first address a server's log (JSON, or the
+# table's "listening on ADDR (...)") says it listens on (waits up to 5 s);
+# fails when there is none.
 listening_addr() {
 	local a
 	for _ in $(seq 100); do
-		a=$(jq -r 'select(.event == "listening") | .address' "$1" 2>/dev/null | head -n 1)
+		a=$({ jq -r 'select(.event == "listening") | .address' "$1" 2>/dev/null ||
+			sed -n 's/^listening on \([^ ]*\) (.*/\1/p' "$1"; } | head -n 1)
 		[ -n "$a" ] && { echo "$a"; return 0; }
 		sleep 0.05
 	done

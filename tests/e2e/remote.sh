@@ -50,12 +50,26 @@ jqt "stream --bidir: a stream each way in every run, both whole" \
 	'.results[0] | .status == "ok" and all(.runs[]; ([.streams[].direction] | sort) == ["reverse", "send"] and all(.streams[]; .messages == 3000))'
 run stream --remote "$addr" -t tcp -R --size 4k -n 3 -r 1
 check "stream -R: the table's heading says the peer sent" grep -q "peer remote at $addr, the peer sending (-R)" "$out"
+jql "stream -R: the server's log says it sent" \
+	'.event == "test" and .pattern == "stream" and .reverse == true' '.status == "ok"'
+jql "a forward test: no reverse in the server's log" \
+	'.event == "test" and .pattern == "rr"' 'has("reverse") | not'
+# The table log says the same in words.
+"$IPCPERF" server --listen 127.0.0.1:0 --once >"$T/tlog" 2>/dev/null &
+tpid=$!
+taddr=$(listening_addr "$T/tlog")
+run stream --remote "$taddr" -t tcp -R -b 50M --size 4k -n 3 -r 1 -q
+is_rc 0 "stream -R -b against a server with a table log: exit 0"
+ends_within $tpid 5 "the --once server ends after its test"
+check "the table log: the server sent, paced" grep -q "^test 1 from .*: stream tcp .*, the server sending (-R), paced at 50000000 bit/s" "$T/tlog"
 # A paced udp stream: the server keeps the jitter of the send times its
 # datagrams carry, and sends it back with its counts.
 run stream --remote "$addr" -t udp -b 20M --size 1k --count 100 -n 4 -r 2 -i 0.05 -q -f json
 is_rc 0 "stream -b over udp: exit 0"
 jqt "stream -b over udp: paced, jitter per run from the server, nothing lost" \
 	'.results[0] | .status == "ok" and .bitrate_bps == 20000000 and all(.runs[]; .jitter_ns >= 0 and .loss.lost == 0)'
+jql "stream -b: the server's log has the pace" \
+	'.event == "test" and .transport == "udp" and has("bitrate_bps")' '.bitrate_bps == 20000000'
 # Zero-copy sends are the client's: the server reads the stream as ever.
 run stream --remote "$addr" -t tcp -Z --zerocopy-via sendfile --size 64k --count 50 -n 3 -r 1 -q -f json
 is_rc 0 "stream -Z over tcp: exit 0"
