@@ -306,8 +306,8 @@ static const struct cli_opt core_opts[] = {
 	{"req", 0, "SIZES", REQ, "request sizes [1]", set_req},
 	{"resp", 0, "SIZES", REQ, "response sizes [1]", set_resp},
 	{"size", 0, "SIZES", CMD_STREAM | CMD_BULK,
-	 "message sizes (stream) or chunk sizes (bulk) [stream 64k, bulk "
-	 "4k]",
+	 "message sizes (stream) or chunk sizes (bulk) [stream 64k (udp "
+	 "1472, udp6 1452: one 1500-byte frame's payload), bulk 4k]",
 	 set_size},
 	{"count", 0, "COUNTS", CMD_STREAM, "messages per batch [1000]",
 	 set_count},
@@ -466,7 +466,9 @@ static const struct {
 	{"warmup", CMD_REPLAY, "replays before each run, not recorded [0]"},
 	{"warmup", CMD_STREAM, "batches before each run, not recorded [1]"},
 	{"warmup", CMD_BULK, "transfers before each run, not recorded [1]"},
-	{"size", CMD_STREAM, "message sizes [64k]"},
+	{"size", CMD_STREAM,
+	 "message sizes [64k; udp 1472, udp6 1452: one 1500-byte frame's "
+	 "payload]"},
 	{"size", CMD_BULK, "chunk sizes [4k]"},
 	{"budget", CMD_MEASURE & ~CMD_SUITE,
 	 "--runs auto: no new run after TIME for the whole command, once "

@@ -263,6 +263,22 @@ static bool sweep_of(const struct cli_config *cfg, const char *option,
 }
 
 /*
+ * A udp stream's message when --size is not given: no 64 KiB datagram
+ * crosses a network whole (it goes as some 45 IP fragments, and losing
+ * one loses it), so the payload of one 1500-byte Ethernet frame, as
+ * iperf3 -u sends.  0: the command's default holds.
+ */
+static uint64_t frame_size(const struct cli_config *cfg,
+			   const struct ipc_case *cs, const char *option)
+{
+	if ((cfg->set & SET_SIZE) || strcmp(option, "size") ||
+	    cs->pat != &ipc_pattern_stream || !(cs->tp->caps & IPC_TP_LOSSY))
+		return 0;
+	/* IP and udp headers: 20 + 8 over IPv4, 40 + 8 over IPv6. */
+	return !strcmp(cs->tp->name, "udp6") ? 1500 - 48 : 1500 - 28;
+}
+
+/*
  * Every combination of the values the options give the parameters of
  * @cs's pattern, from @p on (the first one outermost), as a case each.
  */
@@ -270,11 +286,16 @@ static int sweep(const struct cli_config *cfg, const struct ipc_param *p,
 		 struct ipc_case *cs, struct cli_plan *plan)
 {
 	struct sweep s;
+	uint64_t frame;
 	int err = 0;
 
 	for (; p->key; p++)
 		if (p->option && sweep_of(cfg, p->option, &s))
 			break;
+	if (p->key && (frame = frame_size(cfg, cs, p->option))) {
+		ipc_param_set_u64(cs, p, frame);
+		return sweep(cfg, p + 1, cs, plan);
+	}
 	if (!p->key)
 		return try_case(plan, cs, &cfg->ro);
 	for (size_t i = 0; !err && i < s.n; i++) {

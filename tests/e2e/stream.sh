@@ -35,6 +35,20 @@ jqt "small buffer: every datagram arrived" \
 	'all(.results[].runs[]; .loss.sent == 5000 and .loss.lost == 0 and .messages == 5000)'
 # Asked for 4 MiB, doubled rmem_max at most, never lowered.
 want=$(jq -n "[([4194304, 2 * $(cat /proc/sys/net/core/rmem_max)] | min), $(cat /proc/sys/net/core/rmem_default)] | max")
+# Without --size a udp stream sends one Ethernet frame's payload, as
+# iperf3 -u does (64 KiB would not fit a datagram); tcp keeps 64k, and a
+# size given is the size measured, or refused.
+run stream -t udp,tcp --count 50 -n 2 -r 1 --pin 0,0 -f json
+is_rc 0 "stream -t udp without --size: exit 0"
+jqt "without --size: udp 1472 bytes, tcp 64 KiB, both measured" \
+	'[.results[] | [.transport, .msg_size, .status]] == [["udp", 1472, "ok"], ["tcp", 65536, "ok"]]'
+if transports_ok | grep -qx udp6; then
+	run stream -t udp6 --count 50 -n 2 -r 1 --pin 0,0 -f json
+	jqt "without --size: udp6 1452 bytes" '.results[0].msg_size == 1452 and .results[0].status == "ok"'
+fi
+run stream -t udp --size 64k --count 50 -n 2 -r 1 --pin 0,0
+is_rc 2 "stream -t udp --size 64k: refused, the size given is kept"
+check "--size 64k over udp: the reason names the largest datagram" grep -q "larger than the largest udp can carry (65507 bytes)" "$err"
 run stream -t udp --size 14 --count 100 -n 3 -r 1 -f json
 jqt "default buffer: the receiver raised it to $want" \
 	"all(.results[].runs[]; .receiver_rcvbuf == $want and .window > 100)"
