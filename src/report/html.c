@@ -585,7 +585,7 @@ static void argv_line(FILE *out, const struct ipc_report_meta *m)
 /* The host's fingerprint as a table. */
 static void host_facts(FILE *out, const struct ipc_host *h)
 {
-	char buf[400];
+	char buf[IPC_PMQOS_WORDS];
 	size_t n;
 
 	fputs("<table class=\"facts\">\n", out);

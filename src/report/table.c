@@ -165,7 +165,7 @@ int tab_print(struct tab_out *out, const struct ipc_report_meta *meta,
 	size_t i, nrest = 0;
 	bool suite = meta && meta->command && !strcmp(meta->command, "suite");
 	bool printed = false;
-	char idle[400];
+	char idle[IPC_PMQOS_WORDS];
 	int err = 0;
 
 	if (t->nrows) {

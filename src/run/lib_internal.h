@@ -182,6 +182,9 @@ const char *ipc_pmqos_state_name(int state);
  */
 char *ipc_pmqos_words(const struct ipc_pmqos *q, char *buf, size_t len);
 
+/* Room enough for ipc_pmqos_words' longest sentence. */
+#define IPC_PMQOS_WORDS 400
+
 /*
  * Two CPUs to place a case's sides on, from those this process may run
  * on: @cpu[0] the first, @cpu[1] the next one on another core (not an SMT
