@@ -3,7 +3,7 @@
  * The HTML formatter: one self-contained page with what was run (command
  * line, version, build, host fingerprint), then per pattern the table's
  * section (flags with their reasons under it) and its charts: a sweep
- * chart chosen by what varies (chartplan.c), the per-run values of every
+ * chart chosen by what varies (doc/chartplan.c), the per-run values of every
  * case as strips with the estimate and its interval, and every case's
  * percentile spectrum.  Comparisons get a forest plot of their ratios.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chartplan.h"
+#include "doc/chartplan.h"
 #include "doc/compare.h"
 #include "html_page.h"
 #include "ivals_chart.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "report/chartplan.h"
+#include "doc/chartplan.h"
 
 #define MAXC 64
 

@@ -7,8 +7,8 @@
  * per count), and without a size, bars grouped by the first thing that
  * varies (replay's traces, a bar per link).  Plain arrays in and out.
  */
-#ifndef IPCPERF_REPORT_CHARTPLAN_H
-#define IPCPERF_REPORT_CHARTPLAN_H
+#ifndef IPCPERF_DOC_CHARTPLAN_H
+#define IPCPERF_DOC_CHARTPLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
