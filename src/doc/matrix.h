@@ -105,4 +105,11 @@ extern const char *const mx_state_names[];
 /* @m as the JSON of report --matrix -f json.  0 or -errno. */
 int mx_write_json(FILE *out, const struct ipc_matrix *m);
 
+/*
+ * The @n pairs of two matrices compared by @metric ("p50") as JSON, with
+ * "gate_failed" @gate: some pair tripped --fail-if-slower.  0 or -errno.
+ */
+int mx_cmp_write_json(FILE *out, const char *metric, const struct mc_pair *p,
+		      size_t n, bool gate);
+
 #endif

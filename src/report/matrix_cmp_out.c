@@ -2,14 +2,12 @@
 /*
  * Two fleet matrices compared, printed: each pair of hosts with its ratio,
  * interval and verdict as the document layer judged it, and the pairs
- * that got slower or failed in B listed, as a table or as JSON.
+ * that got slower or failed in B listed, as a table (JSON:
+ * doc/matrix_cmp_json.c).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "ipcperf/report.h"
 #include "doc/matrix.h"
@@ -70,68 +68,6 @@ static void put_table(FILE *out, const char *metric, const struct mc_pair *p,
 				p[i].a->to, p[i].a->cas);
 }
 
-static json_t *pair_obj(const struct mc_pair *p)
-{
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "case",
-			      p->a->cas, "from", p->a->from, "to", p->a->to,
-			      "status_a", p->a->status, "status_b",
-			      p->b->status, "verdict", mx_pair_verdict(p));
-
-	if (o && p->compared) {
-		json_object_set_new(o, "median_a", json_real(p->cmp.median_a));
-		json_object_set_new(o, "median_b", json_real(p->cmp.median_b));
-		if (p->cmp.have_ratio)
-			json_object_set_new(o, "ratio",
-					    json_real(p->cmp.ratio));
-		/* The interval the verdict rests on, widened by the drift. */
-		if (p->v.have_ci)
-			json_object_set_new(o, "ci",
-					    json_pack("{s:f, s:f, s:f}",
-						      "level", p->cmp.level,
-						      "low", p->v.lo, "high",
-						      p->v.hi));
-		json_object_set_new(o, "p", json_real(p->v.p));
-		if (p->v.drift >= 0)
-			json_object_set_new(o, "drift_pct",
-					    json_real(expm1(p->v.drift) * 100));
-		if (p->v.drift >= 0)
-			json_object_set_new(o, "allowance_pct",
-					    json_real(p->v.allow_pct));
-	}
-	if (o && p->b->error)
-		json_object_set_new(o, "error_b", json_string(p->b->error));
-	return o;
-}
-
-static int put_json(FILE *out, const char *metric, const struct mc_pair *p,
-		    size_t n, bool gate)
-{
-	json_t *root = json_pack("{s:s, s:s, s:b}", "command", "compare-matrix",
-				 "metric", metric, "gate_failed", gate);
-	json_t *all = json_array(), *slower = json_array(), *x;
-	int bad = !root || !all || !slower;
-
-	for (size_t i = 0; !bad && i < n; i++) {
-		x = pair_obj(&p[i]);
-		bad |= !x || json_array_append_new(all, x);
-		if (!bad && mx_pair_worse(&p[i]))
-			bad |= json_array_append(slower, x);
-	}
-	bad |= json_object_set_new(root, "pairs", all);
-	bad |= json_object_set_new(root, "slower_or_failed", slower);
-	if (!bad) {
-		errno = 0;
-		bad = json_dumpf(root, out,
-				 JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
-			      0 ||
-		      fputc('\n', out) == EOF;
-		json_decref(root);
-		return bad ? (errno ? -errno : -EIO) : 0;
-	}
-	json_decref(root);
-	return -ENOMEM;
-}
-
 int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
 		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,
 		   const char *format, size_t *gates)
@@ -149,7 +85,7 @@ int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
 	for (size_t i = 0; i < n; i++)
 		*gates += pairs[i].gate;
 	if (!err && !strcmp(format, "json"))
-		err = put_json(out, a->metric, pairs, n, *gates > 0);
+		err = mx_cmp_write_json(out, a->metric, pairs, n, *gates > 0);
 	else if (!err)
 		put_table(out, a->metric, pairs, n, a->n - n, only_b);
 	free(pairs);
