@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A case an option ran twice, against its twin: found by the case's
+ * words without the option, and compared figure by figure.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "twin.h"
+
+/* @cs without the option it ran with. */
+static struct ipc_case plain(const struct ipc_case *cs)
+{
+	struct ipc_case p = *cs;
+
+	p.zerocopy = 0;
+	p.under_load = 0;
+	return p;
+}
+
+bool ipc_twin_is(const struct ipc_result *r, const struct ipc_result *o)
+{
+	struct ipc_case p = plain(&r->cs);
+	char want[160], got[160];
+
+	if (o == r || o->cs.zerocopy || o->cs.under_load ||
+	    o->cs.place.cpus != r->cs.place.cpus)
+		return false;
+	ipc_case_describe(&p, want, sizeof(want));
+	return !strcmp(ipc_case_describe(&o->cs, got, sizeof(got)), want);
+}
+
+/* The summary's extra called @key, NAN when the pattern has none. */
+static double extra(const struct ipc_result *r, const char *key)
+{
+	const struct ipc_extra *e = r->cs.pat ? r->cs.pat->extras : NULL;
+
+	for (size_t k = 0; e && e[k].key; k++)
+		if (!strcmp(e[k].key, key))
+			return r->summary.extra[k];
+	return NAN;
+}
+
+static double pct(double a, double b)
+{
+	return b > 0 ? (a - b) * 100 / b : NAN;
+}
+
+/* A side's CPU per message, NaN when it was not measured. */
+static double cpu(const struct ipc_cost *c)
+{
+	return c->valid ? c->user_ns + c->sys_ns : NAN;
+}
+
+void ipc_twin_figures(const struct ipc_result *r, const struct ipc_result *o,
+		      struct ipc_twin *tw)
+{
+	const struct ipc_lat *a = &r->summary.lat, *b = &o->summary.lat;
+
+	tw->cpu = cpu(&r->diag.client);
+	tw->cpu_plain = cpu(&o->diag.client);
+	tw->cpu_pct = pct(tw->cpu, tw->cpu_plain);
+	tw->copied = extra(r, "zc_copied");
+	tw->completed = extra(r, "zc_completed");
+	tw->p50 = (double)a->p50;
+	tw->p50_plain = (double)b->p50;
+	tw->p50_pct = pct(tw->p50, tw->p50_plain);
+	tw->p99 = (double)a->p99;
+	tw->p99_plain = (double)b->p99;
+	tw->p99_pct = pct(tw->p99, tw->p99_plain);
+	tw->load_bps = extra(r, "load_bytes_per_s");
+}
