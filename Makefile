@@ -184,7 +184,7 @@ BIN := $(BUILD)/ipcperf
 FLAGS_STAMP := $(BUILD)/flags
 VERSION_STAMP := $(BUILD)/version
 
-.PHONY: all deps deps-ok run check check-tests check-fleet check-deb \
+.PHONY: all deps deps-ok run check check-bins check-tests check-fleet check-deb \
 	valgrind bench install uninstall lint clean fuzz static FORCE
 .DEFAULT_GOAL := all
 # Keep the test and bench objects make would treat as intermediate.
@@ -344,12 +344,21 @@ check:
 	$(Q)sh scripts/deps.sh build
 	$(Q)sh scripts/deps.sh test
 	$(Q)sh scripts/deps.sh fuzz >/dev/null 2>&1 || true
+	$(Q)$(MAKE) --no-print-directory $(CHECK_JOBS) check-bins
 	$(Q)$(MAKE) --no-print-directory check-tests
+
+# The README's `make check` has no -j, and the test programs, the fuzz
+# targets (the library again under clang) and the static program are
+# minutes of compiling one file at a time: build them on every CPU unless
+# the caller chose a job count (then make's jobserver is already shared).
+CHECK_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 
 # The static program is for the fleet test (not under SAN=1: the
 # sanitizers' runtimes cannot be linked statically).
-check-tests: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
+check-bins: $(BIN) $(LIB) $(SO) $(COMPLETION) $(ZSH_COMPLETION) $(TEST_BIN) $(SERVER_BIN) \
 	$(if $(SANFLAGS),,$(STATIC_BIN))
+
+check-tests: check-bins
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run
 
 # The Debian packages built from a clean clone, linted, installed, tried
@@ -442,14 +451,14 @@ FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BIN := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_LIBOBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) \
 	$(CLI_LIBSRC:%.c=build/fuzz/obj/%.o)
-ifneq ($(filter check-tests,$(MAKECMDGOALS)),)
+ifneq ($(filter check-bins check-tests,$(MAKECMDGOALS)),)
 HAVE_FUZZ := $(shell sh scripts/deps.sh --check fuzz >/dev/null 2>&1 && \
 	echo 1)
 endif
 
-# (Here, not on check-tests' own line: make expands a prerequisite list
+# (Here, not on check-bins' own line: make expands a prerequisite list
 # when it reads it, and FUZZ_BIN and HAVE_FUZZ are set only above.)
-check-tests: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
+check-bins: $(if $(HAVE_FUZZ),$(FUZZ_BIN))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
