@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "figures.h"
 #include "doc/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "stats/lib_internal.h"
@@ -421,7 +422,7 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 		snprintf(p->note, sizeof(p->note),
 			 "interval widened by a drift of ±%.1f%% between "
 			 "invocations (%s)",
-			 expm1(p->v.drift) * 100,
+			 ipc_drift_pct(p->v.drift),
 			 p->v.src == IPC_DRIFT_GIVEN ? "--drift"
 			 : m->drift_a >= 0	     ? "measured on A's files"
 						     : "measured on B's files");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc/compare.h"
+#include "doc/figures.h"
 #include "grid.h"
 #include "table.h"
 #include "doc/lib_internal.h"
@@ -319,7 +320,7 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 			   "allowance could explain is \"undecided\"; compare "
 			   "several files a side (A1 A2 ... -- B1 B2 ...) or "
 			   "say how much to allow with --drift PCT\n",
-			   allowed, expm1(drift) * 100);
+			   allowed, ipc_drift_pct(drift));
 	phase_tables(out, c);
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");

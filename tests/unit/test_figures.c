@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figures the document layer works out for the formatters, on
+ * made-up results with known answers: a column per message, a share and
+ * a change in percent, a drift in percent, a side's CPU time and context
+ * switches, the percentiles a count of samples can show, the largest early
+ * wake-up.
+ * Each where nothing was measured too: no runs, no messages, NaN.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "doc/figures.h"
+#include "../tap.h"
+
+static void test_col_value(void)
+{
+	static struct ipc_result r;
+	struct ipc_column p50 = {.head = "p50", .src = IPC_SRC_P50};
+	struct ipc_column per = {.head = "per msg",
+				 .src = IPC_SRC_P50,
+				 .per_off = offsetof(struct ipc_case, count)};
+	struct ipc_column none = {.head = "x", .src = IPC_SRC_EXTRA + 1};
+
+	memset(&r, 0, sizeof(r));
+	r.summary.lat.p50 = 9000;
+	r.cs.count = 1000;
+	ok(ipc_col_value(&p50, &r) == 9000, "a plain column is the figure");
+	ok(ipc_col_value(&per, &r) == 9, "per message: 9000 ns / 1000 = 9");
+	r.cs.count = 0;
+	ok(isnan(ipc_col_value(&per, &r)), "per message of no messages: NaN");
+	ok(ipc_col_value(&p50, &r) == 9000, "... the plain column still 9000");
+	r.summary.extra[1] = NAN;
+	ok(isnan(ipc_col_value(&none, &r)), "an extra not measured: NaN");
+}
+
+static void test_pct(void)
+{
+	ok(ipc_pct_of(38, 400) == 9.5, "38 of 400: 9.5%%");
+	ok(ipc_pct_of(0, 400) == 0, "none of 400: 0%%");
+	ok(isnan(ipc_pct_of(3, 0)), "of nothing sent: NaN");
+	ok(isnan(ipc_pct_of(NAN, 10)), "a count not measured: NaN");
+	ok(ipc_pct_over(25.7, 21.4) == 100.0 * (25.7 - 21.4) / 21.4,
+	   "over: 100 (v - ref) / ref");
+	ok(ipc_pct_over(150, 100) == 50, "150 over 100: +50%%");
+	ok(ipc_pct_over(50, 100) == -50, "50 over 100: -50%%");
+	ok(isnan(ipc_pct_over(5, 0)), "against 0: NaN");
+	ok(isnan(ipc_pct_over(5, -1)), "against a negative: NaN");
+	ok(isnan(ipc_pct_over(NAN, 1)) && isnan(ipc_pct_over(1, NAN)),
+	   "either side NaN: NaN");
+	ok(isnan(ipc_pct_over(INFINITY, 1)), "an infinite value: NaN");
+	ok(ipc_drift_pct(0) == 0, "no drift: 0%%");
+	is_near(ipc_drift_pct(log(1.115)), 11.5, 1e-12, "log(1.115): 11.5%%");
+	ok(ipc_drift_pct(log(1.115)) == expm1(log(1.115)) * 100,
+	   "... exactly expm1(drift) * 100");
+}
+
+static void test_cost(void)
+{
+	struct ipc_cost c = {.valid = true,
+			     .user_ns = 2100,
+			     .sys_ns = 1950,
+			     .vcsw = 0.75,
+			     .ivcsw = 0.25};
+
+	ok(ipc_cost_cpu_ns(&c) == 4050, "CPU: 2100 user + 1950 system");
+	ok(ipc_cost_csw(&c) == 1, "context switches: 0.75 + 0.25");
+	c.valid = false;
+	ok(isnan(ipc_cost_cpu_ns(&c)) && isnan(ipc_cost_csw(&c)),
+	   "a side not measured: NaN both");
+}
+
+static void test_spectrum(void)
+{
+	struct ipc_run_stats s = {.lat = {.min = 1,
+					  .p50 = 2,
+					  .p90 = 3,
+					  .p99 = 4,
+					  .p999 = 5,
+					  .max = 6}};
+	struct ipc_spectrum sp;
+
+	/* 1 - 0.9 is a little under 0.1 in binary: ten do not show p90. */
+	static const struct {
+		uint64_t n;
+		size_t points;
+		const char *what;
+	} counts[] = {
+		{0, 0, "no samples: no points"},
+		{1, 0, "one sample: no points"},
+		{10, 3, "ten: min p50 max"},
+		{11, 4, "eleven: min p50 p90 max"},
+		{100, 5, "a hundred: p99 too"},
+		{999, 5, "999: not p99.9 yet"},
+		{2, 3, "two samples: min p50 max"},
+	};
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		s.iterations = counts[i].n;
+		is_uint(ipc_spectrum_of(&s, &sp), "==", counts[i].points, "%s",
+			counts[i].what);
+	}
+	ok(sp.q[0] == 0 && sp.q[1] == 0.5 && sp.q[2] == 0.5 && sp.ns[2] == 6,
+	   "... the max at 1 - 1/2 = 0.5, its time 6");
+	is_str(sp.name[2], "max", "... named max");
+	s.iterations = 11;
+	ipc_spectrum_of(&s, &sp);
+	ok(sp.q[3] == 1 - 1 / 11.0, "eleven: the max at 1 - 1/11");
+	s.iterations = 1000;
+	is_uint(ipc_spectrum_of(&s, &sp), "==", 6, "a thousand: all six");
+	ok(sp.q[4] == 0.999 && sp.ns[4] == 5 && sp.q[5] == 0.999,
+	   "... p99.9 at 0.999, the max at 1 - 1/1000");
+	is_str(sp.name[4], "p99.9", "... named p99.9");
+}
+
+static void test_wake(void)
+{
+	struct ipc_wake_tally t = {0};
+	static struct ipc_result r;
+
+	memset(&r, 0, sizeof(r));
+	ok(!ipc_wake_tally_add(&t, &r) && !t.cases, "0: not counted");
+	r.diag.early_wake_vcsw = NAN;
+	ok(!ipc_wake_tally_add(&t, &r) && !t.cases, "NaN: not counted");
+	r.diag.early_wake_vcsw = 1.5;
+	ok(ipc_wake_tally_add(&t, &r), "1.5: counted");
+	r.diag.early_wake_vcsw = 1.87;
+	ipc_wake_tally_add(&t, &r);
+	r.diag.early_wake_vcsw = 1.2;
+	ipc_wake_tally_add(&t, &r);
+	ok(t.cases == 3 && t.most == 1.87, "three cases, the most 1.87");
+}
+
+int main(void)
+{
+	test_col_value();
+	test_pct();
+	test_cost();
+	test_spectrum();
+	test_wake();
+	return done_testing();
+}
