@@ -15,6 +15,7 @@
 
 #include "doc/chartplan.h"
 #include "doc/compare.h"
+#include "doc/explain_json.h"
 #include "doc/figures.h"
 #include "html_page.h"
 #include "ivals_chart.h"
@@ -709,7 +710,8 @@ static void explain_chart(struct html *h)
 			size_t at = part_of(parts, &np, &x->phases[k]);
 
 			if (at != SIZE_MAX)
-				v[n * STACK_PARTS + at] += x->phases[k].ns;
+				v[n * STACK_PARTS + at] =
+					ipc_xphase_total(x, &x->phases[k]);
 		}
 		n++;
 	}

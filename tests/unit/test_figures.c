@@ -4,13 +4,14 @@
  * made-up results with known answers: a column per message, a share and
  * a change in percent, a drift in percent, a side's CPU time and context
  * switches, the percentiles a count of samples can show, the largest early
- * wake-up.
+ * wake-up, --explain's sums of phases.
  * Each where nothing was measured too: no runs, no messages, NaN.
  */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "doc/explain_json.h"
 #include "doc/figures.h"
 #include "../tap.h"
 
@@ -132,6 +133,44 @@ static void test_wake(void)
 	ok(t.cases == 3 && t.most == 1.87, "three cases, the most 1.87");
 }
 
+static void phase(struct ipc_explain_result *x, const char *side,
+		  const char *name, double ns, double share)
+{
+	struct ipc_xphase *p = &x->phases[x->nphases++];
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->side = side;
+	p->ns = ns;
+	p->share = share;
+}
+
+static void test_explain(void)
+{
+	static struct ipc_explain_result x;
+	size_t n = 99;
+
+	memset(&x, 0, sizeof(x));
+	ok(ipc_xphase_small_sum(&x, &n) == 0 && n == 0,
+	   "no phases: nothing small");
+	phase(&x, "client", "send", 1000, 0.5);
+	phase(&x, "client", "user", 1.5, 0.00075);
+	phase(&x, "server", "user", -1, -0.0005);
+	phase(&x, "client", "send", 250, 0.125);
+	phase(&x, "kernel", "unexplained", 0.5, 0.00025);
+	ok(ipc_xphase_total(&x, &x.phases[0]) == 1250,
+	   "client send twice: 1000 + 250");
+	ok(ipc_xphase_total(&x, &x.phases[2]) == -1,
+	   "server user is not client user");
+	ok(!ipc_xphase_small(&x, 0) && ipc_xphase_small(&x, 1) &&
+		   ipc_xphase_small(&x, 2),
+	   "small: under 0.1%% either way");
+	ok(!ipc_xphase_small(&x, 4), "the residue never is, however small");
+	ok(ipc_xphase_small_sum(&x, &n) == 0.5 && n == 2,
+	   "two small phases, 1.5 - 1 = 0.5 ns in all");
+	x.phases[1].share = IPC_XSMALL_SHARE;
+	ok(!ipc_xphase_small(&x, 1), "at 0.1%%: not small");
+}
+
 int main(void)
 {
 	test_col_value();
@@ -139,5 +178,6 @@ int main(void)
 	test_cost();
 	test_spectrum();
 	test_wake();
+	test_explain();
 	return done_testing();
 }
