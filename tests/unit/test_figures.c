@@ -4,7 +4,7 @@
  * made-up results with known answers: a column per message, a share and
  * a change in percent, a drift in percent, a side's CPU time and context
  * switches, the percentiles a count of samples can show, the largest early
- * wake-up, --explain's sums of phases.
+ * wake-up, --explain's sums of phases, an interval's rate.
  * Each where nothing was measured too: no runs, no messages, NaN.
  */
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "doc/explain_json.h"
 #include "doc/figures.h"
+#include "doc/intervals_json.h"
 #include "../tap.h"
 
 static void test_col_value(void)
@@ -171,6 +172,30 @@ static void test_explain(void)
 	ok(!ipc_xphase_small(&x, 1), "at 0.1%%: not small");
 }
 
+static void test_interval(void)
+{
+	static struct ipc_result r;
+	struct ipc_interval iv[2] = {
+		{.start_ns = 0, .end_ns = 500000000, .messages = 10},
+		{.start_ns = 500000000,
+		 .end_ns = 750000000,
+		 .messages = 5,
+		 .bytes = 4096}};
+	struct ipc_interval empty = {.start_ns = 7, .end_ns = 7, .bytes = 9};
+
+	memset(&r, 0, sizeof(r));
+	ok(!ival_in_bytes(&r), "no intervals: messages per second");
+	r.ivals = iv;
+	r.nivals = 1;
+	ok(!ival_in_bytes(&r), "none moved payload: messages per second");
+	r.nivals = 2;
+	ok(ival_in_bytes(&r), "one moved payload: bytes per second");
+	ok(ival_rate(&iv[0], false) == 20, "10 messages in 0.5 s: 20/s");
+	ok(ival_rate(&iv[0], true) == 0, "no bytes: 0 B/s");
+	ok(ival_rate(&iv[1], true) == 16384, "4096 B in 0.25 s: 16384 B/s");
+	ok(ival_rate(&empty, true) == 0, "an interval of no length: 0");
+}
+
 int main(void)
 {
 	test_col_value();
@@ -179,5 +204,6 @@ int main(void)
 	test_spectrum();
 	test_wake();
 	test_explain();
+	test_interval();
 	return done_testing();
 }
