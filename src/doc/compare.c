@@ -567,3 +567,20 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 	*out = c;
 	return 0;
 }
+
+struct cmp_diff cmp_pair_diff(const struct cpair *p, bool per_message)
+{
+	struct cmp_diff d = {0};
+	double per = per_message ? p->per : 1;
+
+	if (!p->cmp.na || !p->cmp.nb || !(per > 0))
+		return d;
+	d.have = true;
+	d.diff = per_message ? p->cmp.diff / per : p->cmp.diff;
+	if (!p->cmp.have_diff_ci)
+		return d;
+	d.have_ci = true;
+	d.lo = per_message ? p->v.dlo / per : p->v.dlo;
+	d.hi = per_message ? p->v.dhi / per : p->v.dhi;
+	return d;
+}

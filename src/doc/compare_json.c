@@ -119,7 +119,7 @@ static void put_phases(json_t *o, const struct cpair *p)
 		jstr(x, "phase", ph->name);
 		jreal(x, "a_ns", ph->a_ns);
 		jreal(x, "b_ns", ph->b_ns);
-		jreal(x, "diff_ns", ph->b_ns - ph->a_ns);
+		jreal(x, "diff_ns", cmp_phase_diff(ph));
 		if (ph->judged)
 			jstr(x, "verdict", ipc_verdict_name(ph->v.verdict));
 		json_array_append_new(a, x);

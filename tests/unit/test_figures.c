@@ -4,13 +4,15 @@
  * made-up results with known answers: a column per message, a share and
  * a change in percent, a drift in percent, a side's CPU time and context
  * switches, the percentiles a count of samples can show, the largest early
- * wake-up, --explain's sums of phases, an interval's rate.
+ * wake-up, --explain's sums of phases, an interval's rate, a comparison's
+ * difference per message and per phase.
  * Each where nothing was measured too: no runs, no messages, NaN.
  */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "doc/compare.h"
 #include "doc/explain_json.h"
 #include "doc/figures.h"
 #include "doc/intervals_json.h"
@@ -196,6 +198,36 @@ static void test_interval(void)
 	ok(ival_rate(&empty, true) == 0, "an interval of no length: 0");
 }
 
+static void test_compare(void)
+{
+	struct cpair p = {0};
+	struct cphase ph = {.a_ns = 1200, .b_ns = 900};
+	struct cmp_diff d;
+
+	d = cmp_pair_diff(&p, false);
+	ok(!d.have && !d.have_ci, "no runs: no difference");
+	p.cmp.na = 6;
+	d = cmp_pair_diff(&p, false);
+	ok(!d.have, "runs in A only: no difference");
+	p.cmp.nb = 6;
+	p.cmp.diff = 256;
+	d = cmp_pair_diff(&p, false);
+	ok(d.have && !d.have_ci && d.diff == 256,
+	   "runs on both sides: B - A, no interval");
+	p.cmp.have_diff_ci = true;
+	p.v.dlo = -7120;
+	p.v.dhi = 8020;
+	d = cmp_pair_diff(&p, false);
+	ok(d.have_ci && d.lo == -7120 && d.hi == 8020, "... and its interval");
+	d = cmp_pair_diff(&p, true);
+	ok(!d.have, "per message with no message count: none");
+	p.per = 2;
+	d = cmp_pair_diff(&p, true);
+	ok(d.have && d.diff == 128 && d.lo == -3560 && d.hi == 4010,
+	   "per message of 2: each halved");
+	ok(cmp_phase_diff(&ph) == -300, "a phase: B - A = 900 - 1200");
+}
+
 int main(void)
 {
 	test_col_value();
@@ -205,5 +237,6 @@ int main(void)
 	test_wake();
 	test_explain();
 	test_interval();
+	test_compare();
 	return done_testing();
 }
