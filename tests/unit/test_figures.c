@@ -5,7 +5,7 @@
  * a change in percent, a drift in percent, a side's CPU time and context
  * switches, the percentiles a count of samples can show, the largest early
  * wake-up, --explain's sums of phases, an interval's rate, a comparison's
- * difference per message and per phase.
+ * difference per message and per phase, and a matrix comparison's counts.
  * Each where nothing was measured too: no runs, no messages, NaN.
  */
 #include <math.h>
@@ -16,6 +16,7 @@
 #include "doc/explain_json.h"
 #include "doc/figures.h"
 #include "doc/intervals_json.h"
+#include "doc/matrix.h"
 #include "../tap.h"
 
 static void test_col_value(void)
@@ -228,6 +229,32 @@ static void test_compare(void)
 	ok(cmp_phase_diff(&ph) == -300, "a phase: B - A = 900 - 1200");
 }
 
+static void test_matrix(void)
+{
+	struct mc_cell ca[3] = {{.cas = "rr", .from = "a", .to = "b"},
+				{.cas = "rr", .from = "b", .to = "a"},
+				{.cas = "rr", .from = "a", .to = "c"}};
+	struct mc_cell cb[2] = {{.cas = "rr", .from = "a", .to = "b"},
+				{.cas = "rr", .from = "c", .to = "a"}};
+	struct ipc_mx_doc a = {.cells = ca, .n = 3}, b = {.cells = cb, .n = 2};
+	struct mc_pair p[2] = {{.compared = true, .gate = true},
+			       {.failed_b = true, .gate = true}};
+	struct mc_tally t;
+
+	p[0].v.verdict = IPC_VERDICT_SLOWER;
+	mx_tally(&a, &b, p, 0, &t);
+	ok(!t.gates && !t.slower && !t.failed && t.only_a == 3 && t.only_b == 1,
+	   "nothing judged: every cell of A unpaired, one of B");
+	mx_tally(&a, &b, p, 2, &t);
+	ok(t.gates == 2 && t.slower == 1 && t.failed == 1 && t.only_a == 1 &&
+		   t.only_b == 1,
+	   "one slower, one failed in B, both gates; one only in A, one in B");
+	p[0].v.verdict = IPC_VERDICT_FASTER;
+	p[0].gate = false;
+	mx_tally(&a, &b, p, 1, &t);
+	ok(!t.gates && !t.slower && !t.failed, "faster: no gate, not slower");
+}
+
 int main(void)
 {
 	test_col_value();
@@ -238,5 +265,6 @@ int main(void)
 	test_explain();
 	test_interval();
 	test_compare();
+	test_matrix();
 	return done_testing();
 }
