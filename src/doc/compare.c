@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "figures.h"
 #include "doc/lib_internal.h"
 #include "pattern/lib_internal.h"
 #include "stats/lib_internal.h"
@@ -421,7 +422,7 @@ static void note(const struct ipc_comparison *c, struct cpair *p, size_t ma,
 		snprintf(p->note, sizeof(p->note),
 			 "interval widened by a drift of ±%.1f%% between "
 			 "invocations (%s)",
-			 expm1(p->v.drift) * 100,
+			 ipc_drift_pct(p->v.drift),
 			 p->v.src == IPC_DRIFT_GIVEN ? "--drift"
 			 : m->drift_a >= 0	     ? "measured on A's files"
 						     : "measured on B's files");
@@ -565,4 +566,21 @@ int ipc_compare(const struct ipc_doc *a, const struct ipc_doc *b,
 	c->owned = pa;
 	*out = c;
 	return 0;
+}
+
+struct cmp_diff cmp_pair_diff(const struct cpair *p, bool per_message)
+{
+	struct cmp_diff d = {0};
+	double per = per_message ? p->per : 1;
+
+	if (!p->cmp.na || !p->cmp.nb || !(per > 0))
+		return d;
+	d.have = true;
+	d.diff = per_message ? p->cmp.diff / per : p->cmp.diff;
+	if (!p->cmp.have_diff_ci)
+		return d;
+	d.have_ci = true;
+	d.lo = per_message ? p->v.dlo / per : p->v.dlo;
+	d.hi = per_message ? p->v.dhi / per : p->v.dhi;
+	return d;
 }

@@ -96,6 +96,21 @@ void cmp_label(const struct ipc_comparison *c, const struct ccase *k, bool skip,
 	       char *buf, size_t len);
 
 /*
+ * B - A of @p's medians and the ends of its interval, per sample, or per
+ * message with @per_message (IPC_EXTRA_PER: each divided by p->per).
+ * have: both sides measured (with @per_message, and p->per known);
+ * have_ci: the interval too.
+ */
+struct cmp_diff {
+	bool have, have_ci;
+	double diff, lo, hi;
+};
+struct cmp_diff cmp_pair_diff(const struct cpair *p, bool per_message);
+
+/* A phase's B - A, per round trip. */
+double cmp_phase_diff(const struct cphase *ph);
+
+/*
  * The phases of --explain of @p compared, where both sides' every file
  * explained the case (else p->phase_note says which did not).  0 or
  * -ENOMEM.

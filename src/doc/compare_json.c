@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "figures.h"
 #include "doc/lib_internal.h"
 
 /* A real for JSON: left out when not finite (never NaN or Inf). */
@@ -75,11 +76,11 @@ static void put_levels(json_t *o, const struct cpair *p)
 		d, "measured",
 		json_boolean(p->cmp.drift_a >= 0 || p->cmp.drift_b >= 0));
 	if (p->cmp.drift_a >= 0)
-		jreal(d, "a_pct", expm1(p->cmp.drift_a) * 100);
+		jreal(d, "a_pct", ipc_drift_pct(p->cmp.drift_a));
 	if (p->cmp.drift_b >= 0)
-		jreal(d, "b_pct", expm1(p->cmp.drift_b) * 100);
+		jreal(d, "b_pct", ipc_drift_pct(p->cmp.drift_b));
 	if (p->v.basis != IPC_BASIS_INVOCATIONS) {
-		jreal(d, "widened_by_pct", expm1(p->v.drift) * 100);
+		jreal(d, "widened_by_pct", ipc_drift_pct(p->v.drift));
 		jreal(d, "allowance_pct", p->v.allow_pct);
 		json_object_set_new(
 			d, "assumed",
@@ -118,7 +119,7 @@ static void put_phases(json_t *o, const struct cpair *p)
 		jstr(x, "phase", ph->name);
 		jreal(x, "a_ns", ph->a_ns);
 		jreal(x, "b_ns", ph->b_ns);
-		jreal(x, "diff_ns", ph->b_ns - ph->a_ns);
+		jreal(x, "diff_ns", cmp_phase_diff(ph));
 		if (ph->judged)
 			jstr(x, "verdict", ipc_verdict_name(ph->v.verdict));
 		json_array_append_new(a, x);

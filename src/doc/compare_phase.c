@@ -143,3 +143,8 @@ int cmp_phases(const struct ipc_comparison *c, struct cpair *p)
 	free(ones);
 	return err;
 }
+
+double cmp_phase_diff(const struct cphase *ph)
+{
+	return ph->b_ns - ph->a_ns;
+}

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "explain_json.h"
 #include "jread.h"
@@ -263,4 +264,37 @@ int explain_json_get(struct rd *r, json_t *o, const char *at,
 	}
 	*out = x;
 	return 0;
+}
+
+double ipc_xphase_total(const struct ipc_explain_result *x,
+			const struct ipc_xphase *like)
+{
+	double sum = 0;
+
+	for (size_t k = 0; k < x->nphases; k++)
+		if (!strcmp(x->phases[k].side, like->side) &&
+		    !strcmp(x->phases[k].name, like->name))
+			sum += x->phases[k].ns;
+	return sum;
+}
+
+bool ipc_xphase_small(const struct ipc_explain_result *x, size_t i)
+{
+	double share = x->phases[i].share;
+
+	return share < IPC_XSMALL_SHARE && share > -IPC_XSMALL_SHARE &&
+	       i + 1 < x->nphases;
+}
+
+double ipc_xphase_small_sum(const struct ipc_explain_result *x, size_t *n)
+{
+	double sum = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < x->nphases; i++)
+		if (ipc_xphase_small(x, i)) {
+			sum += x->phases[i].ns;
+			(*n)++;
+		}
+	return sum;
 }

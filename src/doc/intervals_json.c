@@ -24,9 +24,23 @@ static json_t *ju(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-static json_t *ival_obj(const struct ipc_interval *iv, bool lossy, bool jitter)
+bool ival_in_bytes(const struct ipc_result *res)
+{
+	for (size_t i = 0; i < res->nivals; i++)
+		if (res->ivals[i].bytes > 0)
+			return true;
+	return false;
+}
+
+double ival_rate(const struct ipc_interval *iv, bool bytes)
 {
 	double s = (double)(iv->end_ns - iv->start_ns) / 1e9;
+
+	return s > 0 ? (double)(bytes ? iv->bytes : iv->messages) / s : 0;
+}
+
+static json_t *ival_obj(const struct ipc_interval *iv, bool lossy, bool jitter)
+{
 	json_t *o = json_object();
 	int err;
 
@@ -37,12 +51,8 @@ static json_t *ival_obj(const struct ipc_interval *iv, bool lossy, bool jitter)
 	err = err ?: set(o, "iterations", ju(iv->iterations));
 	err = err ?: set(o, "messages", ju(iv->messages));
 	err = err ?: set(o, "bytes", ju(iv->bytes));
-	err = err
-		      ?: set(o, "msgs_per_s",
-			     json_real(s > 0 ? (double)iv->messages / s : 0));
-	err = err
-		      ?: set(o, "bytes_per_s",
-			     json_real(s > 0 ? (double)iv->bytes / s : 0));
+	err = err ?: set(o, "msgs_per_s", json_real(ival_rate(iv, false)));
+	err = err ?: set(o, "bytes_per_s", json_real(ival_rate(iv, true)));
 	err = err ?: set(o, "p50_ns", ju(iv->p50_ns));
 	err = err ?: set(o, "p99_ns", ju(iv->p99_ns));
 	if (!err && lossy)

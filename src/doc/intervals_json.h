@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * -i's part of the result document: each run's "intervals" array,
- * written and read back.
+ * written and read back, and the rate of an interval.
  */
 #ifndef IPCPERF_DOC_INTERVALS_JSON_H
 #define IPCPERF_DOC_INTERVALS_JSON_H
@@ -26,5 +26,17 @@ struct rd;
  */
 int intervals_json_get(struct rd *r, json_t *runs, const char *at,
 		       struct ipc_result *res);
+
+/*
+ * Are @res's intervals told in bytes per second (some interval moved
+ * payload), or in messages per second (a case of size 0)?
+ */
+bool ival_in_bytes(const struct ipc_result *res);
+
+/*
+ * @iv's bytes (@bytes) or messages per second over its length; 0 for an
+ * interval of no length.
+ */
+double ival_rate(const struct ipc_interval *iv, bool bytes);
 
 #endif

@@ -106,11 +106,10 @@ void ipc_matrix_free(struct ipc_matrix *m);
  * values (ipc_compare_runs: the ratio B / A with a bootstrap interval),
  * a verdict per pair by the rule compare uses (ipc_judge: one file a
  * side, so the default allowance for drift or o->drift_pct), or "failed
- * in B", and the pairs slower or failed listed at the end.  ipc_mx_doc_is tells a
- * matrix from other JSON; _parse returns 0, -EINVAL or -EFBIG (too many
- * values, ipc_doc_values_check; both with @err) or -ENOMEM.  ipc_mx_compare writes "table" or "json" and sets *gates to
- * the pairs that trip o->fail_set (slower by o->fail_pct or more, or
- * failed in B); 0 or -errno.
+ * in B", and the pairs slower or failed listed at the end (mx_judge,
+ * doc/matrix.h; report's ipc_mx_compare prints them).  ipc_mx_doc_is
+ * tells a matrix from other JSON; _parse returns 0, -EINVAL or -EFBIG
+ * (too many values, ipc_doc_values_check; both with @err) or -ENOMEM.
  */
 struct ipc_mx_doc;
 bool ipc_mx_doc_is(const char *text, size_t len);

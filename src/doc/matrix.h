@@ -99,6 +99,17 @@ const struct mc_cell *mx_find(const struct ipc_mx_doc *d,
 int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
 	     const struct ipc_cmp_opts *o, struct mc_pair *pairs, size_t *n);
 
+/*
+ * What a comparison of matrices @a and @b, judged into the @n @pairs,
+ * comes to: the pairs that trip --fail-if-slower, those slower and those
+ * failed in B, and the cells of one side the other has not.
+ */
+struct mc_tally {
+	size_t gates, slower, failed, only_a, only_b;
+};
+void mx_tally(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
+	      const struct mc_pair *pairs, size_t n, struct mc_tally *t);
+
 /* A cell's state in words: "none", "ok", "partial", "failed". */
 extern const char *const mx_state_names[];
 

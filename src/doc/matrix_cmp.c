@@ -167,6 +167,19 @@ bool mx_pair_worse(const struct mc_pair *p)
 	       (p->compared && p->v.verdict == IPC_VERDICT_SLOWER);
 }
 
+void mx_tally(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
+	      const struct mc_pair *pairs, size_t n, struct mc_tally *t)
+{
+	*t = (struct mc_tally){.only_a = a->n - n};
+	for (size_t i = 0; i < b->n; i++)
+		t->only_b += !mx_find(a, &b->cells[i]);
+	for (size_t i = 0; i < n; i++) {
+		t->gates += pairs[i].gate;
+		t->slower += mx_pair_worse(&pairs[i]) && !pairs[i].failed_b;
+		t->failed += pairs[i].failed_b;
+	}
+}
+
 int mx_judge(const struct ipc_mx_doc *a, const struct ipc_mx_doc *b,
 	     const struct ipc_cmp_opts *o, struct mc_pair *pairs, size_t *n)
 {

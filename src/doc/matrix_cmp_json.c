@@ -8,11 +8,11 @@
  * that the schemas of what programs read stay in one layer.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
+#include "figures.h"
 #include "matrix.h"
 
 static json_t *pair_obj(const struct mc_pair *p)
@@ -37,8 +37,9 @@ static json_t *pair_obj(const struct mc_pair *p)
 						      p->v.hi));
 		json_object_set_new(o, "p", json_real(p->v.p));
 		if (p->v.drift >= 0)
-			json_object_set_new(o, "drift_pct",
-					    json_real(expm1(p->v.drift) * 100));
+			json_object_set_new(
+				o, "drift_pct",
+				json_real(ipc_drift_pct(p->v.drift)));
 		if (p->v.drift >= 0)
 			json_object_set_new(o, "allowance_pct",
 					    json_real(p->v.allow_pct));

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "figures.h"
 #include "twin.h"
 
 /* @cs without the option it ran with. */
@@ -41,32 +42,21 @@ static double extra(const struct ipc_result *r, const char *key)
 	return NAN;
 }
 
-static double pct(double a, double b)
-{
-	return b > 0 ? (a - b) * 100 / b : NAN;
-}
-
-/* A side's CPU per message, NaN when it was not measured. */
-static double cpu(const struct ipc_cost *c)
-{
-	return c->valid ? c->user_ns + c->sys_ns : NAN;
-}
-
 void ipc_twin_figures(const struct ipc_result *r, const struct ipc_result *o,
 		      struct ipc_twin *tw)
 {
 	const struct ipc_lat *a = &r->summary.lat, *b = &o->summary.lat;
 
-	tw->cpu = cpu(&r->diag.client);
-	tw->cpu_plain = cpu(&o->diag.client);
-	tw->cpu_pct = pct(tw->cpu, tw->cpu_plain);
+	tw->cpu = ipc_cost_cpu_ns(&r->diag.client);
+	tw->cpu_plain = ipc_cost_cpu_ns(&o->diag.client);
+	tw->cpu_pct = ipc_pct_over(tw->cpu, tw->cpu_plain);
 	tw->copied = extra(r, "zc_copied");
 	tw->completed = extra(r, "zc_completed");
 	tw->p50 = (double)a->p50;
 	tw->p50_plain = (double)b->p50;
-	tw->p50_pct = pct(tw->p50, tw->p50_plain);
+	tw->p50_pct = ipc_pct_over(tw->p50, tw->p50_plain);
 	tw->p99 = (double)a->p99;
 	tw->p99_plain = (double)b->p99;
-	tw->p99_pct = pct(tw->p99, tw->p99_plain);
+	tw->p99_pct = ipc_pct_over(tw->p99, tw->p99_plain);
 	tw->load_bps = extra(r, "load_bytes_per_s");
 }

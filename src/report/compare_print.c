@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc/compare.h"
+#include "doc/figures.h"
 #include "grid.h"
 #include "table.h"
 #include "doc/lib_internal.h"
@@ -109,28 +110,29 @@ static void heading(struct tab_out *out, const struct ipc_comparison *c)
 }
 
 /*
- * The difference B - A of the medians, divided by @div, and its
+ * The difference B - A of the medians, per sample or per message, and its
  * interval, in cells @cell[@at] and @cell[@at + 1] (the interval's ends
  * with the difference's unit, or "-").
  */
 static void diff_cells(struct grid *g, char **cell, size_t at,
-		       const struct cpair *p, double div)
+		       const struct cpair *p, bool per_message)
 {
+	struct cmp_diff d = cmp_pair_diff(p, per_message);
 	char x[40], y[40];
 
-	if (!p->cmp.na || !p->cmp.nb) {
+	if (!d.have) {
 		grid_set(g, &cell[at], "-");
 		grid_set(g, &cell[at + 1], "-");
 		return;
 	}
-	signed_val(p, p->cmp.diff / div, x, sizeof(x));
+	signed_val(p, d.diff, x, sizeof(x));
 	grid_set(g, &cell[at], "%s", x);
-	if (!p->cmp.have_diff_ci) {
+	if (!d.have_ci) {
 		grid_set(g, &cell[at + 1], "-");
 		return;
 	}
-	signed_val(p, p->v.dlo / div, x, sizeof(x));
-	signed_val(p, p->v.dhi / div, y, sizeof(y));
+	signed_val(p, d.lo, x, sizeof(x));
+	signed_val(p, d.hi, y, sizeof(y));
 	grid_set(g, &cell[at + 1], "%s – %s", x, y);
 }
 
@@ -173,7 +175,7 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 		grid_set(g, &cell[5], "%.3f–%.3f", p->v.lo, p->v.hi);
 	else
 		grid_set(g, &cell[5], "-");
-	diff_cells(g, cell, 6, p, 1);
+	diff_cells(g, cell, 6, p, false);
 	if (p->v.p < 0.0001)
 		grid_set(g, &cell[8], "<0.0001");
 	else
@@ -184,7 +186,7 @@ static void pair_line(struct grid *g, const struct ipc_comparison *c,
 	else
 		grid_set(g, &cell[9], "%s", ipc_verdict_name(p->v.verdict));
 	if (per && p->per)
-		diff_cells(g, cell, 10, p, p->per);
+		diff_cells(g, cell, 10, p, true);
 	else if (per)
 		grid_set(g, &cell[10], "-");
 }
@@ -242,7 +244,7 @@ static void phase_tables(struct tab_out *out, const struct ipc_comparison *c)
 			grid_set(&g, &l->cell[2], "%s",
 				 ipc_fmt_ns(ph->b_ns, t, sizeof(t)));
 			grid_set(&g, &l->cell[3], "%s",
-				 signed_ns(ph->b_ns - ph->a_ns, t, sizeof(t)));
+				 signed_ns(cmp_phase_diff(ph), t, sizeof(t)));
 			grid_set(&g, &l->cell[4], "%s",
 				 ph->judged ? ipc_verdict_name(ph->v.verdict)
 					    : "not judged");
@@ -319,7 +321,7 @@ int cmp_print_styled(struct tab_out *out, const struct ipc_comparison *c)
 			   "allowance could explain is \"undecided\"; compare "
 			   "several files a side (A1 A2 ... -- B1 B2 ...) or "
 			   "say how much to allow with --drift PCT\n",
-			   allowed, expm1(drift) * 100);
+			   allowed, ipc_drift_pct(drift));
 	phase_tables(out, c);
 	unmatched(out, c, &c->a, "A");
 	unmatched(out, c, &c->b, "B");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ipcperf/report.h"
+#include "doc/figures.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
 
@@ -177,7 +178,7 @@ static void put_cost(FILE *f, const struct ipc_cost *c)
 	}
 	put_real(f, c->user_ns);
 	put_real(f, c->sys_ns);
-	put_real(f, c->vcsw + c->ivcsw);
+	put_real(f, ipc_cost_csw(c));
 }
 
 /*

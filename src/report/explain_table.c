@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/explain_json.h"
 #include "explain_out.h"
 #include "run/lib_internal.h"
 
@@ -37,9 +38,6 @@ static char *signed_ns(double ns, char *buf, size_t len)
 	snprintf(buf, len, "-%s", ipc_fmt_ns(-ns, t, sizeof(t)));
 	return buf;
 }
-
-/* Phases under this share of the round trip are summed in one line. */
-#define SMALL_SHARE 0.001
 
 static void phase_line(struct tab_out *out, const struct ipc_xphase *p)
 {
@@ -144,18 +142,11 @@ static void explained(struct tab_out *out, const struct ipc_result *res)
 			   x->server_why);
 	if (out->style != TAB_TEXT)
 		phase_grid(out, x);
-	for (i = 0; out->style == TAB_TEXT && i < x->nphases; i++) {
-		const struct ipc_xphase *p = &x->phases[i];
-
-		/* The residue always shows, however small. */
-		if (p->share < SMALL_SHARE && p->share > -SMALL_SHARE &&
-		    i + 1 < x->nphases) {
-			small += p->ns;
-			nsmall++;
-			continue;
-		}
-		phase_line(out, p);
-	}
+	for (i = 0; out->style == TAB_TEXT && i < x->nphases; i++)
+		if (!ipc_xphase_small(x, i))
+			phase_line(out, &x->phases[i]);
+	if (out->style == TAB_TEXT)
+		small = ipc_xphase_small_sum(x, &nsmall);
 	if (nsmall)
 		tab_printf(out,
 			   "  (%zu phase%s under 0.1%% each, %s in all, not "

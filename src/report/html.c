@@ -15,6 +15,8 @@
 
 #include "doc/chartplan.h"
 #include "doc/compare.h"
+#include "doc/explain_json.h"
+#include "doc/figures.h"
 #include "html_page.h"
 #include "ivals_chart.h"
 #include "svg.h"
@@ -135,55 +137,32 @@ static char *case_words(const struct trow *t, char *buf, size_t len)
 
 /*
  * The percentile spectrum of up to SPECTRUM_SERIES cases at a time: the
- * summary's percentiles, each where the samples can tell it apart from
- * the maximum (p99.9 needs 1000 samples).
+ * summary's percentiles its samples can show (doc/figures.c).
  */
 static void spectra(struct html *h, const struct trow *const *rows, size_t n)
 {
-	static const char *const tips[] = {"min", "p50",   "p90",
-					   "p99", "p99.9", "max"};
-	double p[SPECTRUM_SERIES][6], v[SPECTRUM_SERIES][6];
+	struct ipc_spectrum sp[SPECTRUM_SERIES];
 	char names[SPECTRUM_SERIES][128], title[160];
 	struct svg_series s[SPECTRUM_SERIES];
 	struct svg_frame fr = {.title = title,
 			       .xlabel = "percentile",
 			       .ylabel = "time per sample",
 			       .fmt_y = ipc_fmt_ns};
-	const char *tip[SPECTRUM_SERIES][6];
-	size_t i, k, ns = 0, first = 0;
+	size_t i, ns = 0;
 
 	for (i = 0; i <= n; i++) {
 		if (i < n && tab_measured(rows[i])) {
-			const struct ipc_run_stats *sm = &rows[i]->res.summary;
-			double total = (double)sm->iterations;
-			const struct ipc_lat *l = &sm->lat;
-			const double q[6] = {0, 0.5, 0.9, 0.99, 0.999, 1};
-			const double x[6] = {(double)l->min,  (double)l->p50,
-					     (double)l->p90,  (double)l->p99,
-					     (double)l->p999, (double)l->max};
-			size_t m = 0;
-
-			for (k = 0; k < 6 && total >= 2; k++) {
-				/* Quantile q needs 1 / (1 - q) samples. */
-				if (k < 5 && k && total * (1 - q[k]) < 1)
-					continue;
-				p[ns][m] = k == 5 ? 1 - 1 / total : q[k];
-				v[ns][m] = x[k];
-				tip[ns][m] = tips[k];
-				m++;
-			}
+			ipc_spectrum_of(&rows[i]->res.summary, &sp[ns]);
 			case_words(rows[i], names[ns], sizeof(names[ns]));
-			s[ns] = (struct svg_series){names[ns], p[ns], v[ns], m,
-						    tip[ns]};
-			if (!ns)
-				first = i;
+			s[ns] = (struct svg_series){names[ns], sp[ns].q,
+						    sp[ns].ns, sp[ns].n,
+						    sp[ns].name};
 			ns++;
 		}
 		if (ns && (ns == SPECTRUM_SERIES || i == n)) {
 			snprintf(title, sizeof(title),
 				 "percentile spectrum%s%s", ns == 1 ? ": " : "",
 				 ns == 1 ? names[0] : "");
-			(void)first;
 			fputs("<figure>", h->out);
 			svg_spectrum(h->out, &fr, s, ns);
 			fputs("</figure>\n", h->out);
@@ -731,7 +710,8 @@ static void explain_chart(struct html *h)
 			size_t at = part_of(parts, &np, &x->phases[k]);
 
 			if (at != SIZE_MAX)
-				v[n * STACK_PARTS + at] += x->phases[k].ns;
+				v[n * STACK_PARTS + at] =
+					ipc_xphase_total(x, &x->phases[k]);
 		}
 		n++;
 	}

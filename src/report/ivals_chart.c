@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "doc/intervals_json.h"
 #include "ivals_chart.h"
 #include "svg.h"
 #include "svg_draw.h"
@@ -105,16 +106,13 @@ static void one_case(FILE *out, const struct ipc_result *res)
 	char names[IVAL_SERIES][24], what[128], title[192];
 	double *x = calloc(res->nivals, sizeof(*x));
 	double *y = calloc(res->nivals, sizeof(*y));
-	bool bytes = false;
+	bool bytes = ival_in_bytes(res);
 	size_t i, ns = 0;
 
 	if (!x || !y)
 		goto out;
-	for (i = 0; i < res->nivals; i++)
-		bytes |= res->ivals[i].bytes > 0;
 	for (i = 0; i < res->nivals; i++) {
 		const struct ipc_interval *iv = &res->ivals[i];
-		double sec = (double)(iv->end_ns - iv->start_ns) / 1e9;
 
 		if (!ns || iv->run != res->ivals[i - 1].run) {
 			if (ns == IVAL_SERIES)
@@ -126,9 +124,7 @@ static void one_case(FILE *out, const struct ipc_result *res)
 			ns++;
 		}
 		x[i] = (double)iv->end_ns / 1e9;
-		y[i] = sec > 0 ? (double)(bytes ? iv->bytes : iv->messages) /
-					 sec
-			       : 0;
+		y[i] = ival_rate(iv, bytes);
 		s[ns - 1].n++;
 	}
 	snprintf(title, sizeof(title), "%s: %s per interval",

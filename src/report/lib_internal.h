@@ -20,9 +20,9 @@ struct ipc_mx_doc;
 int ipc_matrix_write(FILE *out, const struct ipc_matrix *m, const char *format);
 
 /*
- * Two saved matrices judged against each other (ipc_mx_judge in doc.h),
- * written to @out as "table" or "json"; *gates gets the pairs that trip
- * o->fail_set.  0 or -errno.
+ * Two saved matrices judged against each other by the document layer
+ * (mx_judge and mx_tally, doc/matrix.h), written to @out as "table" or
+ * "json"; *gates gets the pairs that trip o->fail_set.  0 or -errno.
  */
 int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
 		   const struct ipc_mx_doc *b, const struct ipc_cmp_opts *o,

@@ -23,10 +23,9 @@ static double allowed(const struct mc_pair *p, size_t n)
 }
 
 static void put_table(FILE *out, const char *metric, const struct mc_pair *p,
-		      size_t n, size_t only_a, size_t only_b)
+		      size_t n, const struct mc_tally *t)
 {
 	const char *cas = NULL;
-	size_t slower = 0, failed = 0;
 	double allow = allowed(p, n);
 
 	fprintf(out,
@@ -53,13 +52,12 @@ static void put_table(FILE *out, const char *metric, const struct mc_pair *p,
 		if (p[i].failed_b && p[i].b->error)
 			fprintf(out, ": %s", p[i].b->error);
 		fputc('\n', out);
-		slower += mx_pair_worse(&p[i]) && !p[i].failed_b;
-		failed += p[i].failed_b;
 	}
 	fprintf(out, "\n%zu pairs compared: %zu slower, %zu failed in B", n,
-		slower, failed);
-	if (only_a || only_b)
-		fprintf(out, "; %zu only in A, %zu only in B", only_a, only_b);
+		t->slower, t->failed);
+	if (t->only_a || t->only_b)
+		fprintf(out, "; %zu only in A, %zu only in B", t->only_a,
+			t->only_b);
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++)
 		if (mx_pair_worse(&p[i]))
@@ -73,21 +71,20 @@ int ipc_mx_compare(FILE *out, const struct ipc_mx_doc *a,
 		   const char *format, size_t *gates)
 {
 	struct mc_pair *pairs = calloc(a->n + 1, sizeof(*pairs));
-	size_t n = 0, only_b = 0;
+	struct mc_tally t;
+	size_t n = 0;
 	int err;
 
 	*gates = 0;
 	if (!pairs)
 		return -ENOMEM;
 	err = mx_judge(a, b, o, pairs, &n);
-	for (size_t i = 0; i < b->n; i++)
-		only_b += !mx_find(a, &b->cells[i]);
-	for (size_t i = 0; i < n; i++)
-		*gates += pairs[i].gate;
+	mx_tally(a, b, pairs, n, &t);
+	*gates = t.gates;
 	if (!err && !strcmp(format, "json"))
 		err = mx_cmp_write_json(out, a->metric, pairs, n, *gates > 0);
 	else if (!err)
-		put_table(out, a->metric, pairs, n, a->n - n, only_b);
+		put_table(out, a->metric, pairs, n, &t);
 	free(pairs);
 	if (!err && ferror(out))
 		err = -EIO;

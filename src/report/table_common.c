@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/figures.h"
 #include "table.h"
 #include "pattern/lib_internal.h"
 #include "run/lib_internal.h"
@@ -426,25 +427,19 @@ bool tab_col_has(const struct ipc_column *c, const struct ipc_result *res)
 void tab_col_cell(struct grid *g, char **cell, const struct ipc_column *c,
 		  const struct ipc_result *res)
 {
-	double v = ipc_result_value(res, &res->summary, c->src), ref;
-	const struct ipc_loss *l = &res->summary.loss;
+	double v = ipc_col_value(c, res), share;
 	char buf[64];
 
-	if (c->per_off) {
-		uint64_t per = *(const uint64_t *)((const char *)&res->cs +
-						   c->per_off);
-
-		v = per ? v / (double)per : NAN;
-	}
-	if (c->fmt == IPC_FMT_LOSS && isfinite(v) && l->sent) {
-		grid_set(g, cell, "%.0f (%.3g%%)", v,
-			 100.0 * v / (double)l->sent);
+	share = ipc_pct_of(v, res->summary.loss.sent);
+	if (c->fmt == IPC_FMT_LOSS && isfinite(share)) {
+		grid_set(g, cell, "%.0f (%.3g%%)", v, share);
 		return;
 	}
 	if (c->fmt == IPC_FMT_OVER) {
-		ref = ipc_result_value(res, &res->summary, c->over);
-		if (isfinite(v) && isfinite(ref) && ref > 0)
-			grid_set(g, cell, "%+.1f%%", 100.0 * (v - ref) / ref);
+		share = ipc_pct_over(
+			v, ipc_result_value(res, &res->summary, c->over));
+		if (isfinite(share))
+			grid_set(g, cell, "%+.1f%%", share);
 		else
 			grid_set(g, cell, "-");
 		return;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/figures.h"
 #include "table.h"
 #include "doc/lib_internal.h"
 #include "run/lib_internal.h"
@@ -176,10 +177,10 @@ static void cost_cells(const struct tab_tail *tt, struct grid *g,
 		return;
 	}
 	if (tt->col[T_CPU] >= 0)
-		pair(g, tcell(tt, l, T_CPU), ipc_fmt_ns,
-		     cl->user_ns + cl->sys_ns, sv->user_ns + sv->sys_ns, "+");
-	grid_set(g, tcell(tt, l, T_CSW), "%.2g+%.2g", cl->vcsw + cl->ivcsw,
-		 sv->vcsw + sv->ivcsw);
+		pair(g, tcell(tt, l, T_CPU), ipc_fmt_ns, ipc_cost_cpu_ns(cl),
+		     ipc_cost_cpu_ns(sv), "+");
+	grid_set(g, tcell(tt, l, T_CSW), "%.2g+%.2g", ipc_cost_csw(cl),
+		 ipc_cost_csw(sv));
 	if (tt->col[T_CYC] >= 0) {
 		cell_counts(g, tcell(tt, l, T_CYC), cl->cycles, sv->cycles);
 		cell_counts(g, tcell(tt, l, T_INS), cl->instructions,
@@ -449,29 +450,26 @@ void tab_wake_note(struct tab_out *out, const struct trow *const *rows,
 		   size_t n)
 {
 	char what[128], cases[256] = "";
-	double most = -1, v;
-	size_t i, found = 0;
+	struct ipc_wake_tally w = {0};
 
-	for (i = 0; i < n; i++) {
-		v = rows[i]->res.diag.early_wake_vcsw;
-		if (!tab_measured(rows[i]) || !(v > 0))
+	for (size_t i = 0; i < n; i++) {
+		if (!tab_measured(rows[i]) ||
+		    !ipc_wake_tally_add(&w, &rows[i]->res) || w.cases > 3)
 			continue;
-		if (found++ < 3)
-			tab_appendf(cases, sizeof(cases), "%s%s",
-				    found > 1 ? ", " : "",
-				    ipc_case_describe(&rows[i]->res.cs, what,
-						      sizeof(what)));
-		most = v > most ? v : most;
+		tab_appendf(cases, sizeof(cases), "%s%s",
+			    w.cases > 1 ? ", " : "",
+			    ipc_case_describe(&rows[i]->res.cs, what,
+					      sizeof(what)));
 	}
-	if (!found)
+	if (!w.cases)
 		return;
-	if (found > 3)
-		tab_appendf(cases, sizeof(cases), " and %zu more", found - 3);
+	if (w.cases > 3)
+		tab_appendf(cases, sizeof(cases), " and %zu more", w.cases - 3);
 	tab_printf(out,
 		   "note: %s: a side blocked up to %.2f times a round trip, "
 		   "not once: the kernel wakes a blocking unix stream reader "
 		   "before its data (unix_write_space), which slows runs at "
 		   "random; -e poll measures the socket without it "
 		   "(docs/methodology.md, \"unix stream rr on two CPUs\")\n",
-		   cases, most);
+		   cases, w.most);
 }
