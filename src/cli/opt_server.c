@@ -25,8 +25,8 @@ static int set_listen(struct cli_config *c, const char *a)
 		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
 				   "--listen: empty address");
 	if (ipc_addr_check(a, cli_err, sizeof(cli_err)))
-		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
-				   "--listen: %s", cli_err);
+		return cli_bad_value("--listen",
+				     "give ADDR[:PORT], [ADDR6]:PORT or :PORT");
 	c->listen[c->nlisten++] = a;
 	return 0;
 }
@@ -61,9 +61,9 @@ static int set_maxtest(struct cli_config *c, const char *a)
 static int set_maxclients(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, 1024, &c->max_clients))
-		return usage_error("give how many tests may run at once, "
-				   "1 to 1024",
-				   "--max-clients: %s", cli_err);
+		return cli_bad_value(
+			"--max-clients",
+			"give how many tests may run at once, 1 to 1024");
 	return 0;
 }
 
@@ -195,9 +195,9 @@ static int remote_target(struct cli_config *c)
 				   "[IPV6]:PORT of an ipcperf server",
 				   "--remote: '%s' is not an address", r);
 	if (ipc_addr_check(c->remote_target, cli_err, sizeof(cli_err)))
-		return usage_error("give HOST, HOST:PORT, [IPV6] or "
-				   "[IPV6]:PORT of an ipcperf server",
-				   "--remote: %s", cli_err);
+		return cli_bad_value("--remote",
+				     "give HOST, HOST:PORT, [IPV6] or "
+				     "[IPV6]:PORT of an ipcperf server");
 	return 0;
 }
 
