@@ -69,12 +69,10 @@ static int set_maxclients(struct cli_config *c, const char *a)
 
 static int set_key(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("make a key with: head -c 32 /dev/urandom "
-				   "> FILE; chmod 600 FILE",
-				   "--key: empty file name");
-	c->key_file = a;
-	return 0;
+	return cli_file_arg("--key",
+			    "make a key with: head -c 32 /dev/urandom > FILE; "
+			    "chmod 600 FILE",
+			    a, &c->key_file);
 }
 
 static int set_daemon(struct cli_config *c, const char *a)
@@ -86,21 +84,16 @@ static int set_daemon(struct cli_config *c, const char *a)
 
 static int set_pidfile(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give the file to write the pid to, such as "
-				   "/run/ipcperf.pid",
-				   "--pidfile: empty file name");
-	c->pidfile = a;
-	return 0;
+	return cli_file_arg(
+		"--pidfile",
+		"give the file to write the pid to, such as /run/ipcperf.pid",
+		a, &c->pidfile);
 }
 
 static int set_log(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give a file to append to, or syslog",
-				   "--log: empty file name");
-	c->log = a;
-	return 0;
+	return cli_file_arg("--log", "give a file to append to, or syslog", a,
+			    &c->log);
 }
 
 static int set_remote(struct cli_config *c, const char *a)

@@ -260,12 +260,9 @@ static int set_format(struct cli_config *c, const char *a)
 
 static int set_output(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give a file name, or - for standard "
-				   "output",
-				   "--output: empty file name");
-	c->output = a;
-	return 0;
+	return cli_file_arg("--output",
+			    "give a file name, or - for standard output", a,
+			    &c->output);
 }
 
 static int set_quiet(struct cli_config *c, const char *a)

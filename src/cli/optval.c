@@ -21,6 +21,15 @@ int cli_bad_value(const char *opt, const char *hint)
 	return usage_error(hint, "%s: %s", opt, cli_err);
 }
 
+int cli_file_arg(const char *opt, const char *hint, const char *a,
+		 const char **out)
+{
+	if (!*a)
+		return usage_error(hint, "%s: empty file name", opt);
+	*out = a;
+	return 0;
+}
+
 int cli_duration(const char *opt, const char *a, uint64_t *ns)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
