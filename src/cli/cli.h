@@ -362,6 +362,19 @@ int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
 	      uint64_t max, uint64_t *out);
 
 /*
+ * The usage error for option @opt's refused value: one line, "@opt: " and
+ * the sentence in cli_err, then @hint; EXIT_USAGE.
+ */
+int cli_bad_value(const char *opt, const char *hint);
+
+/*
+ * Option @opt's argument @a as a file name into *out: 0, or EXIT_USAGE
+ * after one line saying it is empty, then @hint.
+ */
+int cli_file_arg(const char *opt, const char *hint, const char *a,
+		 const char **out);
+
+/*
  * Option @opt's argument @a as a time of at least 1 ns and at most
  * CLI_TIME_MAX into *ns: 0, or EXIT_USAGE after one line naming @a.
  */

@@ -37,9 +37,9 @@ static int set_serve(struct cli_config *c, const char *a)
 static int set_page(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->serve.page_bytes))
-		return usage_error("give a size such as 16294 or 1M (at most "
-				   "1G)",
-				   "--page: %s", cli_err);
+		return cli_bad_value(
+			"--page",
+			"give a size such as 16294 or 1M (at most 1G)");
 	c->set |= SET_PAGE;
 	return 0;
 }
@@ -47,9 +47,9 @@ static int set_page(struct cli_config *c, const char *a)
 static int set_chunk(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->serve.chunk_bytes))
-		return usage_error("give a size such as 4k, or 0 for the whole "
-				   "body in one write",
-				   "--chunk: %s", cli_err);
+		return cli_bad_value("--chunk",
+				     "give a size such as 4k, or 0 for the "
+				     "whole body in one write");
 	c->set |= SET_CHUNK;
 	return 0;
 }
@@ -69,9 +69,9 @@ static int set_client_timeout(struct cli_config *c, const char *a)
 static int set_request_timeout(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 0, CLI_TIME_MAX, &c->http.timeout_ns))
-		return usage_error("give a time such as 30s or 500ms, or 0 to "
-				   "wait for ever",
-				   "--request-timeout: %s", cli_err);
+		return cli_bad_value("--request-timeout",
+				     "give a time such as 30s or 500ms, or 0 "
+				     "to wait for ever");
 	c->set |= SET_REQ_TIMEOUT;
 	return 0;
 }
@@ -91,8 +91,8 @@ static int set_max_conns(struct cli_config *c, const char *a)
 	uint64_t n;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, CONNS_MAX, &n))
-		return usage_error("give a number from 1 to 1000000",
-				   "--max-conns: %s", cli_err);
+		return cli_bad_value("--max-conns",
+				     "give a number from 1 to 1000000");
 	c->serve.max_conns = (uint32_t)n;
 	return 0;
 }
@@ -141,8 +141,8 @@ static int set_header(struct cli_config *c, const char *a)
 static int set_body(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &c->http.body))
-		return usage_error("give a size such as 1k or 0 (at most 1G)",
-				   "--body: %s", cli_err);
+		return cli_bad_value(
+			"--body", "give a size such as 1k or 0 (at most 1G)");
 	return 0;
 }
 
@@ -151,8 +151,8 @@ static int set_pipeline(struct cli_config *c, const char *a)
 	uint64_t n;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, PIPELINE_MAX, &n))
-		return usage_error("give a depth from 1 to 1024",
-				   "--pipeline: %s", cli_err);
+		return cli_bad_value("--pipeline",
+				     "give a depth from 1 to 1024");
 	c->http.pipeline = (uint32_t)n;
 	return 0;
 }
@@ -169,8 +169,8 @@ static int set_streams(struct cli_config *c, const char *a)
 	uint64_t n;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, STREAMS_MAX, &n))
-		return usage_error("give a number of streams from 1 to 1024",
-				   "--max-concurrent-streams: %s", cli_err);
+		return cli_bad_value("--max-concurrent-streams",
+				     "give a number of streams from 1 to 1024");
 	c->http.streams = (uint32_t)n;
 	return 0;
 }

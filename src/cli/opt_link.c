@@ -20,11 +20,11 @@ static int set_link(struct cli_config *c, const char *a)
 	/* Every --link adds its links: --link localhost --link delay=1ms. */
 	if (ipc_link_parse(a, c->links, CLI_LINKS_MAX, &c->nlinks, cli_err,
 			   sizeof(cli_err)))
-		return usage_error("presets: localhost, lan-100m, wifi-g, wan, "
-				   "serial-9600, serial-115200; or "
-				   "delay=35ms,jitter=2ms,rate=10mbit,"
-				   "baud=9600,loss=1% (see ipcperf list)",
-				   "--link: %s", cli_err);
+		return cli_bad_value("--link",
+				     "presets: localhost, lan-100m, wifi-g, "
+				     "wan, serial-9600, serial-115200; or "
+				     "delay=35ms,jitter=2ms,rate=10mbit,baud="
+				     "9600,loss=1% (see ipcperf list)");
 	return 0;
 }
 
@@ -49,9 +49,9 @@ static int set_max_packet(struct cli_config *c, const char *a)
 	ipc_u64_list_free(&c->max_packet);
 	if (ipc_units_parse_list(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX,
 				 &c->max_packet, cli_err, sizeof(cli_err)))
-		return usage_error("give packet body sizes such as 256 or "
-				   "0,256 (0: as recorded)",
-				   "--max-packet: %s", cli_err);
+		return cli_bad_value("--max-packet",
+				     "give packet body sizes such as 256 or "
+				     "0,256 (0: as recorded)");
 	for (size_t i = 0; i < c->max_packet.n; i++)
 		if (c->max_packet.v[i] && c->max_packet.v[i] < 16)
 			return usage_error(

@@ -16,26 +16,26 @@
 static int set_flows(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, FLOWS_MAX, &c->flows))
-		return usage_error("give a number of flows from 1 to 1000000, "
-				   "such as -c 100 or -c 10k",
-				   "--flows: %s", cli_err);
+		return cli_bad_value("--flows",
+				     "give a number of flows from 1 to "
+				     "1000000, such as -c 100 or -c 10k");
 	return 0;
 }
 
 static int set_threads(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, THREADS_MAX, &c->threads))
-		return usage_error("give a number of threads from 1 to 1024",
-				   "--threads: %s", cli_err);
+		return cli_bad_value("--threads",
+				     "give a number of threads from 1 to 1024");
 	return 0;
 }
 
 static int set_rate(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, 1000000000u, &c->rate))
-		return usage_error("give requests per second in total, such "
-				   "as --rate 20000 or --rate 20k",
-				   "--rate: %s", cli_err);
+		return cli_bad_value("--rate",
+				     "give requests per second in total, such "
+				     "as --rate 20000 or --rate 20k");
 	return 0;
 }
 

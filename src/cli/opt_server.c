@@ -25,8 +25,8 @@ static int set_listen(struct cli_config *c, const char *a)
 		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
 				   "--listen: empty address");
 	if (ipc_addr_check(a, cli_err, sizeof(cli_err)))
-		return usage_error("give ADDR[:PORT], [ADDR6]:PORT or :PORT",
-				   "--listen: %s", cli_err);
+		return cli_bad_value("--listen",
+				     "give ADDR[:PORT], [ADDR6]:PORT or :PORT");
 	c->listen[c->nlisten++] = a;
 	return 0;
 }
@@ -61,20 +61,18 @@ static int set_maxtest(struct cli_config *c, const char *a)
 static int set_maxclients(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, 1024, &c->max_clients))
-		return usage_error("give how many tests may run at once, "
-				   "1 to 1024",
-				   "--max-clients: %s", cli_err);
+		return cli_bad_value(
+			"--max-clients",
+			"give how many tests may run at once, 1 to 1024");
 	return 0;
 }
 
 static int set_key(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("make a key with: head -c 32 /dev/urandom "
-				   "> FILE; chmod 600 FILE",
-				   "--key: empty file name");
-	c->key_file = a;
-	return 0;
+	return cli_file_arg("--key",
+			    "make a key with: head -c 32 /dev/urandom > FILE; "
+			    "chmod 600 FILE",
+			    a, &c->key_file);
 }
 
 static int set_daemon(struct cli_config *c, const char *a)
@@ -86,21 +84,16 @@ static int set_daemon(struct cli_config *c, const char *a)
 
 static int set_pidfile(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give the file to write the pid to, such as "
-				   "/run/ipcperf.pid",
-				   "--pidfile: empty file name");
-	c->pidfile = a;
-	return 0;
+	return cli_file_arg(
+		"--pidfile",
+		"give the file to write the pid to, such as /run/ipcperf.pid",
+		a, &c->pidfile);
 }
 
 static int set_log(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give a file to append to, or syslog",
-				   "--log: empty file name");
-	c->log = a;
-	return 0;
+	return cli_file_arg("--log", "give a file to append to, or syslog", a,
+			    &c->log);
 }
 
 static int set_remote(struct cli_config *c, const char *a)
@@ -195,9 +188,9 @@ static int remote_target(struct cli_config *c)
 				   "[IPV6]:PORT of an ipcperf server",
 				   "--remote: '%s' is not an address", r);
 	if (ipc_addr_check(c->remote_target, cli_err, sizeof(cli_err)))
-		return usage_error("give HOST, HOST:PORT, [IPV6] or "
-				   "[IPV6]:PORT of an ipcperf server",
-				   "--remote: %s", cli_err);
+		return cli_bad_value("--remote",
+				     "give HOST, HOST:PORT, [IPV6] or "
+				     "[IPV6]:PORT of an ipcperf server");
 	return 0;
 }
 

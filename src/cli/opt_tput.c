@@ -42,18 +42,18 @@ static int set_bitrate(struct cli_config *c, const char *a)
 		/* The error names what was typed, not what we made of it. */
 		cli_units(IPC_UNIT_BITRATE, a, 1, BITRATE_MAX, &c->bitrate_bps);
 	}
-	return usage_error("give bits per second above 0, such as 45M, 1G "
-			   "or 500kbit",
-			   "--bitrate: %s", cli_err);
+	return cli_bad_value(
+		"--bitrate",
+		"give bits per second above 0, such as 45M, 1G or 500kbit");
 }
 
 static int set_time(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 100000000ull, CLI_TIME_MAX,
 		      &c->time_ns))
-		return usage_error("give a time of 100ms or more, such as 10, "
-				   "10s or 2m",
-				   "--time: %s", cli_err);
+		return cli_bad_value(
+			"--time",
+			"give a time of 100ms or more, such as 10, 10s or 2m");
 	return 0;
 }
 
@@ -86,8 +86,8 @@ static int set_parallel(struct cli_config *c, const char *a)
 	uint64_t nofile, most = par_limit(&nofile);
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, UINT64_MAX, &c->parallel))
-		return usage_error("give a number of streams, 1 or more",
-				   "--parallel: %s", cli_err);
+		return cli_bad_value("--parallel",
+				     "give a number of streams, 1 or more");
 	if (c->parallel > most && most == PAR_MAX)
 		return usage_error("give fewer streams",
 				   "--parallel %llu: at most %d streams "

@@ -39,9 +39,9 @@ static int set_shm_size(struct cli_config *c, const char *a)
 	uint64_t v;
 
 	if (cli_units(IPC_UNIT_SIZE, a, 0, CLI_SIZE_MAX, &v))
-		return usage_error("give a power of two such as 64k, 1M or "
-				   "16M",
-				   "--shm-size: %s", cli_err);
+		return cli_bad_value(
+			"--shm-size",
+			"give a power of two such as 64k, 1M or 16M");
 	c->ro.tp.shm_bytes = (size_t)v;
 	return 0;
 }
@@ -52,10 +52,10 @@ static int sock_buf(const char *opt, const char *a, int *out)
 	uint64_t v;
 
 	if (cli_units(IPC_UNIT_SIZE, a, 1, CLI_SIZE_MAX, &v))
-		return usage_error("give a size such as 64k or 4M (the "
-				   "kernel doubles it and caps it at "
-				   "net.core.wmem_max/rmem_max)",
-				   "%s: %s", opt, cli_err);
+		return cli_bad_value(
+			opt,
+			"give a size such as 64k or 4M (the kernel doubles it "
+			"and caps it at net.core.wmem_max/rmem_max)");
 	*out = (int)v;
 	return 0;
 }
@@ -89,9 +89,9 @@ static int set_busy_poll(struct cli_config *c, const char *a)
 	uint64_t v;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 0, BUSY_POLL_MAX, &v))
-		return usage_error("give microseconds from 0 to 1000000, "
-				   "such as 50",
-				   "--busy-poll: %s", cli_err);
+		return cli_bad_value(
+			"--busy-poll",
+			"give microseconds from 0 to 1000000, such as 50");
 	c->ro.tp.busy_poll_us = (int)v;
 	return 0;
 }
@@ -127,8 +127,8 @@ static int set_baud(struct cli_config *c, const char *a)
 	uint64_t v;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, UINT_MAX, &v))
-		return usage_error("give a line speed such as 9600 or 115200",
-				   "--baud: %s", cli_err);
+		return cli_bad_value(
+			"--baud", "give a line speed such as 9600 or 115200");
 	c->ro.tp.baud = (unsigned)v;
 	return 0;
 }

@@ -76,8 +76,8 @@ static int set_max_runs(struct cli_config *c, const char *a)
 	uint64_t n;
 
 	if (cli_units(IPC_UNIT_COUNT, a, 1, CLI_COUNT_MAX, &n))
-		return usage_error("give a whole number of runs, such as 50",
-				   "--max-runs: %s", cli_err);
+		return cli_bad_value("--max-runs",
+				     "give a whole number of runs, such as 50");
 	if (n > 100000)
 		return usage_error("give at most 100000",
 				   "--max-runs: '%s' is more than 100000", a);
@@ -94,8 +94,8 @@ static int set_max_runs(struct cli_config *c, const char *a)
 static int set_budget(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.budget_ns))
-		return usage_error("give a time such as 30, 30s or 2m",
-				   "--budget: %s", cli_err);
+		return cli_bad_value("--budget",
+				     "give a time such as 30, 30s or 2m");
 	c->set |= SET_BUDGET;
 	return 0;
 }

@@ -38,8 +38,7 @@ static int set_zerocopy_via(struct cli_config *c, const char *a)
 static int set_under_load(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, IPC_UNDER_LOAD_MAX, &c->under_load))
-		return usage_error("give 1 to 64 streams", "--under-load: %s",
-				   cli_err);
+		return cli_bad_value("--under-load", "give 1 to 64 streams");
 	return 0;
 }
 

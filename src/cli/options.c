@@ -23,11 +23,6 @@
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
 #define IVAL (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR)
 
-static int bad(const char *opt, const char *hint)
-{
-	return usage_error(hint, "%s: %s", opt, cli_err);
-}
-
 static int set_transport(struct cli_config *c, const char *a)
 {
 	c->transports = a;
@@ -45,8 +40,9 @@ static int set_engine(struct cli_config *c, const char *a)
 static int set_iter(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 1, CLI_COUNT_MAX, &c->ro.iterations))
-		return bad("--iterations", "give a whole number such as 1000 "
-					   "or 100k");
+		return cli_bad_value(
+			"--iterations",
+			"give a whole number such as 1000 or 100k");
 	c->set |= SET_ITER;
 	return 0;
 }
@@ -54,7 +50,8 @@ static int set_iter(struct cli_config *c, const char *a)
 static int set_dur(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.duration_ns))
-		return bad("--duration", "give a time such as 5, 5s or 500ms");
+		return cli_bad_value("--duration",
+				     "give a time such as 5, 5s or 500ms");
 	c->set |= SET_DUR;
 	return 0;
 }
@@ -69,9 +66,9 @@ static int set_interval(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, IVAL_MIN_NS, CLI_TIME_MAX,
 		      &c->ro.interval_ns))
-		return bad("--interval",
-			   "give a time of 10ms or more, such as 1, 1s or "
-			   "500ms");
+		return cli_bad_value(
+			"--interval",
+			"give a time of 10ms or more, such as 1, 1s or 500ms");
 	return 0;
 }
 
@@ -85,7 +82,8 @@ static int set_runs(struct cli_config *c, const char *a)
 		return 0;
 	}
 	if (cli_units(IPC_UNIT_COUNT, a, 1, 100000, &n))
-		return bad("--runs", "give a whole number of runs from 1 to "
+		return cli_bad_value("--runs",
+				     "give a whole number of runs from 1 to "
 				     "100000, such as 5, or auto");
 	c->ro.runs = (unsigned)n;
 	c->ro.runs_auto = false;
@@ -96,8 +94,9 @@ static int set_runs(struct cli_config *c, const char *a)
 static int set_warm(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_COUNT, a, 0, CLI_COUNT_MAX, &c->ro.warmup))
-		return bad("--warmup",
-			   "give a whole number of iterations, 0 for none");
+		return cli_bad_value(
+			"--warmup",
+			"give a whole number of iterations, 0 for none");
 	c->set |= SET_WARM;
 	return 0;
 }
@@ -110,10 +109,11 @@ static int set_list(struct ipc_u64_list *l, const char *a, const char *opt,
 				 counts ? 1 : 0,
 				 counts ? CLI_COUNT_MAX : CLI_SIZE_MAX, l,
 				 cli_err, sizeof(cli_err)))
-		return bad(opt, counts ? "counts look like 1000, 100,1000,10k "
-					 "or 100..100000:x10"
-				       : "sizes look like 64, 4k, 0,4,8, "
-					 "0..1024 or 64..4096:x2");
+		return cli_bad_value(opt,
+				     counts ? "counts look like 1000, "
+					      "100,1000,10k or 100..100000:x10"
+					    : "sizes look like 64, 4k, 0,4,8, "
+					      "0..1024 or 64..4096:x2");
 	return 0;
 }
 
@@ -144,9 +144,9 @@ static int set_count(struct cli_config *c, const char *a)
 static int set_total(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_SIZE, a, 1, CLI_SIZE_MAX, &c->total))
-		return bad("--total",
-			   "give a size such as 4M (a transfer needs "
-			   "at least 1 byte)");
+		return cli_bad_value("--total",
+				     "give a size such as 4M (a transfer needs "
+				     "at least 1 byte)");
 	c->set |= SET_TOTAL;
 	return 0;
 }
@@ -154,7 +154,8 @@ static int set_total(struct cli_config *c, const char *a)
 static int set_timeout(struct cli_config *c, const char *a)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, &c->ro.timeout_ns))
-		return bad("--timeout", "give a time such as 1s or 200ms");
+		return cli_bad_value("--timeout",
+				     "give a time such as 1s or 200ms");
 	c->set |= SET_TIMEOUT;
 	return 0;
 }
@@ -259,12 +260,9 @@ static int set_format(struct cli_config *c, const char *a)
 
 static int set_output(struct cli_config *c, const char *a)
 {
-	if (!*a)
-		return usage_error("give a file name, or - for standard "
-				   "output",
-				   "--output: empty file name");
-	c->output = a;
-	return 0;
+	return cli_file_arg("--output",
+			    "give a file name, or - for standard output", a,
+			    &c->output);
 }
 
 static int set_quiet(struct cli_config *c, const char *a)

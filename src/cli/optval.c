@@ -16,10 +16,24 @@ int cli_units(enum ipc_unit_kind kind, const char *a, uint64_t min,
 			       sizeof(cli_err));
 }
 
+int cli_bad_value(const char *opt, const char *hint)
+{
+	return usage_error(hint, "%s: %s", opt, cli_err);
+}
+
+int cli_file_arg(const char *opt, const char *hint, const char *a,
+		 const char **out)
+{
+	if (!*a)
+		return usage_error(hint, "%s: empty file name", opt);
+	*out = a;
+	return 0;
+}
+
 int cli_duration(const char *opt, const char *a, uint64_t *ns)
 {
 	if (cli_units(IPC_UNIT_TIME, a, 1, CLI_TIME_MAX, ns))
-		return usage_error("give a time such as 30s, 500ms or 10m",
-				   "%s: %s", opt, cli_err);
+		return cli_bad_value(opt,
+				     "give a time such as 30s, 500ms or 10m");
 	return 0;
 }

@@ -50,6 +50,63 @@ static inline int eng_timeout_ms(uint64_t ns)
 }
 
 /*
+ * A ring of completions not yet reported: the readiness flow set's queue,
+ * io_uring's stash of those reaped while cancelling.  The owner allocates
+ * @v with @cap entries.  Inline: the queue is on every many-flow (and
+ * epoll) message's path.
+ */
+struct eng_doneq {
+	struct ipc_fdone *v;
+	uint32_t head, len, cap;
+};
+
+/* Append @d; the caller knows there is room. */
+static inline void eng_doneq_push(struct eng_doneq *q,
+				  const struct ipc_fdone *d)
+{
+	q->v[(q->head + q->len++) % q->cap] = *d;
+}
+
+/* Move up to @max of the oldest into @done; how many were moved. */
+static inline uint32_t eng_doneq_pop(struct eng_doneq *q,
+				     struct ipc_fdone *done, uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (q->len && n < max) {
+		done[n++] = q->v[q->head];
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+	}
+	return n;
+}
+
+/*
+ * Take the completion of @flow's @op out, the others keeping their order:
+ * true with its result in *res, or false when there is none.
+ */
+static inline bool eng_doneq_take(struct eng_doneq *q, uint32_t flow,
+				  uint32_t op, ssize_t *res)
+{
+	uint32_t i, at, nx;
+
+	for (i = 0; i < q->len; i++) {
+		at = (q->head + i) % q->cap;
+		if (q->v[at].flow != flow || q->v[at].op != op)
+			continue;
+		*res = q->v[at].res;
+		for (; i + 1 < q->len; i++) {
+			at = (q->head + i) % q->cap;
+			nx = (q->head + i + 1) % q->cap;
+			q->v[at] = q->v[nx];
+		}
+		q->len--;
+		return true;
+	}
+	return false;
+}
+
+/*
  * The flow set of the readiness engines (fset_ready.c): how it waits.
  * The functions are the engines' fs_* slots with the wait kind added to
  * the constructor.

@@ -50,8 +50,7 @@ struct ipc_fset {
 	const struct ipc_cancel *cancel;
 	uint32_t max;
 	struct rflow *flows;
-	struct ipc_fdone *q; /* completions not yet reported: a ring */
-	uint32_t qhead, qlen, qcap;
+	struct eng_doneq q;	 /* completions not yet reported */
 	int epfd;		 /* epoll and busy */
 	struct epoll_event *evs; /* their event buffer, max entries */
 	struct pollfd *pfds;	 /* poll: the cancel's, then 2 per flow */
@@ -64,49 +63,11 @@ static bool split(const struct ipc_ep *ep)
 	return ep->wfd != ep->rfd;
 }
 
+/* Queue a completion: it cannot overflow, one receive and one send a flow. */
 static void q_push(struct ipc_fset *fs, uint32_t flow, uint32_t op, ssize_t res)
 {
-	struct ipc_fdone *d = &fs->q[(fs->qhead + fs->qlen) % fs->qcap];
-
-	/* Cannot overflow: one receive and one send per flow at most. */
-	d->flow = flow;
-	d->op = op;
-	d->res = res;
-	fs->qlen++;
-}
-
-static uint32_t q_pop(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max)
-{
-	uint32_t n = 0;
-
-	while (fs->qlen && n < max) {
-		done[n++] = fs->q[fs->qhead];
-		fs->qhead = (fs->qhead + 1) % fs->qcap;
-		fs->qlen--;
-	}
-	return n;
-}
-
-/* Take the queued completion of @flow's @op out of the queue, if any. */
-static bool q_take(struct ipc_fset *fs, uint32_t flow, uint32_t op,
-		   ssize_t *res)
-{
-	uint32_t i, at, nx;
-
-	for (i = 0; i < fs->qlen; i++) {
-		at = (fs->qhead + i) % fs->qcap;
-		if (fs->q[at].flow != flow || fs->q[at].op != op)
-			continue;
-		*res = fs->q[at].res;
-		for (; i + 1 < fs->qlen; i++) {
-			at = (fs->qhead + i) % fs->qcap;
-			nx = (fs->qhead + i + 1) % fs->qcap;
-			fs->q[at] = fs->q[nx];
-		}
-		fs->qlen--;
-		return true;
-	}
-	return false;
+	eng_doneq_push(&fs->q,
+		       &(struct ipc_fdone){.flow = flow, .op = op, .res = res});
 }
 
 static uint32_t ep_events(unsigned mask)
@@ -250,10 +211,10 @@ int eng_ready_new(struct ipc_fset **out, uint32_t max, enum eng_wait how,
 	fs->cancel = cancel;
 	fs->max = max;
 	fs->epfd = -1;
-	fs->qcap = 2 * max;
+	fs->q.cap = 2 * max;
 	fs->flows = calloc(max, sizeof(*fs->flows));
-	fs->q = calloc(fs->qcap, sizeof(*fs->q));
-	if (!fs->flows || !fs->q)
+	fs->q.v = calloc(fs->q.cap, sizeof(*fs->q.v));
+	if (!fs->flows || !fs->q.v)
 		goto nomem;
 	if (how == EW_POLL) {
 		fs->pfds = calloc(PFD(max, 0), sizeof(*fs->pfds));
@@ -291,7 +252,7 @@ void eng_ready_free(struct ipc_fset *fs)
 		close(fs->epfd);
 	free(fs->evs);
 	free(fs->pfds);
-	free(fs->q);
+	free(fs->q.v);
 	free(fs->flows);
 	free(fs);
 }
@@ -324,8 +285,8 @@ int eng_ready_del(struct ipc_fset *fs, uint32_t flow)
 		return -EINVAL;
 	f = &fs->flows[flow];
 	f->rpend = f->spend = false;
-	while (q_take(fs, flow, IPC_FOP_RECV, &res) ||
-	       q_take(fs, flow, IPC_FOP_SEND, &res))
+	while (eng_doneq_take(&fs->q, flow, IPC_FOP_RECV, &res) ||
+	       eng_doneq_take(&fs->q, flow, IPC_FOP_SEND, &res))
 		;
 	err = settle(fs, flow, EV_IN);
 	memset(f, 0, sizeof(*f));
@@ -372,7 +333,7 @@ ssize_t eng_ready_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op)
 	if (flow >= fs->max || !fs->flows[flow].ep)
 		return -EINVAL;
 	f = &fs->flows[flow];
-	if (q_take(fs, flow, op, &res))
+	if (eng_doneq_take(&fs->q, flow, op, &res))
 		return res;
 	if (op == IPC_FOP_RECV)
 		f->rpend = false;
@@ -475,8 +436,8 @@ int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 	if (timeout_ns > 0)
 		deadline = ipc_now_ns() + (uint64_t)timeout_ns;
 	for (;;) {
-		if (fs->qlen)
-			return (int)q_pop(fs, done, max);
+		if (fs->q.len)
+			return (int)eng_doneq_pop(&fs->q, done, max);
 		if (ipc_cancelled(fs->cancel))
 			return -ECANCELED;
 		n = backend_wait(fs, fs->how == EW_SPIN ? 0 : left);
@@ -484,7 +445,7 @@ int eng_ready_wait(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max,
 			n = 0;
 		else if (n < 0)
 			return n;
-		if (fs->qlen)
+		if (fs->q.len)
 			continue;
 		if (timeout_ns == 0)
 			return 0;

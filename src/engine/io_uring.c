@@ -46,8 +46,7 @@ struct ipc_fset {
 	bool stop_polled; /* a poll on the cancel's descriptor is queued */
 	uint32_t max;
 	struct uflow *flows;
-	struct ipc_fdone *stash; /* reaped while cancelling, not reported */
-	uint32_t shead, slen, scap;
+	struct eng_doneq stash; /* reaped while cancelling, not reported */
 };
 
 static uint64_t ud(uint32_t flow, uint32_t op)
@@ -57,29 +56,8 @@ static uint64_t ud(uint32_t flow, uint32_t op)
 
 static void stash_push(struct ipc_fset *fs, const struct ipc_fdone *d)
 {
-	if (fs->slen < fs->scap)
-		fs->stash[(fs->shead + fs->slen++) % fs->scap] = *d;
-}
-
-static bool stash_take(struct ipc_fset *fs, uint32_t flow, uint32_t op,
-		       ssize_t *res)
-{
-	uint32_t i, at, nx;
-
-	for (i = 0; i < fs->slen; i++) {
-		at = (fs->shead + i) % fs->scap;
-		if (fs->stash[at].flow != flow || fs->stash[at].op != op)
-			continue;
-		*res = fs->stash[at].res;
-		for (; i + 1 < fs->slen; i++) {
-			at = (fs->shead + i) % fs->scap;
-			nx = (fs->shead + i + 1) % fs->scap;
-			fs->stash[at] = fs->stash[nx];
-		}
-		fs->slen--;
-		return true;
-	}
-	return false;
+	if (fs->stash.len < fs->stash.cap)
+		eng_doneq_push(&fs->stash, d);
 }
 
 /* A ring with room for @sq submissions and @cq completions. */
@@ -125,7 +103,7 @@ static void ur_fs_free(struct ipc_fset *fs)
 	if (fs->ring_ok)
 		io_uring_queue_exit(&fs->ring); /* cancels what is pending */
 	free(fs->flows);
-	free(fs->stash);
+	free(fs->stash.v);
 	free(fs);
 }
 
@@ -169,10 +147,10 @@ static int ur_fs_new(struct ipc_fset **out, uint32_t max,
 		return -ENOMEM;
 	fs->cancel = cancel;
 	fs->max = max;
-	fs->scap = 2 * max + 2;
+	fs->stash.cap = 2 * max + 2;
 	fs->flows = calloc(max, sizeof(*fs->flows));
-	fs->stash = calloc(fs->scap, sizeof(*fs->stash));
-	if (!fs->flows || !fs->stash) {
+	fs->stash.v = calloc(fs->stash.cap, sizeof(*fs->stash.v));
+	if (!fs->flows || !fs->stash.v) {
 		ur_fs_free(fs);
 		return -ENOMEM;
 	}
@@ -232,8 +210,8 @@ static int ur_fs_del(struct ipc_fset *fs, uint32_t flow)
 		return -EINVAL;
 	if (fs->flows[flow].rpend || fs->flows[flow].spend)
 		return -EBUSY;
-	while (stash_take(fs, flow, IPC_FOP_RECV, &res) ||
-	       stash_take(fs, flow, IPC_FOP_SEND, &res))
+	while (eng_doneq_take(&fs->stash, flow, IPC_FOP_RECV, &res) ||
+	       eng_doneq_take(&fs->stash, flow, IPC_FOP_SEND, &res))
 		;
 	memset(&fs->flows[flow], 0, sizeof(fs->flows[flow]));
 	return 0;
@@ -332,13 +310,8 @@ static bool convert(struct ipc_fset *fs, const struct io_uring_cqe *cqe,
 static uint32_t reap(struct ipc_fset *fs, struct ipc_fdone *done, uint32_t max)
 {
 	struct io_uring_cqe *cqe;
-	uint32_t n = 0;
+	uint32_t n = eng_doneq_pop(&fs->stash, done, max);
 
-	while (n < max && fs->slen) {
-		done[n++] = fs->stash[fs->shead];
-		fs->shead = (fs->shead + 1) % fs->scap;
-		fs->slen--;
-	}
 	while (n < max && io_uring_peek_cqe(&fs->ring, &cqe) == 0) {
 		if (convert(fs, cqe, &done[n]))
 			n++;
@@ -407,7 +380,7 @@ static ssize_t ur_fs_cancel(struct ipc_fset *fs, uint32_t flow, enum ipc_fop op)
 
 	if (flow >= fs->max || !fs->flows[flow].used)
 		return -EINVAL;
-	if (stash_take(fs, flow, op, &res))
+	if (eng_doneq_take(&fs->stash, flow, op, &res))
 		return res;
 	f = &fs->flows[flow];
 	if (!(op == IPC_FOP_RECV ? f->rpend : f->spend))

@@ -318,10 +318,21 @@ static int wait_ready(struct ipc_rclient *c, uint64_t run, char *why,
 	return rc;
 }
 
+/* Tell the server to start @run. */
+static int send_run(struct ipc_rclient *c, uint64_t run, char *why,
+		    size_t why_len)
+{
+	struct ipc_rmsg m = {.type = IPC_RM_RUN, .run = run};
+	int rc = ipc_rwire_send(c->fd, &m, deadline(c), -1);
+
+	if (rc)
+		snprintf(why, why_len, "sending run: %s", strerror(-rc));
+	return rc;
+}
+
 int ipc_rclient_run_start(struct ipc_rclient *c, uint64_t run, int udp_fd,
 			  char *why, size_t why_len)
 {
-	struct ipc_rmsg m = {.type = IPC_RM_RUN, .run = run};
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int rc;
@@ -337,11 +348,9 @@ int ipc_rclient_run_start(struct ipc_rclient *c, uint64_t run, int udp_fd,
 		if (rc)
 			return rc;
 	}
-	rc = ipc_rwire_send(c->fd, &m, deadline(c), -1);
-	if (rc) {
-		snprintf(why, why_len, "sending run: %s", strerror(-rc));
+	rc = send_run(c, run, why, why_len);
+	if (rc)
 		return rc;
-	}
 	if (udp_fd >= 0) {
 		/* Point the client's socket at the data port, then knock. */
 		if (connect(udp_fd, (struct sockaddr *)&ss, len)) {
@@ -365,24 +374,16 @@ int ipc_rclient_run_start(struct ipc_rclient *c, uint64_t run, int udp_fd,
 int ipc_rclient_run_begin(struct ipc_rclient *c, uint64_t run, int family,
 			  int type, char *why, size_t why_len)
 {
-	struct ipc_rmsg m = {.type = IPC_RM_RUN, .run = run}, ans;
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int fd, rc;
 
-	if (!c->accepted) {
-		snprintf(why, why_len, "no test was accepted");
-		return -EINVAL;
-	}
-	rc = ipc_addr_parse(c->host, family, (uint16_t)c->data_port, &ss, &len,
-			    why, why_len);
+	rc = ipc_rclient_data_addr(c, family, &ss, &len, why, why_len);
 	if (rc)
 		return rc;
-	rc = ipc_rwire_send(c->fd, &m, deadline(c), -1);
-	if (rc) {
-		snprintf(why, why_len, "sending run: %s", strerror(-rc));
+	rc = send_run(c, run, why, why_len);
+	if (rc)
 		return rc;
-	}
 	fd = connect_by(&ss, len, type, deadline(c));
 	if (fd < 0) {
 		snprintf(why, why_len, "cannot connect the data endpoint: %s",
@@ -399,18 +400,7 @@ int ipc_rclient_run_begin(struct ipc_rclient *c, uint64_t run, int family,
 			 strerror(-rc));
 		goto fail;
 	}
-	why[0] = '\0';
-	rc = ipc_rwire_recv(c->fd, &ans, IPC_REMOTE_MSG_MAX, deadline(c), -1,
-			    why, why_len);
-	if (!rc && ans.type == IPC_RM_ERROR)
-		rc = server_error(&ans, why, why_len);
-	else if (!rc && (ans.type != IPC_RM_READY || ans.run != run)) {
-		snprintf(why, why_len, "the server sent '%s' instead of ready",
-			 ipc_rmsg_name(ans.type));
-		rc = -EPROTO;
-	} else if (rc && !why[0]) {
-		snprintf(why, why_len, "waiting for ready: %s", strerror(-rc));
-	}
+	rc = wait_ready(c, run, why, why_len);
 	if (rc)
 		goto fail;
 	/* The measured loops block, as they do on local channels. */

@@ -194,6 +194,12 @@ int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep)
 	return tp_conn_open(ch, side, ep, SOCK_STREAM, tcp_tune, true);
 }
 
+void tp_tcp_teardown(struct ipc_chan *ch)
+{
+	tp_gate_free(ch);
+	tp_chan_release(ch);
+}
+
 static int connect_to(int fd, int peer)
 {
 	struct sockaddr_storage ss;

@@ -12,12 +12,6 @@ static int tcp_setup(struct ipc_chan *ch)
 	return tp_tcp_setup(ch, AF_INET);
 }
 
-static void tcp_teardown(struct ipc_chan *ch)
-{
-	tp_gate_free(ch); /* connections still showing a preamble */
-	tp_chan_release(ch);
-}
-
 /* With a target: can it be resolved to an address of this family? */
 static int tcp_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
 {
@@ -36,5 +30,5 @@ const struct ipc_transport_ops ipc_tp_tcp = {
 	.send = tp_sock_send,
 	.recv = tp_sock_recv,
 	.close = tp_ep_close,
-	.teardown = tcp_teardown,
+	.teardown = tp_tcp_teardown,
 };

@@ -147,10 +147,12 @@ int tp_target_check(const struct ipc_tp_opts *opts, int family, int type,
 /*
  * TCP over @family loopback: listening socket, accept or connect.  With
  * opts.target, setup only resolves it (no listener) and the client side
- * connects there.
+ * connects there.  Teardown also closes the connections still showing a
+ * preamble.
  */
 int tp_tcp_setup(struct ipc_chan *ch, int family);
 int tp_tcp_open(struct ipc_chan *ch, enum ipc_side side, struct ipc_ep *ep);
+void tp_tcp_teardown(struct ipc_chan *ch);
 
 /*
  * UDP over @family loopback: two sockets connected to each other; with

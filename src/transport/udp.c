@@ -26,11 +26,6 @@ static int udp_setup(struct ipc_chan *ch)
 	return tp_udp_setup(ch, AF_INET);
 }
 
-static void udp_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 /* With a target: can it be resolved to an address of this family? */
 static int udp_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
 {
@@ -49,5 +44,5 @@ const struct ipc_transport_ops ipc_tp_udp = {
 	.send = tp_sock_send,
 	.recv = tp_msg_recv,
 	.close = tp_ep_close,
-	.teardown = udp_teardown,
+	.teardown = tp_chan_release,
 };

@@ -34,11 +34,6 @@ static int udp6_setup(struct ipc_chan *ch)
 	return tp_udp_setup(ch, AF_INET6);
 }
 
-static void udp6_teardown(struct ipc_chan *ch)
-{
-	tp_chan_release(ch);
-}
-
 /* With a target: can it be resolved to an address of this family? */
 static int udp6_check(const struct ipc_tp_opts *opts, char *why, size_t why_len)
 {
@@ -58,5 +53,5 @@ const struct ipc_transport_ops ipc_tp_udp6 = {
 	.send = tp_sock_send,
 	.recv = tp_msg_recv,
 	.close = tp_ep_close,
-	.teardown = udp6_teardown,
+	.teardown = tp_chan_release,
 };
