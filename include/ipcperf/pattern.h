@@ -70,7 +70,7 @@ struct ipc_case {
 	uint64_t rate;	      /* load: requests/s in total, 0: closed loop */
 	uint64_t bitrate_bps; /* stream: the sender paced at this many
 				 bits/s (-b), 0: as fast as it goes */
-	uint32_t zerocopy;    /* stream: how the client sends without
+	uint32_t zerocopy;    /* stream, bulk: how the sender sends without
 				 copying (enum ipc_zerocopy), 0: it copies */
 	uint64_t under_load;  /* rr: streams that saturate the same
 				 transport while it measures, 0: none */
@@ -94,7 +94,8 @@ struct ipc_case {
 };
 
 /*
- * How a stream client sends without copying its payload into the kernel
+ * How a stream's or bulk's sender (the client, or the peer with stream -R
+ * and in bulk) sends without copying its payload into the kernel
  * (--zerocopy).  MSG: send with MSG_ZEROCOPY (tcp, tcp6), the kernel
  * reports on the error queue when it let go of the pages and whether it
  * copied them after all.  SENDFILE: the payload lives in a memfd and
@@ -344,6 +345,13 @@ enum ipc_src {
  * figure is the streams' mean (a jitter, a window).
  */
 #define IPC_EXTRA_SUM (1u << 3)
+/*
+ * PEER: the server counts it (its own ipc_pout.extra), as the sender of
+ * stream -R and of bulk does; the runner takes the figure from a peer of
+ * this process (process, thread), and leaves it not a number for one
+ * elsewhere, whose figures do not come back.
+ */
+#define IPC_EXTRA_PEER (1u << 4)
 
 /*
  * An extra figure: replay's link time, and what a pattern of the future

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Options that measure a case beside itself changed in one way: stream
- * --zerocopy (the client's sends without a copy) and rr --under-load N
+ * and bulk --zerocopy (the sender's sends without a copy, whichever side
+ * sends) and rr --under-load N
  * (round trips while N streams fill the same transport).  Each case runs
  * as it is and with the option, so the report shows what it changed.
  */
@@ -43,13 +44,15 @@ static int set_under_load(struct cli_config *c, const char *a)
 }
 
 static const struct cli_opt zc_opts[] = {
-	{"zerocopy", 'Z', NULL, CMD_STREAM,
-	 "also measure each case with sends that copy nothing: MSG_ZEROCOPY "
-	 "on tcp and tcp6 (io_uring SENDMSG_ZC with -e io_uring), vmsplice "
-	 "on pipe and fifo, sendfile from a memfd on other byte streams "
-	 "[off]",
+	{"zerocopy", 'Z', NULL, CMD_STREAM | CMD_BULK,
+	 "also measure each case with sends that copy nothing, by whichever "
+	 "side sends (the peer with -R and in bulk, both with --bidir): "
+	 "MSG_ZEROCOPY on tcp and tcp6 (io_uring SENDMSG_ZC with -e "
+	 "io_uring), vmsplice on pipe and fifo, sendfile from a memfd on "
+	 "other byte streams [off]",
 	 set_zerocopy},
-	{"zerocopy-via", 0, "msg|sendfile|vmsplice|uring", CMD_STREAM,
+	{"zerocopy-via", 0, "msg|sendfile|vmsplice|uring",
+	 CMD_STREAM | CMD_BULK,
 	 "--zerocopy this way: MSG_ZEROCOPY, sendfile(2) from a memfd, "
 	 "vmsplice(2), io_uring SENDMSG_ZC [by transport and engine]",
 	 set_zerocopy_via},
@@ -61,14 +64,19 @@ static const struct cli_opt zc_opts[] = {
 
 static int zc_validate(struct cli_config *c)
 {
-	/* Never a case to measure: one line and exit 2, not a skip. */
-	if (c->zerocopy && c->direction)
-		return usage_error("zero-copy sends are the client's: drop "
-				   "-R or --bidir",
-				   "--zerocopy with --%s: not measured yet "
-				   "(the zero-copy sender is the client's)",
-				   c->direction == IPC_DIR_BIDIR ? "bidir"
-								 : "reverse");
+	/*
+	 * Never a case to measure: one line and exit 2, not a skip.  A
+	 * remote server's own counts do not come back yet.
+	 */
+	if (c->zerocopy && c->remote_target[0] &&
+	    (c->direction || c->cmd == CMD_BULK))
+		return usage_error("measure the peer's zero-copy sends locally",
+				   "--zerocopy with --remote %s: the remote "
+				   "server's sends (%s) are not measured yet",
+				   c->remote_target,
+				   c->cmd == CMD_BULK		   ? "bulk"
+				   : c->direction == IPC_DIR_BIDIR ? "--bidir"
+								   : "-R");
 	if (!c->under_load)
 		return 0;
 	if (c->remote_target[0])
@@ -111,7 +119,8 @@ static unsigned zc_auto(const struct ipc_case *cs)
 int cli_with(const struct cli_config *c, struct ipc_case *cs, char *why,
 	     size_t why_len)
 {
-	if (c->zerocopy && cs->pat == &ipc_pattern_stream) {
+	if (c->zerocopy &&
+	    (cs->pat == &ipc_pattern_stream || cs->pat == &ipc_pattern_bulk)) {
 		cs->zerocopy =
 			c->zerocopy == ZC_AUTO ? zc_auto(cs) : c->zerocopy;
 		return ipc_zc_check(cs, why, why_len) ? -1 : 1;

@@ -4,12 +4,16 @@
  * bytes (the last one shorter when they do not divide).  One transfer, from
  * the request's send to the last byte received, is one sample.  The client
  * checks each chunk as it arrives, so the check is inside the timed
- * interval: one memcmp per chunk, small next to a system call.
+ * interval: one memcmp per chunk, small next to a system call.  With
+ * --zerocopy the server sends the chunks without a copy (zc.c).
  */
+#include <math.h>
+
 #include "msg.h"
 #include "describe.h"
 #include "pattern/lib_internal.h"
 #include "interval.h"
+#include "zc.h"
 
 #define BULK_REQ 8 /* request bytes: the transfer's sequence number */
 
@@ -35,7 +39,7 @@ static int bk_check(const struct ipc_case *cs, enum ipc_placement placement,
 			 (unsigned long long)cs->total, cs->chunk_size);
 		return -EINVAL;
 	}
-	return 0;
+	return ipc_zc_check(cs, why, why_len);
 }
 
 static int bk_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
@@ -100,7 +104,22 @@ static int bk_client(struct ipc_pctx *c)
 	return err;
 }
 
-static int bk_server(struct ipc_pctx *c)
+/* Chunk @cseq of @len bytes: through @zc, or stamped into c->sbuf. */
+static inline int bk_send(struct ipc_pctx *c, struct zc *zc, size_t len,
+			  uint64_t cseq)
+{
+	if (zc)
+		return zc_send(zc, c, len, cseq);
+	msg_stamp(c->sbuf, len, cseq);
+	return msg_send(c, c->sbuf, len);
+}
+
+/*
+ * Each transfer the client asks for; with --zerocopy through @zc, whose
+ * counts begin with the client's measured part, after its c->warmup
+ * transfers.
+ */
+static int bk_serve(struct ipc_pctx *c, struct zc *zc)
 {
 	const uint64_t total = c->cs->total;
 	const size_t chunk = c->cs->chunk_size;
@@ -122,15 +141,34 @@ static int bk_server(struct ipc_pctx *c)
 		/* Its sends need not wait: the stop is looked at here. */
 		if (ipc_cancelled(c->io.cancel))
 			return 0;
+		if (zc && seq == c->warmup)
+			zc_measure(zc);
 		for (left = total; left; left -= len) {
 			len = left < chunk ? (size_t)left : chunk;
-			msg_stamp(c->sbuf, len, cseq++);
-			err = msg_send(c, c->sbuf, len);
+			err = bk_send(c, zc, len, cseq++);
+			if (err == -ECANCELED)
+				return 0;
 			if (err)
 				return msg_fail(c, err, "send data");
 		}
 		c->out.done++;
 	}
+}
+
+static int bk_server(struct ipc_pctx *c)
+{
+	double *counts = &c->out.extra[BK_EXTRA_ZC_PEER_SENDS];
+	struct zc *zc = NULL;
+	int err;
+
+	counts[0] = counts[1] = counts[2] = NAN;
+	if (c->cs->zerocopy) {
+		err = zc_open(c, false, &zc);
+		if (err)
+			return err;
+	}
+	err = bk_serve(c, zc);
+	return zc_close(zc, c, err, counts);
 }
 
 static const struct ipc_param bk_params[] = {
@@ -151,6 +189,7 @@ static const struct ipc_param bk_params[] = {
 	 .off = offsetof(struct ipc_case, chunk_size),
 	 .fmt = IPC_FMT_BYTES,
 	 .flags = IPC_PARAM_PAYLOAD},
+	PARAM_ZEROCOPY,
 	PARAM_STREAMS,
 	{0},
 };
@@ -159,7 +198,15 @@ static const struct ipc_column bk_cols[] = {
 	{.head = "transfer p50", .src = IPC_SRC_P50, .fmt = IPC_FMT_NS},
 	{.head = "msgs/s", .src = IPC_SRC_MSGS_PER_S, .fmt = IPC_FMT_RATE},
 	{.head = "bandwidth", .src = IPC_SRC_BYTES_PER_S, .fmt = IPC_FMT_BPS},
+	ZC_COL("peer zc sends", BK_EXTRA_ZC_PEER_SENDS),
+	ZC_COL("peer zc copied", BK_EXTRA_ZC_PEER_COPIED),
 	COLS_STREAMS,
+	{0},
+};
+
+/* --zerocopy: the server's sends and the kernel's completions (zc.h). */
+static const struct ipc_extra bk_extras[] = {
+	EXTRAS_ZC_PEER,
 	{0},
 };
 
@@ -175,6 +222,7 @@ const struct ipc_pattern_ops ipc_pattern_bulk = {
 	.rate = &ipc_metric_bytes_per_s,
 	.params = bk_params,
 	.cols = bk_cols,
+	.extras = bk_extras,
 	.check = bk_check,
 	.buf_bytes = bk_buf_bytes,
 	.max_msg = bk_max_msg,

@@ -166,12 +166,12 @@ static int st_client(struct ipc_pctx *c)
 	if (c->tp_caps & IPC_TP_LOSSY)
 		return c->cs->direction == IPC_DIR_REVERSE ? st_dgram_rclient(c)
 							   : st_dgram_client(c);
-	if (c->cs->zerocopy)
+	if (c->cs->direction == IPC_DIR_REVERSE)
+		err = msg_client_phases(c, st_rloop); /* the peer sends */
+	else if (c->cs->zerocopy)
 		err = zc_client(c, st_loop);
 	else
-		err = msg_client_phases(c, c->cs->direction == IPC_DIR_REVERSE
-						   ? st_rloop
-						   : st_loop);
+		err = msg_client_phases(c, st_loop);
 
 	c->out.extra[ST_EXTRA_JITTER] = NAN; /* over udp only */
 	c->out.extra[ST_EXTRA_WINDOW] = NAN;
@@ -212,29 +212,39 @@ static int st_check(const struct ipc_case *cs, enum ipc_placement placement,
 			 "stream sends batches of at least 1 message");
 		return -EINVAL;
 	}
-	if (cs->zerocopy && cs->direction != IPC_DIR_SEND) {
-		snprintf(why, why_len,
-			 "stream --zerocopy with %s: not measured yet (the "
-			 "zero-copy sender is the client's)",
-			 cs->direction == IPC_DIR_BIDIR ? "--bidir" : "-R");
-		return -EINVAL;
-	}
 	return ipc_zc_check(cs, why, why_len);
 }
 
-/* -R: the peer sends each batch the client asks for (st_rloop), paced
- * with -b. */
-static int st_rserver(struct ipc_pctx *c)
+/* Send message @seq of a batch of -R: through @zc, or a copy. */
+static inline int st_rsend(struct ipc_pctx *c, struct zc *zc, size_t len,
+			   uint64_t seq)
+{
+	uint8_t *msg;
+	int err;
+
+	if (zc)
+		return zc_send(zc, c, len, seq);
+	msg = msg_stamp_shifted(c, len, seq);
+	err = msg_send(c, msg, len);
+	msg_unstamp(msg, len, seq);
+	return err;
+}
+
+/*
+ * -R: the peer sends each batch the client asks for (st_rloop), paced
+ * with -b; with --zerocopy through @zc, whose counts begin with the
+ * client's measured part, after its c->warmup batches.
+ */
+static int st_rserve(struct ipc_pctx *c, struct zc *zc)
 {
 	const size_t len = msg_wire(c->cs->msg_size, c->tp_caps);
 	const uint64_t count = c->cs->count;
 	uint64_t seq = 0, k;
 	struct pace pace;
-	uint8_t *msg;
 	int err;
 
 	pace_init(&pace, c->cs->bitrate_bps, len);
-	for (;;) {
+	for (uint64_t batch = 0;; batch++) {
 		err = msg_next(c, c->rbuf, ST_REQ);
 		if (err > 0)
 			return 0;
@@ -248,17 +258,33 @@ static int st_rserver(struct ipc_pctx *c)
 		/* Its sends need not wait: the stop is looked at here. */
 		if (ipc_cancelled(c->io.cancel))
 			return 0;
+		if (zc && batch == c->warmup)
+			zc_measure(zc);
 		for (k = 0; k < count; k++) {
 			if (pace_wait(c, &pace))
 				return 0; /* a stop */
-			msg = msg_stamp_shifted(c, len, seq);
-			err = msg_send(c, msg, len);
-			msg_unstamp(msg, len, seq++);
+			err = st_rsend(c, zc, len, seq++);
+			if (err == -ECANCELED)
+				return 0;
 			if (err)
 				return msg_fail(c, err, "send message");
 		}
 		c->out.done++;
 	}
+}
+
+static int st_rserver(struct ipc_pctx *c)
+{
+	struct zc *zc = NULL;
+	int err;
+
+	if (c->cs->zerocopy) {
+		err = zc_open(c, true, &zc);
+		if (err)
+			return err;
+	}
+	err = st_rserve(c, zc);
+	return zc_close(zc, c, err, &c->out.extra[ST_EXTRA_ZC_PEER_SENDS]);
 }
 
 /*
@@ -278,6 +304,9 @@ static int st_server(struct ipc_pctx *c)
 	uint8_t ack;
 	int err;
 
+	c->out.extra[ST_EXTRA_ZC_PEER_SENDS] = NAN; /* st_rserver's counts */
+	c->out.extra[ST_EXTRA_ZC_PEER_DONE] = NAN;
+	c->out.extra[ST_EXTRA_ZC_PEER_COPIED] = NAN;
 	if (c->tp_caps & IPC_TP_LOSSY)
 		return c->cs->direction == IPC_DIR_REVERSE ? st_dgram_rserver(c)
 							   : st_dgram_server(c);
@@ -332,15 +361,7 @@ static const struct ipc_param st_params[] = {
 	 .off = offsetof(struct ipc_case, bitrate_bps),
 	 .fmt = IPC_FMT_COUNT,
 	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
-	{.key = "zerocopy",
-	 .word = "zerocopy",
-	 .head = "zerocopy",
-	 .option = "zerocopy",
-	 .type = IPC_VT_U32,
-	 .off = offsetof(struct ipc_case, zerocopy),
-	 .fmt = IPC_FMT_NAME,
-	 .names = ipc_zc_names,
-	 .flags = IPC_PARAM_WORD_DFLT | IPC_PARAM_JSON_DFLT},
+	PARAM_ZEROCOPY,
 	PARAM_STREAMS,
 	{.key = "direction",
 	 .word = "dir",
@@ -372,14 +393,10 @@ static const struct ipc_column st_cols[] = {
 	 .src = IPC_SRC_EXTRA + ST_EXTRA_JITTER,
 	 .fmt = IPC_FMT_NS,
 	 .flags = IPC_COL_IF_ANY},
-	{.head = "zc sends",
-	 .src = IPC_SRC_EXTRA + ST_EXTRA_ZC_SENDS,
-	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_COL_IF_ANY},
-	{.head = "zc copied",
-	 .src = IPC_SRC_EXTRA + ST_EXTRA_ZC_COPIED,
-	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_COL_IF_ANY},
+	ZC_COL("zc sends", ST_EXTRA_ZC_SENDS),
+	ZC_COL("zc copied", ST_EXTRA_ZC_COPIED),
+	ZC_COL("peer zc sends", ST_EXTRA_ZC_PEER_SENDS),
+	ZC_COL("peer zc copied", ST_EXTRA_ZC_PEER_COPIED),
 	COLS_STREAMS,
 	{0},
 };
@@ -388,7 +405,7 @@ static const struct ipc_column st_cols[] = {
  * Over udp: a paced stream's jitter (RFC 3550), as the receiver reported
  * it; the window of datagrams the sender kept in flight and the
  * receiver's buffer it came from (stream_dgram.c).  --zerocopy's sends
- * and the kernel's completions (zc.h).
+ * and the kernel's completions (zc.h), the client's and the peer's.
  */
 static const struct ipc_extra st_extras[] = {
 	{.key = "jitter_ns", .fmt = IPC_FMT_NS, .flags = IPC_EXTRA_RUN},
@@ -398,15 +415,10 @@ static const struct ipc_extra st_extras[] = {
 	{.key = "receiver_rcvbuf",
 	 .fmt = IPC_FMT_BYTES,
 	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT},
-	{.key = "zc_sends",
-	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
-	{.key = "zc_completed",
-	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
-	{.key = "zc_copied",
-	 .fmt = IPC_FMT_COUNT,
-	 .flags = IPC_EXTRA_RUN | IPC_EXTRA_INT | IPC_EXTRA_SUM},
+	ZC_EXTRA("zc_sends", 0),
+	ZC_EXTRA("zc_completed", 0),
+	ZC_EXTRA("zc_copied", 0),
+	EXTRAS_ZC_PEER,
 	{0},
 };
 

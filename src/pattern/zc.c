@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stream --zerocopy.  A stream message is its sequence number (8 bytes)
- * and then the payload pattern from a point that moves with it (msg.h).
- * The copying loop writes the number into the send buffer and puts the
- * pattern back after the send; a zero-copy send must leave every byte it
- * handed over alone until the kernel is done with it, so here the pattern
- * in c->sbuf is never written while the run lasts, and the number goes in
- * a header of its own:
+ * stream and bulk --zerocopy, on whichever side sends (the client, or
+ * the peer with stream -R, in --bidir's reverse streams and in bulk).  A
+ * message is its sequence number (8 bytes) and then the payload pattern,
+ * in stream's from a point that moves with the number (msg.h).  The
+ * copying loops write the number into the send buffer; a zero-copy send
+ * must leave every byte it handed over alone until the kernel is done
+ * with it, so here the pattern in c->sbuf is never written while the run
+ * lasts, and the number goes in a header of its own:
  *
  *   msg (MSG_ZEROCOPY): one sendmsg of [header slot, pattern]; the kernel
  *     pins both and later reports on the socket's error queue the range
@@ -62,6 +63,13 @@
 /* The longest wait for a completion the kernel owes us. */
 #define ZC_WAIT_NS 5000000000ull
 
+/*
+ * The server's wait for its last completions, once the client closed:
+ * its stop fires then (1 ms after the client ended), and a process peer
+ * is killed 2 s later, so it waits past the stop, for less than that.
+ */
+#define ZC_DRAIN_NS 1000000000ull
+
 const char *const ipc_zc_names[] = {"off",	"msg",	 "sendfile",
 				    "vmsplice", "uring", NULL};
 
@@ -71,6 +79,9 @@ struct zc {
 	int memfd;	      /* sendfile: the pattern, -1: none */
 	struct zc_ring *ring; /* uring */
 	bool sock;
+	bool shifted;	     /* stream's messages: the pattern moves with
+				the number (msg_shift) */
+	bool draining;	     /* the server's last wait: past its stop */
 	const uint8_t *body; /* the pattern, never written during the run */
 	uint32_t next_id;    /* the kernel's number of the next zero-copy
 				send */
@@ -189,6 +200,7 @@ static int zc_read_one(struct zc *z)
 static int zc_reap(struct zc *z, struct ipc_pctx *c, bool wait)
 {
 	struct pollfd pf = {.fd = z->fd};
+	const uint64_t limit_ns = z->draining ? ZC_DRAIN_NS : ZC_WAIT_NS;
 	uint64_t until = 0;
 	int n, got = 0;
 
@@ -210,10 +222,10 @@ static int zc_reap(struct zc *z, struct ipc_pctx *c, bool wait)
 			continue;
 		if (got || !wait)
 			return 0;
-		if (ipc_cancelled(c->io.cancel))
+		if (!z->draining && ipc_cancelled(c->io.cancel))
 			return -ECANCELED;
 		if (!until)
-			until = ipc_now_ns() + ZC_WAIT_NS;
+			until = ipc_now_ns() + limit_ns;
 		else if (ipc_now_ns() > until)
 			return -ETIMEDOUT;
 		/* events 0: POLLERR alone says the error queue has some. */
@@ -260,6 +272,7 @@ static int zc_send_msg(struct zc *z, struct ipc_pctx *c, size_t len,
 		       uint64_t seq)
 {
 	const size_t hl = len < 8 ? len : 8;
+	const size_t at = z->shifted ? msg_shift(seq) : 0;
 	uint8_t *h = z->hdr[z->next_id % ZC_SLOTS];
 	struct iovec iov[2];
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
@@ -268,7 +281,7 @@ static int zc_send_msg(struct zc *z, struct ipc_pctx *c, size_t len,
 	ssize_t n;
 	int err;
 
-	iov[1].iov_base = (void *)(z->body + msg_shift(seq) + hl);
+	iov[1].iov_base = (void *)(z->body + at + hl);
 	iov[1].iov_len = len - hl;
 	while (sent < len) {
 		while (z->busy[z->next_id % ZC_SLOTS]) {
@@ -313,7 +326,7 @@ static int zc_send_msg(struct zc *z, struct ipc_pctx *c, size_t len,
 		/* What is left lies in the pattern alone. */
 		m.msg_iov = &iov[1];
 		m.msg_iovlen = 1;
-		iov[1].iov_base = (void *)(z->body + msg_shift(seq) + sent);
+		iov[1].iov_base = (void *)(z->body + at + sent);
 		iov[1].iov_len = len - sent;
 	}
 	return 0;
@@ -324,7 +337,7 @@ static int zc_send_pages(struct zc *z, struct ipc_pctx *c, size_t len,
 {
 	const size_t hl = len < 8 ? len : 8;
 	uint8_t *h = z->hdr[0];
-	off_t off = (off_t)(msg_shift(seq) + hl);
+	off_t off = (off_t)((z->shifted ? msg_shift(seq) : 0) + hl);
 	struct iovec iov;
 	size_t left = len - hl;
 	ssize_t n;
@@ -356,13 +369,15 @@ int zc_send(struct zc *z, struct ipc_pctx *c, size_t len, uint64_t seq)
 	return zc_send_pages(z, c, len, seq);
 }
 
-/* The measured part begins: count from here. */
-static int zc_ready(struct ipc_pctx *c)
+void zc_measure(struct zc *z)
 {
-	struct zc *z = c->pat_priv;
-
 	z->from_id = z->next_id;
 	z->counting = true;
+}
+
+static int zc_ready(struct ipc_pctx *c)
+{
+	zc_measure(c->pat_priv);
 	return 0;
 }
 
@@ -386,7 +401,8 @@ static int zc_memfd(struct zc *z, const struct ipc_pctx *c)
 	return 0;
 }
 
-static int zc_open(struct zc *z, struct ipc_pctx *c)
+/* Its descriptor and what the way needs: 0 or -errno (msg_fail'd). */
+static int zc_setup(struct zc *z, struct ipc_pctx *c)
 {
 	const int on = 1;
 	struct stat st;
@@ -396,7 +412,7 @@ static int zc_open(struct zc *z, struct ipc_pctx *c)
 	z->memfd = -1;
 	z->body = c->sbuf;
 	if (z->fd < 0 || fstat(z->fd, &st) < 0)
-		return msg_fail(c, -EBADF, "find the client's descriptor");
+		return msg_fail(c, -EBADF, "find the sender's descriptor");
 	z->sock = S_ISSOCK(st.st_mode);
 	if (z->way == IPC_ZC_MSG &&
 	    setsockopt(z->fd, SOL_SOCKET, SO_ZEROCOPY, &on, sizeof(on)) < 0)
@@ -418,34 +434,61 @@ static int zc_open(struct zc *z, struct ipc_pctx *c)
 	return 0;
 }
 
-int zc_client(struct ipc_pctx *c,
-	      int (*loop)(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
-			  uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns))
+int zc_open(struct ipc_pctx *c, bool shifted, struct zc **out)
 {
 	struct zc *z = calloc(1, sizeof(*z));
-	const bool notified = c->cs->zerocopy == IPC_ZC_MSG ||
-			      c->cs->zerocopy == IPC_ZC_URING;
-	int err, e2 = 0;
+	int err;
 
+	*out = z;
 	if (!z)
 		return msg_fail(c, -ENOMEM, "allocate the zero-copy slots");
-	err = zc_open(z, c);
-	c->pat_priv = z;
-	if (!err)
-		err = msg_client_phases_ready(c, loop, zc_ready);
+	z->shifted = shifted;
+	err = zc_setup(z, c);
+	if (err) {
+		zc_close(z, c, err, NULL);
+		*out = NULL;
+	}
+	return err;
+}
+
+int zc_close(struct zc *z, struct ipc_pctx *c, int err, double *counts)
+{
+	bool notified;
+	int e2 = 0;
+
+	if (!z)
+		return err;
+	notified = z->way == IPC_ZC_MSG || z->way == IPC_ZC_URING;
+	z->draining = c->side == IPC_SERVER;
 	/* The counts are whole once the kernel let go of every send. */
-	while (z->in_flight && !e2)
+	while (z->fd >= 0 && z->in_flight && !e2)
 		e2 = zc_reap(z, c, true);
 	if (e2 && !err)
 		err = msg_fail(c, e2,
 			       "wait for the last zero-copy completions");
-	c->out.extra[ST_EXTRA_ZC_SENDS] = (double)z->sends;
-	c->out.extra[ST_EXTRA_ZC_DONE] = notified ? (double)z->done : NAN;
-	c->out.extra[ST_EXTRA_ZC_COPIED] = notified ? (double)z->copied : NAN;
-	c->pat_priv = NULL;
+	if (counts) {
+		counts[0] = (double)z->sends;
+		counts[1] = notified ? (double)z->done : NAN;
+		counts[2] = notified ? (double)z->copied : NAN;
+	}
 	zc_ring_close(z->ring);
 	if (z->memfd >= 0)
 		close(z->memfd);
 	free(z);
 	return err;
+}
+
+int zc_client(struct ipc_pctx *c,
+	      int (*loop)(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
+			  uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns))
+{
+	struct zc *z;
+	int err = zc_open(c, true, &z);
+
+	if (err)
+		return err;
+	c->pat_priv = z;
+	err = msg_client_phases_ready(c, loop, zc_ready);
+	c->pat_priv = NULL;
+	return zc_close(z, c, err, &c->out.extra[ST_EXTRA_ZC_SENDS]);
 }

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,6 +391,21 @@ static void token_disarm(struct run_token *t, struct ipc_result *res)
 }
 
 /*
+ * The figures the server counts (IPC_EXTRA_PEER) from its @out, when it
+ * ran in this process or a child of it; not a number from elsewhere.
+ */
+static void peer_extras(struct ipc_run_stats *st, const struct ipc_pout *out,
+			const struct ipc_peer_ops *kind,
+			const struct ipc_extra *extras)
+{
+	const bool here = !(kind->flags & IPC_PEER_ELSEWHERE);
+
+	for (size_t k = 0; extras && extras[k].key && k < IPC_EXTRA_MAX; k++)
+		if (extras[k].flags & IPC_EXTRA_PEER)
+			st->extra[k] = here ? out->extra[k] : NAN;
+}
+
+/*
  * One run.  Returns 0 or -errno; on failure @f describes it.  @st holds
  * what was measured, even on failure (st->iterations may be 0).
  */
@@ -469,6 +485,7 @@ static int run_once(struct ipc_run *run, struct ipc_cancel *stop,
 	err = client_side(&p, &tpo, &relay, st, f);
 	kind->stop(&p);
 	st->server = p.cost; /* the peer has ended: nothing writes it now */
+	peer_extras(st, &p.out, kind, cs->pat->extras);
 	if (!err)
 		xrun_after(p.explain, res, st, &p);
 	if (p.remote_host[0])

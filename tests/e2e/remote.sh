@@ -75,6 +75,8 @@ run stream --remote "$addr" -t tcp -Z --zerocopy-via sendfile --size 64k --count
 is_rc 0 "stream -Z over tcp: exit 0"
 jqt "stream -Z: sent by sendfile, every batch whole at the server" \
 	'[.results[] | select(.zerocopy == "sendfile")] | length == 1 and all(.[]; .status == "ok" and all(.runs[]; .messages == 150))'
+jqt "stream -Z: the remote server's counts are not claimed" \
+	'all(.results[] | .runs[]; has("zc_peer_sends") | not)'
 run stream --remote "$addr" -t udp -R --size 1k --count 100 -n 3 -r 2 -q -f json
 is_rc 0 "stream -R over udp: exit 0"
 jqt "stream -R over udp: the server sent, the client counted every datagram" \
