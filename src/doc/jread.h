@@ -73,6 +73,10 @@ int jr_name_index(struct rd *r, const char *at, const char *key,
 void jr_table(struct rd *r, json_t *o, const char *at, void *base,
 	      const struct jtable *t);
 
+/* The same from the object @key of @o, if there is one: whether there is. */
+bool jr_table_at(struct rd *r, json_t *o, const char *at, const char *key,
+		 void *base, const struct jtable *t);
+
 /* One run of @cs's result from @o into @s. */
 void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 	    struct ipc_run_stats *s);

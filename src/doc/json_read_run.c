@@ -121,23 +121,10 @@ static void read_counts(struct rd *r, json_t *o, const char *at,
 		lat_sane(r, at, &s->lat, s->iterations);
 }
 
-static void read_side(struct rd *r, json_t *o, const char *at, const char *key,
-		      struct ipc_side_cost *c)
-{
-	json_t *x = jr_obj(r, o, at, key, false);
-	char sat[96];
-
-	if (!x)
-		return;
-	c->valid = true;
-	jr_table(r, x, jr_at(sat, sizeof(sat), at, key), c, &js_side);
-}
-
 void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 	    struct ipc_run_stats *s)
 {
-	json_t *ld, *far;
-	char sat[96];
+	json_t *far;
 
 	if (!json_is_object(o)) {
 		jr_bad(r, at, NULL, "not an object");
@@ -162,26 +149,12 @@ void jr_run(struct rd *r, json_t *o, const char *at, const struct ipc_case *cs,
 	read_loss(r, o, at, &s->loss);
 	jr_u64(r, o, at, KEY_WALL, false, &s->wall_ns);
 	jr_u64(r, o, at, KEY_LOOP_MSGS, false, &s->loop_msgs);
-	read_side(r, o, at, KEY_CLIENT, &s->client);
-	read_side(r, o, at, KEY_SERVER, &s->server);
-	ld = jr_obj(r, o, at, KEY_LOAD, false);
-	if (ld) {
+	if (jr_table_at(r, o, at, KEY_CLIENT, &s->client, &js_side))
+		s->client.valid = true;
+	if (jr_table_at(r, o, at, KEY_SERVER, &s->server, &js_side))
+		s->server.valid = true;
+	if (jr_table_at(r, o, at, KEY_LOAD, s, &js_runload))
 		s->have_load = true;
-		jr_table(r, ld, jr_at(sat, sizeof(sat), at, KEY_LOAD), s,
-			 &js_runload);
-	}
-}
-
-static void read_cost(struct rd *r, json_t *o, const char *at, const char *key,
-		      struct ipc_cost *c)
-{
-	json_t *x = jr_obj(r, o, at, key, false);
-	char sat[96];
-
-	if (!x)
-		return;
-	c->valid = true;
-	jr_table(r, x, jr_at(sat, sizeof(sat), at, key), c, &js_cost);
 }
 
 /* Two counts of the groups of bimodal runs, [lower, upper]. */
@@ -251,13 +224,12 @@ static void read_diag(struct rd *r, json_t *o, const char *at,
 	x = jr_obj(r, o, at, KEY_CPU, false);
 	if (x) {
 		jr_at(sat, sizeof(sat), at, KEY_CPU);
-		read_cost(r, x, sat, KEY_CLIENT, &d->client);
-		read_cost(r, x, sat, KEY_SERVER, &d->server);
+		if (jr_table_at(r, x, sat, KEY_CLIENT, &d->client, &js_cost))
+			d->client.valid = true;
+		if (jr_table_at(r, x, sat, KEY_SERVER, &d->server, &js_cost))
+			d->server.valid = true;
 	}
-	x = jr_obj(r, o, at, KEY_PLACEMENT, false);
-	if (x)
-		jr_table(r, x, jr_at(sat, sizeof(sat), at, KEY_PLACEMENT), d,
-			 &js_place);
+	jr_table_at(r, o, at, KEY_PLACEMENT, d, &js_place);
 	x = jr_obj(r, o, at, KEY_LOAD, false);
 	if (x) {
 		jr_at(sat, sizeof(sat), at, KEY_LOAD);

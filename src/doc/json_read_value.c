@@ -307,3 +307,15 @@ void jr_table(struct rd *r, json_t *o, const char *at, void *base,
 	for (size_t i = 0; i < t->n && !r->rc; i++)
 		get_field(r, o, at, base, &t->f[i]);
 }
+
+bool jr_table_at(struct rd *r, json_t *o, const char *at, const char *key,
+		 void *base, const struct jtable *t)
+{
+	json_t *x = jr_obj(r, o, at, key, false);
+	char sat[96];
+
+	if (!x)
+		return false;
+	jr_table(r, x, jr_at(sat, sizeof(sat), at, key), base, t);
+	return true;
+}

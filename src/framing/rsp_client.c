@@ -414,17 +414,6 @@ static int sp_regnum(const char *arch)
 	return -1;
 }
 
-/* Find "@key" in the text @p (@n bytes); NULL if absent. */
-static const uint8_t *find(const uint8_t *p, size_t n, const char *key)
-{
-	size_t k = strlen(key);
-
-	for (size_t i = 0; i + k <= n; i++)
-		if (!memcmp(p + i, key, k))
-			return p + i;
-	return NULL;
-}
-
 /* Read the architecture from the target description into info.arch. */
 static int read_arch(struct ipc_rsp_sess *s)
 {
@@ -436,11 +425,11 @@ static int read_arch(struct ipc_rsp_sess *s)
 		return rc;
 	if (!n || (r[0] != 'm' && r[0] != 'l'))
 		return 0; /* no description: arch stays "" */
-	a = find(r, n, "<architecture>");
+	a = rsp_find(r, n, "<architecture>");
 	if (!a)
 		return 0;
 	a += strlen("<architecture>");
-	e = find(a, n - (size_t)(a - r), "</architecture>");
+	e = rsp_find(a, n - (size_t)(a - r), "</architecture>");
 	if (!e || (size_t)(e - a) >= sizeof(s->info.arch))
 		return 0;
 	memcpy(s->info.arch, a, (size_t)(e - a));

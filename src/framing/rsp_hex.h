@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hex digits as the GDB remote protocol uses them (numbers, memory,
- * register values), over the framing layer's one ipc_esc_hexval: private to
- * the stub client, the replay against a stub and ipcperf's own stub.
+ * register values), over the framing layer's one ipc_esc_hexval, and the
+ * search for a key in a packet: private to the stub client, the replay
+ * against a stub and ipcperf's own stub.
  */
 #ifndef IPCPERF_FRAMING_RSP_HEX_H
 #define IPCPERF_FRAMING_RSP_HEX_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "escape.h"
 
@@ -53,6 +55,13 @@ static inline size_t rsp_hex_span(const uint8_t *p, size_t n)
 	while (k < n && ipc_esc_hexval(p[k]) >= 0)
 		k++;
 	return k;
+}
+
+/* The first "@key" in @p (@n bytes), or NULL. */
+static inline const uint8_t *rsp_find(const uint8_t *p, size_t n,
+				      const char *key)
+{
+	return memmem(p, n, key, strlen(key));
 }
 
 #endif

@@ -53,21 +53,10 @@ struct ipc_rsp_replay {
 	bool first_cpu; /* ... is one the CPU decides */
 };
 
-/* Find @key in @p (@n bytes); NULL if absent. */
-static const uint8_t *find(const uint8_t *p, size_t n, const char *key)
-{
-	size_t k = strlen(key);
-
-	for (size_t i = 0; i + k <= n; i++)
-		if (!memcmp(p + i, key, k))
-			return p + i;
-	return NULL;
-}
-
 /* The process a reply names ("thread:pPID." or "QCpPID") into @pid. */
 static bool pid_of(const uint8_t *p, size_t n, char *pid)
 {
-	const uint8_t *a = find(p, n, "thread:p");
+	const uint8_t *a = rsp_find(p, n, "thread:p");
 	size_t k = 0;
 
 	if (a)
@@ -232,7 +221,7 @@ static size_t split(struct ipc_rsp_replay *r, size_t n)
 	r->sp.on = false;
 	if (!r->max_packet || n < 4)
 		return 0;
-	if (n > 6 && !memcmp(b, "qXfer:", 6) && find(b, n, ":read:")) {
+	if (n > 6 && !memcmp(b, "qXfer:", 6) && rsp_find(b, n, ":read:")) {
 		for (size_t k = 0; k < n; k++)
 			if (b[k] == ':')
 				colon = b + k;

@@ -145,16 +145,9 @@ static int crr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 			msg_fail(c, err, doing);
 			break;
 		}
-		if (c->verify) {
-			err = msg_check(c, c->rbuf, resp, *seq);
-			if (err)
-				break;
-		}
-		(*seq)++;
-		ival_tick(c, t1, *done + i + 1, *done + i + 1,
-			  (*done + i + 1) *
-				  (c->cs->req_size + c->cs->resp_size),
-			  0);
+		err = msg_rt_done(c, resp, seq, t1, *done + i + 1);
+		if (err)
+			break;
 		if (msg_sample_kept(c, t1 - t0, t1, deadline, &sum, &err)) {
 			i++;
 			break;

@@ -330,12 +330,28 @@ static int closed_next(struct lthread *th, uint32_t f, uint64_t deadline,
 }
 
 /*
+ * Wait up to @wait_ns for the flows' I/O to complete, into @done: how many
+ * did, or -errno (c->out set) when the wait failed or a stop was asked for.
+ */
+static inline int wait_done(struct lthread *th, struct ipc_fdone *done,
+			    int64_t wait_ns)
+{
+	int n = th->pc.io.eng->fs_wait(th->fs, done, BATCH, wait_ns);
+
+	if (n < 0)
+		return ld_fail(&th->pc, n, "wait for", th->base,
+			       th->pc.cs->flows);
+	if (ipc_cancelled(th->pc.io.cancel))
+		return msg_fail(&th->pc, -ECANCELED, "between requests");
+	return n;
+}
+
+/*
  * A closed-loop phase: every flow runs its x->left requests back to back,
  * or until @deadline (no new request after it).  @rec: record samples.
  */
 static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 {
-	const struct ipc_engine_ops *e = th->pc.io.eng;
 	struct ipc_fdone done[BATCH];
 	uint32_t active = 0, f;
 	bool fin;
@@ -352,13 +368,9 @@ static int closed_phase(struct lthread *th, uint64_t deadline, bool rec)
 				       th->fl[f].g, th->pc.cs->flows);
 	}
 	while (active) {
-		n = e->fs_wait(th->fs, done, BATCH, IDLE_NS);
+		n = wait_done(th, done, IDLE_NS);
 		if (n < 0)
-			return ld_fail(&th->pc, n, "wait for", th->base,
-				       th->pc.cs->flows);
-		if (ipc_cancelled(th->pc.io.cancel))
-			return msg_fail(&th->pc, -ECANCELED,
-					"between requests");
+			return n;
 		for (int i = 0; i < n; i++) {
 			err = th->sh->proto->done(th, &done[i], rec, &fin);
 			if (!err && fin)
@@ -405,7 +417,6 @@ static int open_next(struct lthread *th, uint32_t f, uint64_t start,
  */
 static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 {
-	const struct ipc_engine_ops *e = th->pc.io.eng;
 	struct ipc_fdone done[BATCH];
 	uint64_t now;
 	int64_t wait;
@@ -436,13 +447,9 @@ static int open_phase(struct lthread *th, uint64_t start, uint64_t end)
 		wait = IDLE_NS;
 		if (th->hn && (int64_t)(th->fl[th->heap[0]].due - now) < wait)
 			wait = (int64_t)(th->fl[th->heap[0]].due - now);
-		n = e->fs_wait(th->fs, done, BATCH, wait);
+		n = wait_done(th, done, wait);
 		if (n < 0)
-			return ld_fail(&th->pc, n, "wait for", th->base,
-				       th->pc.cs->flows);
-		if (ipc_cancelled(th->pc.io.cancel))
-			return msg_fail(&th->pc, -ECANCELED,
-					"between requests");
+			return n;
 		for (int i = 0; i < n && !err; i++) {
 			err = th->sh->proto->done(th, &done[i], true, &fin);
 			if (err)

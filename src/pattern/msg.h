@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ipcperf/pattern.h"
+#include "interval.h"
 
 /* A receive saw end of stream: the peer closed its side. */
 #define MSG_EOF (-ECONNRESET)
@@ -265,6 +266,27 @@ static inline bool msg_sample_kept(struct ipc_pctx *c, uint64_t ns, uint64_t t1,
 	ipc_hist_record(c->hist, ns);
 	*sum += ns;
 	return msg_sample_end(c, t1, deadline, err);
+}
+
+/*
+ * Round trip *@seq, the @iters-th measured so far, ended at @t1 with its
+ * response of @resp wire bytes in c->rbuf: check the response, move *@seq
+ * on and close the interval if its end passed.  0, or -EBADMSG (c->out
+ * says what).  Inline, as the rest of the timed loop around it.
+ */
+static inline int msg_rt_done(struct ipc_pctx *c, size_t resp, uint64_t *seq,
+			      uint64_t t1, uint64_t iters)
+{
+	if (c->verify) {
+		int err = msg_check(c, c->rbuf, resp, *seq);
+
+		if (err)
+			return err;
+	}
+	(*seq)++;
+	ival_tick(c, t1, iters, iters,
+		  iters * (c->cs->req_size + c->cs->resp_size), 0);
+	return 0;
 }
 
 /*

@@ -47,6 +47,18 @@ static size_t rr_buf_bytes(const struct ipc_case *cs)
 	return rr_max_msg(cs) + 64;
 }
 
+/* Request @seq stamped and sent, from *@t0 on.  0 or -errno (c->out set). */
+static inline int rr_ask(struct ipc_pctx *c, size_t req, uint64_t seq,
+			 uint64_t *t0)
+{
+	int err;
+
+	msg_stamp(c->sbuf, req, seq);
+	*t0 = ipc_now_ns();
+	err = msg_send(c, c->sbuf, req);
+	return err ? msg_fail(c, err, "send request") : 0;
+}
+
 /* The round-trip loop, a msg_loop_fn. */
 static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		   uint64_t *seq, uint64_t *done, uint64_t *elapsed_ns)
@@ -58,13 +70,9 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
-		msg_stamp(c->sbuf, req, *seq);
-		t0 = ipc_now_ns();
-		err = msg_send(c, c->sbuf, req);
-		if (err) {
-			msg_fail(c, err, "send request");
+		err = rr_ask(c, req, *seq, &t0);
+		if (err)
 			break;
-		}
 		err = msg_recv(c, c->rbuf, resp);
 		if (err) {
 			msg_fail(c, err, "receive response");
@@ -73,16 +81,9 @@ static int rr_loop(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 		t1 = ipc_now_ns();
 		ipc_hist_record(h, t1 - t0);
 		sum += t1 - t0;
-		if (c->verify) {
-			err = msg_check(c, c->rbuf, resp, *seq);
-			if (err)
-				break;
-		}
-		(*seq)++;
-		ival_tick(c, t1, *done + i + 1, *done + i + 1,
-			  (*done + i + 1) *
-				  (c->cs->req_size + c->cs->resp_size),
-			  0);
+		err = msg_rt_done(c, resp, seq, t1, *done + i + 1);
+		if (err)
+			break;
 		if (msg_sample_end(c, t1, deadline, &err)) {
 			i++;
 			break;
@@ -155,13 +156,9 @@ static int rr_loop_lossy(struct ipc_pctx *c, uint64_t n, uint64_t deadline,
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
-		msg_stamp(c->sbuf, req, *seq);
-		t0 = ipc_now_ns();
-		err = msg_send(c, c->sbuf, req);
-		if (err) {
-			msg_fail(c, err, "send request");
+		err = rr_ask(c, req, *seq, &t0);
+		if (err)
 			break;
-		}
 		c->out.loss.sent++;
 		err = rr_await(c, resp, sb, *seq, t0, &t1);
 		if (err < 0) {

@@ -633,24 +633,34 @@ static int bufs_alloc(struct case_bufs *b, const struct ipc_case *cs,
 	return 0;
 }
 
+/*
+ * Make room in *@p, an array of @cap items of @size bytes, for @need of
+ * them: @first at the least, doubling.  0 or -ENOMEM (*@p unchanged).
+ */
+static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t ncap = *cap ? 2 * *cap : first;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*p, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
 /* The intervals of the run about to be added as run @run into @res. */
 static int result_add_ivals(struct ipc_result *res, const struct ipc_ivals *iv,
 			    unsigned run)
 {
-	size_t need = res->nivals + iv->n;
-
-	if (need > res->ivals_cap) {
-		size_t cap = res->ivals_cap ? 2 * res->ivals_cap : 64;
-		void *n;
-
-		while (cap < need)
-			cap *= 2;
-		n = realloc(res->ivals, cap * sizeof(*res->ivals));
-		if (!n)
-			return -ENOMEM;
-		res->ivals = n;
-		res->ivals_cap = cap;
-	}
+	if (grow((void **)&res->ivals, &res->ivals_cap, res->nivals + iv->n,
+		 sizeof(*res->ivals), 64))
+		return -ENOMEM;
 	for (size_t i = 0; i < iv->n; i++) {
 		res->ivals[res->nivals] = iv->v[i];
 		res->ivals[res->nivals++].run = run;
@@ -661,15 +671,9 @@ static int result_add_ivals(struct ipc_result *res, const struct ipc_ivals *iv,
 static int result_add_run(struct ipc_result *res,
 			  const struct ipc_run_stats *st)
 {
-	if (res->nruns == res->runs_cap) {
-		size_t cap = res->runs_cap ? 2 * res->runs_cap : 8;
-		void *n = realloc(res->runs, cap * sizeof(*res->runs));
-
-		if (!n)
-			return -ENOMEM;
-		res->runs = n;
-		res->runs_cap = cap;
-	}
+	if (grow((void **)&res->runs, &res->runs_cap, res->nruns + 1,
+		 sizeof(*res->runs), 8))
+		return -ENOMEM;
 	res->runs[res->nruns++] = *st;
 	return 0;
 }
@@ -1024,20 +1028,9 @@ static int run_streams(struct ipc_case_state *st, struct ipc_run_stats *out)
 static int streams_add(struct ipc_case_state *st, unsigned r)
 {
 	struct ipc_result *res = st->res;
-	size_t need = res->nstreams + st->nslots;
-
-	if (need > res->streams_cap) {
-		size_t cap = res->streams_cap ? 2 * res->streams_cap : 16;
-		void *n;
-
-		while (cap < need)
-			cap *= 2;
-		n = realloc(res->streams, cap * sizeof(*res->streams));
-		if (!n)
-			return -ENOMEM;
-		res->streams = n;
-		res->streams_cap = cap;
-	}
+	if (grow((void **)&res->streams, &res->streams_cap,
+		 res->nstreams + st->nslots, sizeof(*res->streams), 16))
+		return -ENOMEM;
 	for (size_t i = 0; i < st->nslots; i++) {
 		const struct stream_slot *sl = &st->slots[i];
 

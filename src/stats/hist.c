@@ -79,38 +79,33 @@ void ipc_hist_merge(struct ipc_hist *dst, const struct ipc_hist *src)
 }
 
 /*
- * The inverse of ipc_hist_index(): above the exact range, index i is
- * (m - 7) * 128 + s where s in [128, 256) is the top 8 bits of the value and
- * m its octave, so the bucket starts at s << (m - 7).  Example: i = 256 is
- * s = 128, shift 1, the values 256 and 257.
+ * The inverse of ipc_hist_index(), for @i up to one past LAST (where 2^43
+ * would start): above the exact range, index i is (m - 7) * 128 + s where
+ * s in [128, 256) is the top 8 bits of the value and m its octave, so the
+ * bucket starts at s << (m - 7).  Example: i = 256 is s = 128, shift 1, the
+ * values 256 and 257.
  */
-uint64_t ipc_hist_bucket_low(size_t i)
+static uint64_t bucket_start(size_t i)
 {
-	unsigned shift;
-
 	if (i < (1u << IPC_HIST_SUB_BITS))
 		return (uint64_t)i;
-	if (i > LAST)
-		i = LAST;
-	shift = (unsigned)(i / HALF) - 1;
-	return (uint64_t)(i % HALF + HALF) << shift;
+	return (uint64_t)(i % HALF + HALF) << ((unsigned)(i / HALF) - 1);
+}
+
+uint64_t ipc_hist_bucket_low(size_t i)
+{
+	return bucket_start(i < LAST ? i : LAST);
 }
 
 /*
- * The last bucket also holds every sample at or above 2^43 ns, but its
- * nominal upper bound stays 2^43 - 1: those samples are counted in
- * `overflow` and only their maximum is known exactly.
+ * One below where the next bucket starts.  The last bucket also holds
+ * every sample at or above 2^43 ns, but its nominal upper bound stays
+ * 2^43 - 1: those samples are counted in `overflow` and only their
+ * maximum is known exactly.
  */
 uint64_t ipc_hist_bucket_high(size_t i)
 {
-	unsigned shift;
-
-	if (i < (1u << IPC_HIST_SUB_BITS))
-		return (uint64_t)i;
-	if (i > LAST)
-		i = LAST;
-	shift = (unsigned)(i / HALF) - 1;
-	return ipc_hist_bucket_low(i) + ((uint64_t)1 << shift) - 1;
+	return bucket_start((i < LAST ? i : LAST) + 1) - 1;
 }
 
 /*
