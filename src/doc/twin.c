@@ -42,16 +42,59 @@ static double extra(const struct ipc_result *r, const char *key)
 	return NAN;
 }
 
+/* The CPU per message of the side(s) that sent. */
+static double sender_cpu(const struct ipc_diag *d, enum ipc_twin_sender who)
+{
+	switch (who) {
+	case IPC_TWIN_PEER:
+		return ipc_cost_cpu_ns(&d->server);
+	case IPC_TWIN_BOTH:
+		return ipc_cost_cpu_ns(&d->client) +
+		       ipc_cost_cpu_ns(&d->server);
+	default:
+		return ipc_cost_cpu_ns(&d->client);
+	}
+}
+
+/*
+ * --zerocopy: the sender is the client, except with -R and in bulk (the
+ * peer sends, and counts its completions as zc_peer_*); with --bidir both
+ * send, so both sides' CPU and both sides' counts are what the option
+ * changed.
+ */
+static void zc_figures(const struct ipc_result *r, const struct ipc_result *o,
+		       struct ipc_twin *tw)
+{
+	double pc = extra(r, "zc_peer_copied"),
+	       pd = extra(r, "zc_peer_completed");
+
+	if (r->cs.direction == IPC_DIR_BIDIR)
+		tw->sender = IPC_TWIN_BOTH;
+	else if (r->cs.direction == IPC_DIR_REVERSE ||
+		 (isnan(extra(r, "zc_completed")) && !isnan(pd)))
+		tw->sender = IPC_TWIN_PEER;
+	else
+		tw->sender = IPC_TWIN_CLIENT;
+	tw->cpu = sender_cpu(&r->diag, tw->sender);
+	tw->cpu_plain = sender_cpu(&o->diag, tw->sender);
+	tw->cpu_pct = ipc_pct_over(tw->cpu, tw->cpu_plain);
+	tw->copied = extra(r, "zc_copied");
+	tw->completed = extra(r, "zc_completed");
+	if (tw->sender == IPC_TWIN_PEER) {
+		tw->copied = pc;
+		tw->completed = pd;
+	} else if (tw->sender == IPC_TWIN_BOTH && !isnan(pd)) {
+		tw->copied += pc;
+		tw->completed += pd;
+	}
+}
+
 void ipc_twin_figures(const struct ipc_result *r, const struct ipc_result *o,
 		      struct ipc_twin *tw)
 {
 	const struct ipc_lat *a = &r->summary.lat, *b = &o->summary.lat;
 
-	tw->cpu = ipc_cost_cpu_ns(&r->diag.client);
-	tw->cpu_plain = ipc_cost_cpu_ns(&o->diag.client);
-	tw->cpu_pct = ipc_pct_over(tw->cpu, tw->cpu_plain);
-	tw->copied = extra(r, "zc_copied");
-	tw->completed = extra(r, "zc_completed");
+	zc_figures(r, o, tw);
 	tw->p50 = (double)a->p50;
 	tw->p50_plain = (double)b->p50;
 	tw->p50_pct = ipc_pct_over(tw->p50, tw->p50_plain);

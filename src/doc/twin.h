@@ -19,7 +19,15 @@ bool ipc_twin_is(const struct ipc_result *r, const struct ipc_result *o);
  * What the option changed, @r with it against @o without; NaN for what
  * was not measured, and for a change against nothing.
  */
+/* --zerocopy: whose sends the option changed. */
+enum ipc_twin_sender {
+	IPC_TWIN_CLIENT, /* the client sends */
+	IPC_TWIN_PEER,	 /* -R, bulk: the peer sends */
+	IPC_TWIN_BOTH,	 /* --bidir: both send */
+};
+
 struct ipc_twin {
+	enum ipc_twin_sender sender;
 	/* --zerocopy: the sender's CPU (user + system) per message */
 	double cpu, cpu_plain, cpu_pct;
 	/* --zerocopy: the sends the kernel copied after all, of those done */

@@ -26,18 +26,23 @@ static const struct trow *twin_of(const struct trow *t,
 static void zc_note(struct tab_out *out, const struct ipc_result *r,
 		    const struct ipc_twin *tw, const char *what)
 {
+	static const char *const who[] = {
+		[IPC_TWIN_CLIENT] = "sender",
+		[IPC_TWIN_PEER] = "sender (the peer)",
+		[IPC_TWIN_BOTH] = "both senders'",
+	};
 	char x[32], y[32];
 
 	tab_printf(out, "%s: ", what);
 	if (isfinite(tw->cpu) && isfinite(tw->cpu_plain))
 		tab_printf(out,
-			   "sender CPU %s per message against %s copying "
+			   "%s CPU %s per message against %s copying "
 			   "(%+.0f%%)",
-			   ipc_fmt_ns(tw->cpu, x, sizeof(x)),
+			   who[tw->sender], ipc_fmt_ns(tw->cpu, x, sizeof(x)),
 			   ipc_fmt_ns(tw->cpu_plain, y, sizeof(y)),
 			   tw->cpu_pct);
 	else
-		tab_printf(out, "sender CPU not measured");
+		tab_printf(out, "%s CPU not measured", who[tw->sender]);
 	if (isfinite(tw->copied) && isfinite(tw->completed))
 		tab_printf(out,
 			   "; the kernel copied %.0f of %.0f completed sends "

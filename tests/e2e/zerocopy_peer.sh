@@ -56,6 +56,20 @@ run stream -t tcp -R --size 64k --count 20 -n 2 -r 1 -Z
 is_rc 0 "-R -Z: the table"
 ok "$(grep -q 'peer zc sends' "$out" && grep -Eq '^tcp .* msg ' "$out"; echo $?)" \
 	"the table names the way and counts the peer's sends"
+# The note under the table is of the sender's side: the peer's CPU and
+# the peer's completions, not the receiving client's (which has none).
+ok "$(grep -Eq 'zerocopy=msg dir=reverse.*: sender \(the peer\) CPU .* per message against .* copying \([+-][0-9]+%\); the kernel copied [0-9]+ of [1-9][0-9]* completed sends' "$out"; echo $?)" \
+	"-R -Z: the line under the table is of the peer's sends"
+
+run bulk -t tcp --total 100000 --size 4k -n 2 -r 1 -Z
+is_rc 0 "bulk -Z: the table"
+ok "$(grep -Eq 'zerocopy=msg.*: sender \(the peer\) CPU .* per message against .* copying \([+-][0-9]+%\); the kernel copied [0-9]+ of [1-9][0-9]* completed sends' "$out"; echo $?)" \
+	"bulk -Z: the line under the table is of the peer's sends"
+
+run stream -t tcp --bidir --size 64k --count 20 -n 2 -r 1 -Z
+is_rc 0 "--bidir -Z: the table"
+ok "$(grep -Eq 'zerocopy=msg dir=bidir.*: both senders. CPU .* per message against .* copying \([+-][0-9]+%\); the kernel copied [0-9]+ of [1-9][0-9]* completed sends' "$out"; echo $?)" \
+	"--bidir -Z: the line under the table is of both sides' sends"
 
 # bulk: the peer is the sender; the last chunk of 100000 is a short one.
 run bulk -t tcp,tcp6 --total 100000 --size 3,4k,64k -n 3 -r 1 -Z -f json
