@@ -53,6 +53,12 @@ static int load_validate(struct cli_config *c)
 				   "flows",
 				   (unsigned long long)c->threads,
 				   (unsigned long long)c->flows);
+	/* An interval's percentiles come from one thread's histogram. */
+	if (c->ro.interval_ns && c->threads > 1)
+		return usage_error("intervals are measured by one client "
+				   "thread: give -i with --threads 1",
+				   "--interval with --threads %llu",
+				   (unsigned long long)c->threads);
 	if (!(c->set & (SET_ITER | SET_DUR)))
 		c->ro.iterations =
 			c->flows * 10 > 10000 ? c->flows * 10 : 10000;

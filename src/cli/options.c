@@ -21,7 +21,7 @@
 	(CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_REPLAY |    \
 	 CMD_HTTP)
 #define REQ (CMD_RR | CMD_CRR | CMD_LOAD)
-#define IVAL (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR)
+#define IVAL (CMD_RR | CMD_STREAM | CMD_BULK | CMD_CRR | CMD_LOAD | CMD_HTTP)
 
 static int set_transport(struct cli_config *c, const char *a)
 {

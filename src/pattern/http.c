@@ -373,11 +373,12 @@ static void response(struct lthread *th, uint32_t f, bool rec)
 	h->pending--;
 	if (!m->keep_alive)
 		h->closing = true;
+	/* Counted first, so that an interval closing on it has its bytes. */
+	if (rec)
+		cnt_of(th)->wire += m->wire_bytes;
 	ld_record(th, x, rec, ipc_now_ns());
-	if (!rec)
-		return;
-	cnt_of(th)->wire += m->wire_bytes;
-	tally(th, m->status, m->body_bytes, m->keep_alive);
+	if (rec)
+		tally(th, m->status, m->body_bytes, m->keep_alive);
 }
 
 /*
@@ -954,6 +955,11 @@ static int done(struct lthread *th, const struct ipc_fdone *d, bool rec,
 	return 0;
 }
 
+static uint64_t ival_bytes(struct lthread *th)
+{
+	return cnt_of(th)->wire;
+}
+
 static void gather(struct ipc_pctx *c, struct shared *sh)
 {
 	struct hclient *hc = sh->arg;
@@ -1127,6 +1133,7 @@ static int http_client(struct ipc_pctx *c)
 			     .gather = gather,
 			     .expire = expire,
 			     .timeout_ns = cfg->timeout_ns,
+			     .ival_bytes = ival_bytes,
 			     .arg = &hc};
 	struct ipc_pctx pc = *c;
 	uint64_t per = RBUF_ALL / (c->cs->flows ? c->cs->flows : 1);

@@ -37,6 +37,7 @@
 #include <sys/resource.h>
 
 #include "fault.h"
+#include "interval.h"
 #include "load.h"
 #include "msg.h"
 #include "describe.h"
@@ -185,6 +186,17 @@ static uint64_t due_at(const struct ipc_pctx *c, uint64_t start, uint64_t g,
 	return start + (uint64_t)(m * 1000000000u / c->cs->rate);
 }
 
+/* -i: an interval of the one client thread ends at @t1. */
+static __attribute__((noinline)) void ld_ival(struct lthread *th, uint64_t t1)
+{
+	const struct ipc_case *cs = th->pc.cs;
+	uint64_t bytes = th->sh->proto->ival_bytes
+				 ? th->sh->proto->ival_bytes(th)
+				 : th->replies * (cs->req_size + cs->resp_size);
+
+	ival_close(&th->pc, t1, th->replies, th->replies, bytes, 0);
+}
+
 void ld_record(struct lthread *th, struct cflow *x, bool rec, uint64_t t1)
 {
 	if (rec) {
@@ -193,6 +205,10 @@ void ld_record(struct lthread *th, struct cflow *x, bool rec, uint64_t t1)
 		x->end = t1;
 		th->replies++;
 		th->end_ns = t1;
+		if (__builtin_expect(th->pc.ival_next_ns &&
+					     t1 >= th->pc.ival_next_ns,
+				     0))
+			ld_ival(th, t1);
 	} else {
 		th->warm_replies++;
 	}
@@ -545,6 +561,7 @@ static void client_body(struct lthread *th)
 		th->fl[f].k = 0;
 	}
 	th->end_ns = start;
+	ival_begin(&th->pc, start);
 	if (sh->nth == 1)
 		ipc_pctx_window(&th->pc, false, start);
 	if (c->cs->rate)
@@ -553,6 +570,9 @@ static void client_body(struct lthread *th)
 		closed_phase(th, end, true);
 	if (sh->nth == 1)
 		ipc_pctx_window(&th->pc, true, ipc_now_ns());
+	/* The run's time is up to its last reply; so are its intervals. */
+	if (th->pc.ivals)
+		th->pc.ivals->end_ns = th->end_ns;
 out:
 	e->fs_free(th->fs);
 	th->fs = NULL;
@@ -752,6 +772,13 @@ int ld_run(struct ipc_pctx *c, const struct ld_proto *proto)
 		th->heap = heaps + lo;
 		th->fins = fins + lo;
 		th->hist = ipc_hist_new();
+		th->pc.hist = th->hist;
+		/*
+		 * Intervals are one thread's: its clock reads and its
+		 * histogram (the CLI refuses -i with several threads).
+		 */
+		if (nth > 1)
+			th->pc.ivals = NULL;
 		if (!th->hist) {
 			err = msg_fail(c, -ENOMEM, "allocate the histograms");
 			goto out_close;

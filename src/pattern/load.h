@@ -46,7 +46,13 @@ struct ld_proto {
 	 */
 	void (*expire)(struct lthread *th, uint32_t f, bool rec, bool *fin);
 	uint64_t timeout_ns; /* 0: exchanges never expire */
-	void *arg;	     /* the protocol's state, in shared.arg */
+	/*
+	 * Optional, with -i: the payload bytes thread @th moved in its
+	 * measured replies so far, read when an interval closes (default:
+	 * the replies times the request and response sizes).
+	 */
+	uint64_t (*ival_bytes)(struct lthread *th);
+	void *arg; /* the protocol's state, in shared.arg */
 };
 
 /* A client flow. */

@@ -85,8 +85,27 @@ for v in 0 5ms -1 abc; do
 	ok "$(head -n 1 "$err" | grep -q -- "--interval.*'$v'"; echo $?)" \
 		"-i $v: the first line names --interval and the value"
 done
-run load -t tcp -d 1s -i 1s
-is_rc 2 "-i on load refused (not there yet)"
+# Many flows in one client thread: an interval is every flow's replies.
+run load -t tcp -c 4 -d 400ms -i 100ms -r 1 -f json
+is_rc 0 "load -c 4 -i 100ms"
+jqt "load: intervals add up to the run" "$SUMS"
+jqt "load: intervals end when planned" "$(planned 100000000)"
+jqt "load: each interval's p50 <= p99, both set" \
+	'all(.results[].runs[].intervals[]; .p50_ns > 0 and .p50_ns <= .p99_ns)'
+run load -t unix -c 3 -n 3000 -i 10ms -r 1 -f json
+is_rc 0 "load by count with -i"
+jqt "load by count: intervals add up to the run" \
+	'all(.results[].runs[]; .iterations == 3000 and ([.intervals[].iterations] | add) == 3000)'
+# http: an interval's bytes are the responses' bytes on the wire.
+run http -c 3 -d 400ms -i 100ms -r 1 -f json
+is_rc 0 "http -i 100ms against the built-in target"
+jqt "http: intervals add up to the run, bytes too" "$SUMS"
+jqt "http: every interval moved whole pages" \
+	'all(.results[].runs[].intervals[]; .iterations > 0 and .bytes >= .iterations * 16294)'
+run load -t tcp -c 4 --threads 2 -d 1s -i 1s
+is_rc 2 "-i with two client threads refused"
+ok "$(head -n 1 "$err" | grep -q -- '--interval with --threads 2'; echo $?)" \
+	"-i --threads 2: the line names both"
 
 # A document whose interval ends before it starts is refused, named.
 jq '.results[0].runs[0].intervals[0].end_ns = 0 |
